@@ -56,10 +56,11 @@ export type DeletionImpact = z.infer<typeof DeletionImpact>;
 export const ScrubReport = z.strictObject({
   /** PRAGMA wal_checkpoint(TRUNCATE): busy means a reader held the WAL and old frames remain. */
   checkpoint: z.strictObject({ busy: z.boolean(), walFrames: z.number().int(), checkpointedFrames: z.number().int() }),
-  /** Leftover copies of deleted text found in the file's free space (b-tree page gaps). */
+  /** Leftover copies of deleted text found in the file's free space (b-tree page gaps, freelist pages). */
   remnantsFound: z.number().int().nonnegative(),
-  /** How they were removed: the indexes holding them rebuilt, or the whole file rebuilt. */
-  remedy: z.enum(['none', 'rebuild', 'vacuum']),
+  /** How they were removed: zeroed where they lay, the indexes holding them rebuilt, or the
+   * whole file rebuilt (each tried only when the one before left a copy). */
+  remedy: z.enum(['none', 'zero', 'rebuild', 'vacuum']),
   /** Indexes rebuilt (remedy 'rebuild'; 'facts_fts' is the full-text index). */
   rebuilt: z.array(z.string()),
   remnantsAfter: z.number().int().nonnegative(),

@@ -1,6 +1,7 @@
 // Benchmark section: batched ingest through the engine's write path (supersession resolution,
 // inference, dependency edges, full-text indexing) at 10k, 100k and 1M facts (quick: 10k and
-// 100k), beside raw better-sqlite3 INSERTs into a plain table in the same process; deleting
+// 100k), beside raw better-sqlite3 INSERTs into a plain table and the floors the schema itself
+// sets (full, and reduced to what every agent write needs), all in the same process; deleting
 // 10,000 facts with cascades; as-of-time reads (the whole state, paged); the demo generator end
 // to end. Prints figures, asserts nothing. Run alone: npx tsx test/bench/ingest.bench.ts [--quick]
 import fs from 'node:fs';
@@ -120,16 +121,36 @@ const SCHEMA_COLUMNS = [
 ] as const;
 const SCHEMA_ROWS_PER_STATEMENT = 512;
 
+/** The facts-table indexes that serve only the inspector's sorting and lookups (migrations 1
+ * and 2): dropped for the "required minimum" ceiling, which keeps just what every agent write
+ * needs: the table, its unique id, the key index supersession resolution reads, and full text. */
+const NON_ESSENTIAL_INDEXES = [
+  'facts_partition_valid_key', 'facts_partition_ts', 'facts_partition_label', 'facts_partition_review', 'facts_superseded_by', 'facts_supersedes', 'facts_proposal_for',
+  'facts_sort_value', 'facts_sort_importance', 'facts_sort_access_count', 'facts_sort_last_accessed', 'facts_sort_created', 'facts_sort_memory_type', 'facts_sort_scope',
+  'facts_sort_authority', 'facts_sort_source_type', 'facts_sort_status',
+] as const;
+
+interface SchemaFloor {
+  /** Pre-built rows inserted per second. */
+  readonly insertRate: number;
+  /** Milliseconds to delete 10,000 rows spread over the table by plain SQL, commit included. */
+  readonly deleteMs: number;
+}
+
 /** The ceiling the schema itself sets: rows of new facts, built beforehand, inserted into a
  * migrated Statelens database the way the batched write path inserts them (512 per statement,
  * 10k per transaction), so every index of the facts table, the full-text trigger and the
  * constraints are paid, but nothing of the engine (no validation, inference, lookups,
- * supersession or audit). Ingest cannot beat this figure on the same machine. */
-function schemaInsertRate(dir: string, n: number): number {
-  const file = fresh(dir, 'schema.db');
+ * supersession or audit). Ingest cannot beat this figure on the same machine. Then the floor of
+ * a delete: 10,000 rows spread over the table removed by plain DELETEs, with the full-text
+ * index cleaned the way the engine's bulk path cleans it (one merge), nothing else.
+ * `minimal` first drops every index but the ones each agent write needs (see above). */
+function schemaFloor(dir: string, n: number, minimal: boolean): SchemaFloor {
+  const file = fresh(dir, minimal ? 'schema-minimal.db' : 'schema.db');
   const store = Store.open(file);
   try {
     const handle = store.scope({ kind: 'user', org: 'bench', user: 'agent' }, { create: true });
+    if (minimal) for (const index of NON_ESSENTIAL_INDEXES) store.db.exec(`DROP INDEX ${index}`);
     const tuple = `(${SCHEMA_COLUMNS.map(() => '?').join(', ')})`;
     const sql = (k: number): string => `INSERT INTO facts (${SCHEMA_COLUMNS.join(', ')}) VALUES ${Array.from({ length: k }, () => tuple).join(', ')}`;
     const full = store.db.prepare(sql(SCHEMA_ROWS_PER_STATEMENT));
@@ -152,7 +173,19 @@ function schemaInsertRate(dir: string, n: number): number {
       }).immediate();
       ms += performance.now() - t0;
     }
-    return n / (ms / 1000);
+    const step = Math.max(1, Math.floor(n / DELETE_COUNT));
+    const remove = store.db.prepare('DELETE FROM facts WHERE rid > ? AND rid <= ? AND rid % ? = 0');
+    // As the engine's delete does: foreign keys are checked set-based afterwards, not per row
+    // (per row, a facts table without its pointer indexes would scan the whole table each time).
+    store.db.pragma('foreign_keys = OFF');
+    const d0 = performance.now();
+    store.db.transaction(() => {
+      store.db.exec("INSERT INTO facts_fts (facts_fts, rank) VALUES ('secure-delete', 0)");
+      for (let lo = 0; lo < n; lo += step * 500) remove.run(lo, lo + step * 500, step);
+      store.db.exec("INSERT INTO facts_fts (facts_fts) VALUES ('optimize')");
+      store.db.exec("INSERT INTO facts_fts (facts_fts, rank) VALUES ('secure-delete', 1)");
+    }).immediate();
+    return { insertRate: n / (ms / 1000), deleteMs: performance.now() - d0 };
   } finally {
     store.close();
     for (const s of ['', '-wal', '-shm']) fs.rmSync(file + s, { force: true });
@@ -260,7 +293,9 @@ export async function runIngestBench(opts: BenchOptions = {}): Promise<BenchRow[
       const label = sizeLabel(n);
       log(`ingest ${label}:`);
       const raw = rawInsertRate(dir, n);
-      const schema = schemaInsertRate(dir, n);
+      const schemaRun = schemaFloor(dir, n, false);
+      const minimalRun = schemaFloor(dir, n, true);
+      const schema = schemaRun.insertRate;
       const store = Store.open(fresh(dir, `ingest-${label}.db`));
       try {
         const handle = store.scope({ kind: 'user', org: 'bench', user: 'agent' }, { create: true });
@@ -280,8 +315,21 @@ export async function runIngestBench(opts: BenchOptions = {}): Promise<BenchRow[
           unit: 'rows/s',
           baseline: 'every index (11 sort, 7 lookup, unique id), the full-text trigger and the constraints; 512 rows per statement',
         });
+        rows.push({
+          metric: `required-minimum ceiling: the same rows into a facts table keeping only its unique id, the key index and full text, no engine logic @${label}`,
+          value: round(minimalRun.insertRate),
+          unit: 'rows/s',
+          baseline: 'what any schema meeting this issue pays per write; above 100,000 it would leave room for the engine',
+        });
+        if (n === sizes[sizes.length - 1]) rows.push({
+          metric: `delete floor: plain DELETE of ${DELETE_COUNT.toLocaleString('en-US')} rows spread over the facts table, full-text merge and commit, no engine logic @${label}`,
+          value: round(schemaRun.deleteMs),
+          unit: 'ms',
+          baseline: `required-minimum table: ${round(minimalRun.deleteMs)} ms`,
+        });
         rows.push({ metric: `ingest CPU-time rate (wall rate is lower on a loaded machine) @${label}`, value: round(run.cpuRate), unit: 'facts/s', baseline: `${run.supersessions.toLocaleString('en-US')} supersessions resolved` });
-        log(`  ingest ${Math.round(run.rate)} facts/s (raw ${Math.round(raw)} rows/s, ratio ${ratio.toFixed(2)}; schema ceiling ${Math.round(schema)} rows/s), ${run.supersessions} supersessions`);
+        log(`  ingest ${Math.round(run.rate)} facts/s (raw ${Math.round(raw)} rows/s, ratio ${ratio.toFixed(2)}; schema ceiling ${Math.round(schema)} rows/s, required minimum ${Math.round(minimalRun.insertRate)} rows/s), ${run.supersessions} supersessions`);
+        log(`  delete floor (plain SQL, 10k spread rows): ${round(schemaRun.deleteMs)} ms; required-minimum table ${round(minimalRun.deleteMs)} ms`);
         const big = n === sizes[sizes.length - 1];
         if (big) {
           asOfBench(handle, n, label, rows, log);

@@ -92,7 +92,7 @@ describe('deleted text is gone from the file, the WAL and the full-text index', 
     };
     checkPresent();
 
-    let remedies = { none: 0, rebuild: 0, vacuum: 0 };
+    let remedies = { none: 0, zero: 0, rebuild: 0, vacuum: 0 };
     let steps = 0;
     for (let step = 0; step < DELETIONS && live.size > 0; step++, steps++) {
       const ids = [...live.keys()];

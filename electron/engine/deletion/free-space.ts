@@ -1,8 +1,7 @@
-// Finds leftover copies of deleted text in the free space of a SQLite file's b-tree pages.
-// secure_delete zeroes a deleted cell and every freed page, but a page rebuilt while cells moved
-// between siblings (b-tree balancing) keeps stale bytes in the gap between its cell pointers and
-// its cell content; only rebuilding the file (VACUUM) clears those. Reading the file directly
-// is the one way to know whether that is needed.
+// Finds leftover copies of deleted text in the free space of a SQLite file's b-tree pages, and
+// zeroes that free space in place. secure_delete zeroes a deleted cell and every freed page, but
+// a page rebuilt while cells moved between siblings (b-tree balancing) keeps stale bytes in the
+// gap between its cell pointers and its cell content, which SQLite never clears short of VACUUM.
 import fs from 'node:fs';
 
 /** Shorter needles would match stale bytes by coincidence. */
@@ -94,8 +93,9 @@ export class NeedleSet {
   }
 }
 
-/** Free regions of one b-tree page: the gap after the cell pointers and the freeblock chain. */
-function freeRegions(page: Buffer, hdr: number, usable: number): Array<[number, number]> {
+/** Free regions of one b-tree page: the gap after the cell pointers and the freeblock chain.
+ * `strict` (for writing): any inconsistency in the chain yields no region at all. */
+export function freeRegions(page: Buffer, hdr: number, usable: number, strict = false): Array<[number, number]> {
   const type = page[hdr];
   if (type !== 2 && type !== 5 && type !== 10 && type !== 13) return [];
   const headerSize = type === 2 || type === 5 ? 12 : 8;
@@ -105,35 +105,45 @@ function freeRegions(page: Buffer, hdr: number, usable: number): Array<[number, 
   if (pointersEnd > contentStart || contentStart > usable) return [];
   const regions: Array<[number, number]> = [[pointersEnd, contentStart]];
   let block = page.readUInt16BE(hdr + 1);
-  for (let guard = 0; block !== 0 && guard < usable / 4; guard++) {
-    if (block < contentStart || block + 4 > usable) break;
-    const next = page.readUInt16BE(block);
-    const size = page.readUInt16BE(block + 2);
-    if (size < 4 || block + size > usable) break;
+  for (let guard = 0; block !== 0; guard++) {
+    const next = block + 4 <= usable ? page.readUInt16BE(block) : 0;
+    const size = block + 4 <= usable ? page.readUInt16BE(block + 2) : 0;
+    // SQLite's own rule: ascending, inside the content area, never touching the next block.
+    if (guard >= usable / 4 || block < contentStart || size < 4 || block + size > usable || (next !== 0 && next <= block + size + 3)) return strict ? [] : regions;
     regions.push([block + 4, block + size]);
-    if (next !== 0 && next <= block) break;
     block = next;
   }
   return regions;
+}
+
+interface FileGeometry {
+  readonly pageSize: number;
+  readonly usable: number;
+  readonly pages: number;
+}
+
+function geometry(fd: number): FileGeometry | undefined {
+  const header = Buffer.alloc(100);
+  if (fs.readSync(fd, header, 0, 100, 0) < 100) return undefined;
+  const rawSize = header.readUInt16BE(16);
+  const pageSize = rawSize === 1 ? 65536 : rawSize;
+  return { pageSize, usable: pageSize - header[20]!, pages: Math.floor(fs.fstatSync(fd).size / pageSize) };
 }
 
 /** Scans every b-tree page of the database file at `path` (read-only) for the needles. */
 export function scanFreeSpace(path: string, needles: NeedleSet): FreeSpaceScan {
   const fd = fs.openSync(path, 'r');
   try {
-    const header = Buffer.alloc(100);
-    if (fs.readSync(fd, header, 0, 100, 0) < 100) return { pages: 0, btreePages: 0, hits: [], truncated: false };
-    const rawSize = header.readUInt16BE(16);
-    const pageSize = rawSize === 1 ? 65536 : rawSize;
-    const usable = pageSize - header[20]!;
-    const pages = Math.floor(fs.fstatSync(fd).size / pageSize);
+    const geo = geometry(fd);
+    if (!geo) return { pages: 0, btreePages: 0, hits: [], truncated: false };
+    const { pageSize, usable, pages: pageCount } = geo;
     const buf = Buffer.alloc(pageSize * PAGES_PER_READ);
     let btreePages = 0;
     let truncated = false;
     const hits: Remnant[] = [];
-    if (needles.size === 0) return { pages, btreePages, hits, truncated };
-    for (let first = 0; first < pages; first += PAGES_PER_READ) {
-      const count = Math.min(PAGES_PER_READ, pages - first);
+    if (needles.size === 0) return { pages: pageCount, btreePages, hits, truncated };
+    for (let first = 0; first < pageCount; first += PAGES_PER_READ) {
+      const count = Math.min(PAGES_PER_READ, pageCount - first);
       const read = fs.readSync(fd, buf, 0, count * pageSize, first * pageSize);
       for (let i = 0; i * pageSize + pageSize <= read; i++) {
         const pageNo = first + i + 1;
@@ -148,7 +158,119 @@ export function scanFreeSpace(path: string, needles: NeedleSet): FreeSpaceScan {
         }
       }
     }
-    return { pages, btreePages, hits, truncated };
+    return { pages: pageCount, btreePages, hits, truncated };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+interface Freelist {
+  /** Trunk page -> how many leaf numbers it lists (the bytes after them are unused). */
+  readonly trunks: Map<number, number>;
+  /** Leaf pages: wholly unused. */
+  readonly leaves: Set<number>;
+}
+
+/** The freelist as the file header and its trunk pages list it; undefined if inconsistent. */
+function readFreelist(fd: number, geo: FileGeometry): Freelist | undefined {
+  const header = Buffer.alloc(100);
+  fs.readSync(fd, header, 0, 100, 0);
+  const trunks = new Map<number, number>();
+  const leaves = new Set<number>();
+  const trunk = Buffer.alloc(geo.pageSize);
+  for (let page = header.readUInt32BE(32); page !== 0; ) {
+    if (page > geo.pages || trunks.has(page) || trunks.size > geo.pages) return undefined;
+    fs.readSync(fd, trunk, 0, geo.pageSize, (page - 1) * geo.pageSize);
+    const count = trunk.readUInt32BE(4);
+    if (8 + 4 * count > geo.usable) return undefined;
+    trunks.set(page, count);
+    for (let i = 0; i < count; i++) {
+      const leaf = trunk.readUInt32BE(8 + 4 * i);
+      if (leaf < 2 || leaf > geo.pages) return undefined;
+      leaves.add(leaf);
+    }
+    page = trunk.readUInt32BE(0);
+  }
+  if (trunks.size + leaves.size !== header.readUInt32BE(36)) return undefined;
+  return { trunks, leaves };
+}
+
+/** Whether page numbers alone tell b-tree pages here: false for auto-vacuum files (pointer-map
+ * pages) and for page numbers so high that an overflow or trunk page's leading next-page bytes
+ * could read as a b-tree page type. */
+function typeByteSuffices(fd: number, geo: FileGeometry): boolean {
+  const header = Buffer.alloc(100);
+  fs.readSync(fd, header, 0, 100, 0);
+  return header.readUInt32BE(52) === 0 && geo.pages < 1 << 24;
+}
+
+export interface FreeSpaceWipe {
+  /** What the free space held before it was zeroed (matches of the needles). */
+  readonly scan: FreeSpaceScan;
+  readonly pagesZeroed: number;
+  readonly bytesZeroed: number;
+}
+
+/**
+ * One pass over the file at `path`: every b-tree page's free regions (the gap and the freeblock
+ * bodies, never a freeblock's header), every freelist leaf page and the unused tail of every
+ * freelist trunk page are searched for the needles and then overwritten with zeros, in place,
+ * and the file is synced. (secure_delete zeroes what it frees, but a file once written without
+ * it keeps old pages on its freelist.) Only free space changes, so the database means what
+ * it meant whenever a crash or a concurrent reader meets the file; and every stale fragment
+ * goes, not only those long enough to match a needle. The caller must hold SQLite's write lock
+ * with an empty WAL (the file then holds every page's newest version). `btreePages` lists the
+ * b-tree pages as SQLite walks them, for a file whose page types cannot be told from its bytes.
+ */
+export function wipeFreeSpace(path: string, needles: NeedleSet, btreePages: () => ReadonlySet<number>): FreeSpaceWipe {
+  const fd = fs.openSync(path, 'r+');
+  try {
+    const geo = geometry(fd);
+    if (!geo) return { scan: { pages: 0, btreePages: 0, hits: [], truncated: false }, pagesZeroed: 0, bytesZeroed: 0 };
+    const { pageSize, usable } = geo;
+    const freelist = readFreelist(fd, geo);
+    const lockBytePage = Math.floor(0x40000000 / pageSize) + 1;
+    const walked = freelist && typeByteSuffices(fd, geo) ? undefined : btreePages();
+    const isBtree = (pageNo: number): boolean =>
+      walked ? walked.has(pageNo) : pageNo !== lockBytePage && !freelist!.leaves.has(pageNo) && !freelist!.trunks.has(pageNo);
+    const unused = (page: Buffer, pageNo: number): Array<[number, number]> => {
+      if (isBtree(pageNo)) return freeRegions(page, pageNo === 1 ? 100 : 0, usable, true);
+      if (freelist?.leaves.has(pageNo)) return [[0, usable]];
+      const listed = freelist?.trunks.get(pageNo);
+      return listed === undefined ? [] : [[8 + 4 * listed, usable]];
+    };
+    const buf = Buffer.alloc(pageSize * PAGES_PER_READ);
+    const zeros = Buffer.alloc(pageSize);
+    const hits: Remnant[] = [];
+    let truncated = false;
+    let btree = 0;
+    let pagesZeroed = 0;
+    let bytesZeroed = 0;
+    for (let first = 0; first < geo.pages; first += PAGES_PER_READ) {
+      const count = Math.min(PAGES_PER_READ, geo.pages - first);
+      const read = fs.readSync(fd, buf, 0, count * pageSize, first * pageSize);
+      for (let i = 0; i * pageSize + pageSize <= read; i++) {
+        const pageNo = first + i + 1;
+        const base = i * pageSize;
+        const page = buf.subarray(base, base + pageSize);
+        const regions = unused(page, pageNo);
+        if (regions.length > 0 && isBtree(pageNo)) btree++;
+        let touched = false;
+        for (const [from, to] of regions) {
+          if (to <= from || page.compare(zeros, 0, to - from, from, to) === 0) continue;
+          needles.matchIn(page, from, to, (offset, kind) => {
+            if (hits.length < MAX_HITS) hits.push({ page: pageNo, offset, kind });
+            else truncated = true;
+          });
+          fs.writeSync(fd, zeros, 0, to - from, (pageNo - 1) * pageSize + from);
+          bytesZeroed += to - from;
+          touched = true;
+        }
+        if (touched) pagesZeroed++;
+      }
+    }
+    if (bytesZeroed > 0) fs.fsyncSync(fd);
+    return { scan: { pages: geo.pages, btreePages: btree, hits, truncated }, pagesZeroed, bytesZeroed };
   } finally {
     fs.closeSync(fd);
   }

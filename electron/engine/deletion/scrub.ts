@@ -1,12 +1,12 @@
 // After a delete commits: move the WAL into the file and truncate it, then make sure no copy of
-// the deleted text survives in the file's free space. A copy found only in indexes is removed by
-// rebuilding them (REINDEX, or the full-text index's own rebuild), anywhere else by rebuilding
-// the file (VACUUM). Runs outside any transaction and reports instead of failing: the delete
-// itself has committed.
+// the deleted text survives in the file's free space. Copies are zeroed where they lie, under
+// the write lock; should any survive that, the indexes holding them are rebuilt (REINDEX, or the
+// full-text index's own rebuild), and failing that the whole file (VACUUM). Runs outside any
+// transaction and reports instead of failing: the delete itself has committed.
 import fs from 'node:fs';
 import type { ScrubReport } from '../../../shared/deletion';
 import type { Sqlite } from '../db/open';
-import { MAX_HITS, NeedleSet, scanFreeSpace, type FreeSpaceScan } from './free-space';
+import { MAX_HITS, NeedleSet, scanFreeSpace, wipeFreeSpace, type FreeSpaceScan, type FreeSpaceWipe } from './free-space';
 
 /** How long the checkpoint waits for readers to move to the newest snapshot. */
 const CHECKPOINT_WAIT_MS = 500;
@@ -117,12 +117,49 @@ function assess(db: Sqlite, scan: FreeSpaceScan): Assessment {
 const FTS_REBUILD = "INSERT INTO facts_fts (facts_fts) VALUES ('rebuild')";
 const quoteName = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
+/** Every b-tree page of the file, as SQLite's own walk of every b-tree lists them. */
+function btreePages(db: Sqlite): Set<number> {
+  return new Set(db.prepare("SELECT pageno FROM dbstat WHERE pagetype IN ('internal', 'leaf')").pluck().all() as number[]);
+}
+
+/**
+ * Zeroes the free space of every b-tree page, in the file itself (wipeFreeSpace). Holds the
+ * write lock throughout, so no writer appends to the WAL, which must be empty: the file then
+ * holds every page's newest version. When anything was zeroed, this connection's page cache is
+ * then dropped and a no-op write commits, which makes every other connection drop its cache at
+ * its next transaction, so none can write a cached copy of a page's old free space back.
+ * Undefined when the lock or an empty WAL is not to be had; the caller then rebuilds instead.
+ */
+export function wipeUnderLock(db: Sqlite, path: string, needles: NeedleSet): FreeSpaceWipe | undefined {
+  try {
+    db.exec('BEGIN IMMEDIATE');
+  } catch {
+    return undefined;
+  }
+  try {
+    if (walBytes(path) !== 0) return undefined;
+    const wipe = wipeFreeSpace(path, needles, () => btreePages(db));
+    if (wipe.bytesZeroed > 0) {
+      db.pragma('shrink_memory');
+      const version = db.pragma('user_version', { simple: true }) as number;
+      db.pragma(`user_version = ${version}`);
+    }
+    db.exec('COMMIT');
+    return wipe;
+  } finally {
+    if (db.inTransaction) db.exec('ROLLBACK');
+  }
+}
+
+const leaking = (a: Assessment | null): boolean => a !== null && (a.leaks > 0 || a.overflow);
+
 /** Checkpoint again and rescan; null when a reader keeps the checkpoint from completing. */
 function recheck(db: Sqlite, path: string, needles: NeedleSet): Assessment | null {
   return checkpointTruncate(db).busy ? null : assess(db, scanFreeSpace(path, needles));
 }
 
-/** Checkpoint, scan, and rebuild what holds a copy of deleted text. */
+/** Checkpoint, then zero the file's free space (or, failing that, scan it and rebuild what holds
+ * a copy of the deleted text), and check that no copy is left. */
 export function scrubDeletedText(db: Sqlite, path: string, needles: NeedleSet): ScrubReport {
   const checkpoint = checkpointTruncate(db);
   const base = { checkpoint, remnantsFound: 0, remedy: 'none' as const, rebuilt: [] as string[], remnantsAfter: 0 };
@@ -132,6 +169,30 @@ export function scrubDeletedText(db: Sqlite, path: string, needles: NeedleSet): 
       complete: false,
       detail: 'Another connection is reading: the WAL could not be truncated, so old copies of the deleted text remain in it until the next checkpoint.',
     };
+  }
+  let wipe: FreeSpaceWipe | undefined;
+  try {
+    wipe = wipeUnderLock(db, path, needles);
+  } catch {
+    wipe = undefined; // e.g. SQLite cannot walk a damaged b-tree: the rebuild below still can try
+  }
+  if (wipe) {
+    const before = assess(db, wipe.scan);
+    // Nothing zeroed: the free space was clean and nothing was written, so nothing to recheck.
+    const after = wipe.bytesZeroed === 0 ? before : recheck(db, path, needles);
+    if (!leaking(after)) {
+      const complete = after !== null && walBytes(path) === 0;
+      const summary = `${wipe.scan.btreePages} b-tree pages scanned, ${before.leaks} ${before.leaks === 1 ? 'copy' : 'copies'} of the deleted text found in free space; the free space of ${wipe.pagesZeroed} pages zeroed in place`;
+      return {
+        ...base,
+        remnantsFound: before.leaks,
+        remedy: wipe.bytesZeroed > 0 ? 'zero' : 'none',
+        complete,
+        detail: complete
+          ? `Checkpointed; ${summary}; none is left.`
+          : `Checkpointed; ${summary}; a reader then kept the WAL from being truncated (it holds no deleted text, only the page written to end the wipe).`,
+      };
+    }
   }
   const scan = scanFreeSpace(path, needles);
   const found = assess(db, scan);
@@ -155,7 +216,7 @@ export function scrubDeletedText(db: Sqlite, path: string, needles: NeedleSet): 
       remedy = 'rebuild';
       after = recheck(db, path, needles);
     }
-    if (remedy === 'none' || (after !== null && (after.leaks > 0 || after.overflow))) {
+    if (remedy === 'none' || leaking(after)) {
       db.exec('VACUUM');
       remedy = 'vacuum';
       after = recheck(db, path, needles);
@@ -173,7 +234,8 @@ export function scrubDeletedText(db: Sqlite, path: string, needles: NeedleSet): 
   }
   const remaining = after === null ? found.leaks : after.leaks + (after.overflow ? MAX_HITS : 0);
   const complete = after !== null && remaining === 0 && walBytes(path) === 0;
-  const how = remedy === 'rebuild' ? `the indexes holding them were rebuilt (${rebuilt.join(', ')})` : 'the file was rebuilt (VACUUM)';
+  const how =
+    remedy === 'rebuild' ? `the indexes holding them were rebuilt (${rebuilt.join(', ')})` : 'the file was rebuilt (VACUUM)';
   return {
     checkpoint,
     remnantsFound: found.leaks,
