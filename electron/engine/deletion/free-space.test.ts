@@ -168,3 +168,38 @@ describe('zeroing free space in place', () => {
     store.close();
   });
 });
+
+describe('finding needles in free space', () => {
+  const find = (needles: NeedleSet, hay: string, from = 0, to?: number): Array<[number, string]> => {
+    const buf = Buffer.from(hay, 'utf8');
+    const hits: Array<[number, string]> = [];
+    needles.matchIn(buf, from, to ?? buf.length, (offset, kind) => hits.push([offset, kind]));
+    return hits;
+  };
+
+  it('finds short and long needles, whole, and only inside the region', () => {
+    const needles = new NeedleSet();
+    needles.add('zq91');
+    needles.add('a sixteen-plus byte needle');
+    needles.add('abc'); // too short: a coincidence, never a needle
+    expect(find(needles, '..zq91..a sixteen-plus byte needle..abc')).toEqual([[2, 'text'], [8, 'text']]);
+    expect(find(needles, '..zq91..a sixteen-plus byte needle', 0, 20)).toEqual([[2, 'text']]);
+    expect(find(needles, '..zq9 a sixteen-plus byte needl')).toEqual([]);
+  });
+
+  it('finds a long text by any window of it, and prefers text over a word at one offset', () => {
+    const value = Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ');
+    const needles = new NeedleSet();
+    needles.add(value);
+    needles.add('w10 w11', 'word');
+    // A 100-byte fragment from the middle of the value still holds a whole window.
+    const fragment = value.slice(40, 140);
+    expect(find(needles, `xx${fragment}xx`).length).toBeGreaterThan(0);
+    expect(find(needles, 'zz w10 w11 zz')).toEqual([[3, 'word']]);
+    const sharedStart = new NeedleSet();
+    sharedStart.add('quarterly vendor invoice 123', 'word');
+    sharedStart.add('quarterly vendor invoice 123');
+    expect(find(sharedStart, '_quarterly vendor invoice 123_')).toEqual([[1, 'text']]);
+    expect(find(sharedStart, '_quarterly vendor invoice 124_')).toEqual([]);
+  });
+});

@@ -41,10 +41,32 @@ interface Needle {
   readonly kind: NeedleKind;
 }
 
-/** Needles indexed by their first four bytes, the only lookup made per scanned byte. */
+/** Bits of the head filters: a scanned position whose first bytes hash to a clear bit is
+ * skipped at once (free space is mostly stale text, full of common word starts). */
+const FILTER_BITS = 20;
+/** Needles this long are found by a hash of their first LONG_PREFIX bytes, so that a position
+ * sharing only a common word start with many needles costs one lookup, not many compares. */
+const LONG_PREFIX = 16;
+const bitOf = (hash: number): number => Math.imul(hash, 0x9e3779b1) >>> (32 - FILTER_BITS);
+const hasBit = (filter: Uint8Array, bit: number): boolean => (filter[bit >>> 3]! & (1 << (bit & 7))) !== 0;
+const setBit = (filter: Uint8Array, bit: number): void => {
+  filter[bit >>> 3] = filter[bit >>> 3]! | (1 << (bit & 7));
+};
+
+/** A hash of the LONG_PREFIX bytes at `at` (the caller checks they lie inside the buffer). */
+function prefixHash(buf: Buffer, at: number): number {
+  let h = 0x811c9dc5;
+  for (let k = 0; k < LONG_PREFIX; k += 4) h = Math.imul(h ^ buf.readUInt32BE(at + k), 0x01000193);
+  return h >>> 0;
+}
+
+/** Needles indexed by their first bytes: short ones by four, long ones by a prefix hash. */
 export class NeedleSet {
-  private readonly byHead = new Map<number, Needle[]>();
+  private readonly shortByHead = new Map<number, Needle[]>();
+  private readonly longByPrefix = new Map<number, Needle[]>();
   private readonly seen = new Set<string>();
+  private readonly shortFilter = new Uint8Array(1 << (FILTER_BITS - 3));
+  private readonly longFilter = new Uint8Array(1 << (FILTER_BITS - 3));
 
   get size(): number {
     return this.seen.size;
@@ -66,11 +88,15 @@ export class NeedleSet {
     const key = `${kind}:${bytes.toString('latin1')}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
-    const head = bytes.readUInt32BE(0);
     const needle = { bytes: Buffer.from(bytes), kind };
-    const list = this.byHead.get(head);
+    const head = bytes.readUInt32BE(0);
+    const long = bytes.length >= LONG_PREFIX;
+    setBit(long ? this.longFilter : this.shortFilter, bitOf(head));
+    const map = long ? this.longByPrefix : this.shortByHead;
+    const at = long ? prefixHash(needle.bytes, 0) : head;
+    const list = map.get(at);
     if (list) list.push(needle);
-    else this.byHead.set(head, [needle]);
+    else map.set(at, [needle]);
   }
 
   /** Reports needles starting in buf[from, to) and lying wholly inside it ('text' first). */
@@ -78,19 +104,25 @@ export class NeedleSet {
     for (let i = from; i + MIN_NEEDLE_BYTES <= to; i++) {
       if (buf[i] === 0) continue;
       const head = ((buf[i]! << 24) | (buf[i + 1]! << 16) | (buf[i + 2]! << 8) | buf[i + 3]!) >>> 0;
-      const list = this.byHead.get(head);
-      if (!list) continue;
-      let kind: NeedleKind | null = null;
-      for (const n of list) {
-        const b = n.bytes;
-        if (i + b.length <= to && buf.compare(b, 0, b.length, i, i + b.length) === 0) {
-          kind = n.kind;
-          if (kind === 'text') break;
-        }
-      }
+      const bit = bitOf(head);
+      let kind = hasBit(this.shortFilter, bit) ? kindAt(this.shortByHead.get(head), buf, i, to) : null;
+      if (kind !== 'text' && i + LONG_PREFIX <= to && hasBit(this.longFilter, bit)) kind = kindAt(this.longByPrefix.get(prefixHash(buf, i)), buf, i, to) ?? kind;
       if (kind) onMatch(i, kind);
     }
   }
+}
+
+/** The kind of the needles of `list` found at buf[at] within `to`: 'text' if any, else 'word'. */
+function kindAt(list: readonly Needle[] | undefined, buf: Buffer, at: number, to: number): NeedleKind | null {
+  let kind: NeedleKind | null = null;
+  for (const n of list ?? []) {
+    const b = n.bytes;
+    if (at + b.length <= to && buf.compare(b, 0, b.length, at, at + b.length) === 0) {
+      if (n.kind === 'text') return 'text';
+      kind = n.kind;
+    }
+  }
+  return kind;
 }
 
 /** Free regions of one b-tree page: the gap after the cell pointers and the freeblock chain.

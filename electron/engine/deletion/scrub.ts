@@ -114,6 +114,19 @@ function assess(db: Sqlite, scan: FreeSpaceScan): Assessment {
   };
 }
 
+/** Matches that are copies of deleted text, telling the full-text index's pages from others
+ * by walking only its own b-trees (dbstat with a name), and only when a word matched. */
+function countLeaks(db: Sqlite, scan: FreeSpaceScan): number {
+  const text = scan.hits.filter((h) => h.kind === 'text').length;
+  const words = scan.hits.filter((h) => h.kind === 'word');
+  if (words.length === 0) return text;
+  const shadow = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE 'facts\\_fts\\_%' ESCAPE '\\'").pluck().all() as string[];
+  const ftsPages = new Set<number>();
+  const pagesOf = db.prepare('SELECT pageno FROM dbstat WHERE name = ?').pluck();
+  for (const name of shadow) for (const page of pagesOf.all(name) as number[]) ftsPages.add(page);
+  return text + words.filter((h) => ftsPages.has(h.page)).length;
+}
+
 const FTS_REBUILD = "INSERT INTO facts_fts (facts_fts) VALUES ('rebuild')";
 const quoteName = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
@@ -177,15 +190,15 @@ export function scrubDeletedText(db: Sqlite, path: string, needles: NeedleSet): 
     wipe = undefined; // e.g. SQLite cannot walk a damaged b-tree: the rebuild below still can try
   }
   if (wipe) {
-    const before = assess(db, wipe.scan);
+    const found = countLeaks(db, wipe.scan);
     // Nothing zeroed: the free space was clean and nothing was written, so nothing to recheck.
-    const after = wipe.bytesZeroed === 0 ? before : recheck(db, path, needles);
-    if (!leaking(after)) {
-      const complete = after !== null && walBytes(path) === 0;
-      const summary = `${wipe.scan.btreePages} b-tree pages scanned, ${before.leaks} ${before.leaks === 1 ? 'copy' : 'copies'} of the deleted text found in free space; the free space of ${wipe.pagesZeroed} pages zeroed in place`;
+    const after = wipe.bytesZeroed === 0 ? null : recheck(db, path, needles);
+    if (wipe.bytesZeroed === 0 || !leaking(after)) {
+      const complete = (wipe.bytesZeroed === 0 || after !== null) && walBytes(path) === 0;
+      const summary = `${wipe.scan.btreePages} b-tree pages scanned, ${found} ${found === 1 ? 'copy' : 'copies'} of the deleted text found in free space; the free space of ${wipe.pagesZeroed} pages zeroed in place`;
       return {
         ...base,
-        remnantsFound: before.leaks,
+        remnantsFound: found,
         remedy: wipe.bytesZeroed > 0 ? 'zero' : 'none',
         complete,
         detail: complete
