@@ -8,6 +8,8 @@ import type { ScrubReport } from '../../../shared/deletion';
 import type { Sqlite } from '../db/open';
 import { MAX_HITS, NeedleSet, scanFreeSpace, wipeFreeSpace, type FreeSpaceScan, type FreeSpaceWipe } from './free-space';
 
+/** Tries at taking the write lock with an empty WAL before the scrub falls back to rebuilding. */
+const WIPE_ATTEMPTS = 3;
 /** How long the checkpoint waits for readers to move to the newest snapshot. */
 const CHECKPOINT_WAIT_MS = 500;
 
@@ -144,24 +146,29 @@ function btreePages(db: Sqlite): Set<number> {
  * Undefined when the lock or an empty WAL is not to be had; the caller then rebuilds instead.
  */
 export function wipeUnderLock(db: Sqlite, path: string, needles: NeedleSet): FreeSpaceWipe | undefined {
-  try {
-    db.exec('BEGIN IMMEDIATE');
-  } catch {
-    return undefined;
-  }
-  try {
-    if (walBytes(path) !== 0) return undefined;
-    const wipe = wipeFreeSpace(path, needles, () => btreePages(db));
-    if (wipe.bytesZeroed > 0) {
-      db.pragma('shrink_memory');
-      const version = db.pragma('user_version', { simple: true }) as number;
-      db.pragma(`user_version = ${version}`);
+  // A live writer may commit between the checkpoint and the lock: checkpoint again and retry.
+  for (let attempt = 0; attempt < WIPE_ATTEMPTS; attempt++) {
+    if (attempt > 0 && checkpointTruncate(db).busy) return undefined;
+    try {
+      db.exec('BEGIN IMMEDIATE');
+    } catch {
+      return undefined;
     }
-    db.exec('COMMIT');
-    return wipe;
-  } finally {
-    if (db.inTransaction) db.exec('ROLLBACK');
+    try {
+      if (walBytes(path) !== 0) continue;
+      const wipe = wipeFreeSpace(path, needles, () => btreePages(db));
+      if (wipe.bytesZeroed > 0) {
+        db.pragma('shrink_memory');
+        const version = db.pragma('user_version', { simple: true }) as number;
+        db.pragma(`user_version = ${version}`);
+      }
+      db.exec('COMMIT');
+      return wipe;
+    } finally {
+      if (db.inTransaction) db.exec('ROLLBACK');
+    }
   }
+  return undefined;
 }
 
 const leaking = (a: Assessment | null): boolean => a !== null && (a.leaks > 0 || a.overflow);
