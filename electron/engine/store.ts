@@ -5,6 +5,7 @@ import type { Maturity, PartitionRef, PartitionSummary } from '../../shared/doma
 import { StatelensError } from '../../shared/errors';
 import type { ChangeEvent, EngineClock, EngineServices, PartitionContext } from './context';
 import { mapSqliteError, openDatabase, type OpenOptions, type Sqlite } from './db/open';
+import { retainRawFile } from './db/raw-file';
 import { stmt } from './db/statements';
 import { uuidv7 } from './ids';
 import { PartitionHandle } from './partition-handle';
@@ -43,7 +44,10 @@ export class Store {
   }
 
   static open(path: string, options: StoreOptions = {}): Store {
-    return new Store(path, openDatabase(path, options), options);
+    const store = new Store(path, openDatabase(path, options), options);
+    // Raw reads of the file (the deletion scrub) go through one held descriptor: see raw-file.
+    store.closeHooks.push(retainRawFile(path));
+    return store;
   }
 
   get db(): Sqlite {

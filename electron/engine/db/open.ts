@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { StatelensError } from '../../../shared/errors';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations';
+import { withRawFile } from './raw-file';
 import { schemaMismatch } from './schema-check';
 
 export type Sqlite = Database.Database;
@@ -41,16 +42,15 @@ export function mapSqliteError(e: unknown, path: string): StatelensError | undef
 }
 
 function readHeader(path: string): Buffer | undefined {
-  let fd: number | undefined;
   try {
-    fd = fs.openSync(path, 'r');
-    const buf = Buffer.alloc(100);
-    const n = fs.readSync(fd, buf, 0, 100, 0);
-    return buf.subarray(0, n);
+    // Through the held descriptor when this process already has the file open (see raw-file).
+    return withRawFile(path, false, (fd) => {
+      const buf = Buffer.alloc(100);
+      const n = fs.readSync(fd, buf, 0, 100, 0);
+      return buf.subarray(0, n);
+    });
   } catch {
     return undefined;
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
   }
 }
 

@@ -3,6 +3,7 @@
 // a page rebuilt while cells moved between siblings (b-tree balancing) keeps stale bytes in the
 // gap between its cell pointers and its cell content, which SQLite never clears short of VACUUM.
 import fs from 'node:fs';
+import { withRawFile } from '../db/raw-file';
 
 /** Shorter needles would match stale bytes by coincidence. */
 export const MIN_NEEDLE_BYTES = 4;
@@ -164,8 +165,7 @@ function geometry(fd: number): FileGeometry | undefined {
 
 /** Scans every b-tree page of the database file at `path` (read-only) for the needles. */
 export function scanFreeSpace(path: string, needles: NeedleSet): FreeSpaceScan {
-  const fd = fs.openSync(path, 'r');
-  try {
+  return withRawFile(path, false, (fd) => {
     const geo = geometry(fd);
     if (!geo) return { pages: 0, btreePages: 0, hits: [], truncated: false };
     const { pageSize, usable, pages: pageCount } = geo;
@@ -191,9 +191,7 @@ export function scanFreeSpace(path: string, needles: NeedleSet): FreeSpaceScan {
       }
     }
     return { pages: pageCount, btreePages, hits, truncated };
-  } finally {
-    fs.closeSync(fd);
-  }
+  });
 }
 
 interface Freelist {
@@ -255,8 +253,7 @@ export interface FreeSpaceWipe {
  * b-tree pages as SQLite walks them, for a file whose page types cannot be told from its bytes.
  */
 export function wipeFreeSpace(path: string, needles: NeedleSet, btreePages: () => ReadonlySet<number>): FreeSpaceWipe {
-  const fd = fs.openSync(path, 'r+');
-  try {
+  return withRawFile(path, true, (fd) => {
     const geo = geometry(fd);
     if (!geo) return { scan: { pages: 0, btreePages: 0, hits: [], truncated: false }, pagesZeroed: 0, bytesZeroed: 0 };
     const { pageSize, usable } = geo;
@@ -303,7 +300,5 @@ export function wipeFreeSpace(path: string, needles: NeedleSet, btreePages: () =
     }
     if (bytesZeroed > 0) fs.fsyncSync(fd);
     return { scan: { pages: geo.pages, btreePages: btree, hits, truncated }, pagesZeroed, bytesZeroed };
-  } finally {
-    fs.closeSync(fd);
-  }
+  });
 }

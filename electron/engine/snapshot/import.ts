@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import { StatelensError } from '../../../shared/errors';
 import type { SnapshotHeader } from '../../../shared/snapshot';
 import { openDatabase } from '../db/open';
+import { heldDescriptor } from '../db/raw-file';
 import type { Store } from '../store';
 import { RecordApplier, assertEmptyDatabase, importError, parseHeader, type Locator } from './apply';
 import { DEFAULT_MAX_LINE_BYTES, openForReading, readLines, type Line } from './line-reader';
@@ -39,7 +40,9 @@ const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 
 /** Tells the three snapshot forms apart by their first bytes. */
 export function sniffSnapshot(path: string): SnapshotFileKind {
-  const fd = openForReading(path);
+  // A database this process has open is read through its held descriptor (see db/raw-file).
+  const heldFd = heldDescriptor(path);
+  const fd = heldFd ?? openForReading(path);
   try {
     const head = Buffer.alloc(4096);
     const n = fs.readSync(fd, head, 0, head.length, 0);
@@ -50,7 +53,7 @@ export function sniffSnapshot(path: string): SnapshotFileKind {
     if (text.startsWith('{')) return 'json';
     throw new StatelensError('IMPORT_FAILED', `${path} line 1: not a Statelens snapshot (expected NDJSON, a JSON document or a SQLite copy)`, { line: 1 });
   } finally {
-    fs.closeSync(fd);
+    if (heldFd === undefined) fs.closeSync(fd);
   }
 }
 
