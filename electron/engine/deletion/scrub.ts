@@ -122,10 +122,14 @@ function countLeaks(db: Sqlite, scan: FreeSpaceScan): number {
   const text = scan.hits.filter((h) => h.kind === 'text').length;
   const words = scan.hits.filter((h) => h.kind === 'word');
   if (words.length === 0) return text;
-  const shadow = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE 'facts\\_fts\\_%' ESCAPE '\\'").pluck().all() as string[];
   const ftsPages = new Set<number>();
-  const pagesOf = db.prepare('SELECT pageno FROM dbstat WHERE name = ?').pluck();
-  for (const name of shadow) for (const page of pagesOf.all(name) as number[]) ftsPages.add(page);
+  try {
+    const shadow = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE 'facts\\_fts\\_%' ESCAPE '\\'").pluck().all() as string[];
+    const pagesOf = db.prepare('SELECT pageno FROM dbstat WHERE name = ?').pluck();
+    for (const name of shadow) for (const page of pagesOf.all(name) as number[]) ftsPages.add(page);
+  } catch {
+    return text + words.length; // the walk failed: count every word match rather than none
+  }
   return text + words.filter((h) => ftsPages.has(h.page)).length;
 }
 
@@ -214,8 +218,14 @@ export function scrubDeletedText(db: Sqlite, path: string, needles: NeedleSet): 
       };
     }
   }
-  const scan = scanFreeSpace(path, needles);
-  const found = assess(db, scan);
+  let scan: FreeSpaceScan;
+  let found: Assessment;
+  try {
+    scan = scanFreeSpace(path, needles);
+    found = assess(db, scan);
+  } catch (e) {
+    return { ...base, complete: false, detail: `The file's free space could not be checked: ${e instanceof Error ? e.message : String(e)}` };
+  }
   if (found.leaks === 0 && !found.overflow) {
     return { ...base, complete: walBytes(path) === 0, detail: `Checkpointed; ${scan.btreePages} b-tree pages scanned, no copy of the deleted text left.` };
   }
