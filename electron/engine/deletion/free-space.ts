@@ -153,6 +153,8 @@ interface FileGeometry {
   readonly pageSize: number;
   readonly usable: number;
   readonly pages: number;
+  /** The database header's first 100 bytes (freelist head and count, auto-vacuum root). */
+  readonly header: Buffer;
 }
 
 function geometry(fd: number): FileGeometry | undefined {
@@ -160,7 +162,29 @@ function geometry(fd: number): FileGeometry | undefined {
   if (fs.readSync(fd, header, 0, 100, 0) < 100) return undefined;
   const rawSize = header.readUInt16BE(16);
   const pageSize = rawSize === 1 ? 65536 : rawSize;
-  return { pageSize, usable: pageSize - header[20]!, pages: Math.floor(fs.fstatSync(fd).size / pageSize) };
+  return { pageSize, usable: pageSize - header[20]!, pages: Math.floor(fs.fstatSync(fd).size / pageSize), header };
+}
+
+/** Calls `visit` for every whole page of the file, in order, reading PAGES_PER_READ at a time. */
+function forEachPage(fd: number, geo: FileGeometry, visit: (page: Buffer, pageNo: number) => void): void {
+  const buf = Buffer.alloc(geo.pageSize * PAGES_PER_READ);
+  for (let first = 0; first < geo.pages; first += PAGES_PER_READ) {
+    const read = fs.readSync(fd, buf, 0, Math.min(PAGES_PER_READ, geo.pages - first) * geo.pageSize, first * geo.pageSize);
+    for (let i = 0; (i + 1) * geo.pageSize <= read; i++) visit(buf.subarray(i * geo.pageSize, (i + 1) * geo.pageSize), first + i + 1);
+  }
+}
+
+/** Collects matches up to MAX_HITS, noting whether more were found. */
+class HitList {
+  readonly hits: Remnant[] = [];
+  truncated = false;
+
+  searchIn(needles: NeedleSet, page: Buffer, pageNo: number, from: number, to: number): void {
+    needles.matchIn(page, from, to, (offset, kind) => {
+      if (this.hits.length < MAX_HITS) this.hits.push({ page: pageNo, offset, kind });
+      else this.truncated = true;
+    });
+  }
 }
 
 /** Scans every b-tree page of the database file at `path` (read-only) for the needles. */
@@ -168,29 +192,16 @@ export function scanFreeSpace(path: string, needles: NeedleSet): FreeSpaceScan {
   return withRawFile(path, false, (fd) => {
     const geo = geometry(fd);
     if (!geo) return { pages: 0, btreePages: 0, hits: [], truncated: false };
-    const { pageSize, usable, pages: pageCount } = geo;
-    const buf = Buffer.alloc(pageSize * PAGES_PER_READ);
+    const found = new HitList();
     let btreePages = 0;
-    let truncated = false;
-    const hits: Remnant[] = [];
-    if (needles.size === 0) return { pages: pageCount, btreePages, hits, truncated };
-    for (let first = 0; first < pageCount; first += PAGES_PER_READ) {
-      const count = Math.min(PAGES_PER_READ, pageCount - first);
-      const read = fs.readSync(fd, buf, 0, count * pageSize, first * pageSize);
-      for (let i = 0; i * pageSize + pageSize <= read; i++) {
-        const pageNo = first + i + 1;
-        const page = buf.subarray(i * pageSize, (i + 1) * pageSize);
-        const regions = freeRegions(page, pageNo === 1 ? 100 : 0, usable);
+    if (needles.size > 0) {
+      forEachPage(fd, geo, (page, pageNo) => {
+        const regions = freeRegions(page, pageNo === 1 ? 100 : 0, geo.usable);
         if (regions.length > 0) btreePages++;
-        for (const [from, to] of regions) {
-          needles.matchIn(page, from, to, (offset, kind) => {
-            if (hits.length < MAX_HITS) hits.push({ page: pageNo, offset, kind });
-            else truncated = true;
-          });
-        }
-      }
+        for (const [from, to] of regions) found.searchIn(needles, page, pageNo, from, to);
+      });
     }
-    return { pages: pageCount, btreePages, hits, truncated };
+    return { pages: geo.pages, btreePages, hits: found.hits, truncated: found.truncated };
   });
 }
 
@@ -203,12 +214,10 @@ interface Freelist {
 
 /** The freelist as the file header and its trunk pages list it; undefined if inconsistent. */
 function readFreelist(fd: number, geo: FileGeometry): Freelist | undefined {
-  const header = Buffer.alloc(100);
-  fs.readSync(fd, header, 0, 100, 0);
   const trunks = new Map<number, number>();
   const leaves = new Set<number>();
   const trunk = Buffer.alloc(geo.pageSize);
-  for (let page = header.readUInt32BE(32); page !== 0; ) {
+  for (let page = geo.header.readUInt32BE(32); page !== 0; ) {
     if (page > geo.pages || trunks.has(page) || trunks.size > geo.pages) return undefined;
     fs.readSync(fd, trunk, 0, geo.pageSize, (page - 1) * geo.pageSize);
     const count = trunk.readUInt32BE(4);
@@ -221,17 +230,15 @@ function readFreelist(fd: number, geo: FileGeometry): Freelist | undefined {
     }
     page = trunk.readUInt32BE(0);
   }
-  if (trunks.size + leaves.size !== header.readUInt32BE(36)) return undefined;
+  if (trunks.size + leaves.size !== geo.header.readUInt32BE(36)) return undefined;
   return { trunks, leaves };
 }
 
 /** Whether page numbers alone tell b-tree pages here: false for auto-vacuum files (pointer-map
  * pages) and for page numbers so high that an overflow or trunk page's leading next-page bytes
  * could read as a b-tree page type. */
-function typeByteSuffices(fd: number, geo: FileGeometry): boolean {
-  const header = Buffer.alloc(100);
-  fs.readSync(fd, header, 0, 100, 0);
-  return header.readUInt32BE(52) === 0 && geo.pages < 1 << 24;
+function typeByteSuffices(geo: FileGeometry): boolean {
+  return geo.header.readUInt32BE(52) === 0 && geo.pages < 1 << 24;
 }
 
 export interface FreeSpaceWipe {
@@ -259,46 +266,36 @@ export function wipeFreeSpace(path: string, needles: NeedleSet, btreePages: () =
     const { pageSize, usable } = geo;
     const freelist = readFreelist(fd, geo);
     const lockBytePage = Math.floor(0x40000000 / pageSize) + 1;
-    const walked = freelist && typeByteSuffices(fd, geo) ? undefined : btreePages();
+    const walked = freelist && typeByteSuffices(geo) ? undefined : btreePages();
     const isBtree = (pageNo: number): boolean =>
       walked ? walked.has(pageNo) : pageNo !== lockBytePage && !freelist!.leaves.has(pageNo) && !freelist!.trunks.has(pageNo);
-    const unused = (page: Buffer, pageNo: number): Array<[number, number]> => {
-      if (isBtree(pageNo)) return freeRegions(page, pageNo === 1 ? 100 : 0, usable, true);
-      if (freelist?.leaves.has(pageNo)) return [[0, usable]];
-      const listed = freelist?.trunks.get(pageNo);
-      return listed === undefined ? [] : [[8 + 4 * listed, usable]];
-    };
-    const buf = Buffer.alloc(pageSize * PAGES_PER_READ);
     const zeros = Buffer.alloc(pageSize);
-    const hits: Remnant[] = [];
-    let truncated = false;
+    const found = new HitList();
     let btree = 0;
     let pagesZeroed = 0;
     let bytesZeroed = 0;
-    for (let first = 0; first < geo.pages; first += PAGES_PER_READ) {
-      const count = Math.min(PAGES_PER_READ, geo.pages - first);
-      const read = fs.readSync(fd, buf, 0, count * pageSize, first * pageSize);
-      for (let i = 0; i * pageSize + pageSize <= read; i++) {
-        const pageNo = first + i + 1;
-        const base = i * pageSize;
-        const page = buf.subarray(base, base + pageSize);
-        const regions = unused(page, pageNo);
-        if (regions.length > 0 && isBtree(pageNo)) btree++;
-        let touched = false;
-        for (const [from, to] of regions) {
-          if (to <= from || page.compare(zeros, 0, to - from, from, to) === 0) continue;
-          needles.matchIn(page, from, to, (offset, kind) => {
-            if (hits.length < MAX_HITS) hits.push({ page: pageNo, offset, kind });
-            else truncated = true;
-          });
-          fs.writeSync(fd, zeros, 0, to - from, (pageNo - 1) * pageSize + from);
-          bytesZeroed += to - from;
-          touched = true;
-        }
-        if (touched) pagesZeroed++;
+    forEachPage(fd, geo, (page, pageNo) => {
+      let regions: Array<[number, number]>;
+      if (isBtree(pageNo)) {
+        regions = freeRegions(page, pageNo === 1 ? 100 : 0, usable, true);
+        if (regions.length > 0) btree++;
+      } else if (freelist?.leaves.has(pageNo)) {
+        regions = [[0, usable]];
+      } else {
+        const listed = freelist?.trunks.get(pageNo);
+        regions = listed === undefined ? [] : [[8 + 4 * listed, usable]];
       }
-    }
+      let touched = false;
+      for (const [from, to] of regions) {
+        if (to <= from || page.compare(zeros, 0, to - from, from, to) === 0) continue;
+        found.searchIn(needles, page, pageNo, from, to);
+        fs.writeSync(fd, zeros, 0, to - from, (pageNo - 1) * pageSize + from);
+        bytesZeroed += to - from;
+        touched = true;
+      }
+      if (touched) pagesZeroed++;
+    });
     if (bytesZeroed > 0) fs.fsyncSync(fd);
-    return { scan: { pages: geo.pages, btreePages: btree, hits, truncated }, pagesZeroed, bytesZeroed };
+    return { scan: { pages: geo.pages, btreePages: btree, hits: found.hits, truncated: found.truncated }, pagesZeroed, bytesZeroed };
   });
 }
