@@ -47,21 +47,18 @@ const SWEEP_PAGE = 4096;
 const NOW_CODE = `CASE WHEN f.is_valid = 1 THEN (CASE f.scope WHEN 'session' THEN ${SweepCode.SessionScoped} WHEN 'task' THEN ${SweepCode.TaskScoped} END)
   WHEN f.status = 'proposal' THEN ${SweepCode.Proposal} ELSE ${SweepCode.Superseded} END`;
 const NOW_DETAIL = "CASE WHEN f.is_valid = 1 THEN (CASE WHEN f.scope IN ('session', 'task') THEN f.scope_id END) WHEN f.status = 'proposal' THEN f.proposal_for ELSE f.superseded_by END";
-// As of a time, validity is read from the history and decided here in JavaScript.
-const AS_OF_COLUMNS = "f.id, f.key, f.status = 'proposal', f.ts, f.valid_to, f.superseded_by, f.proposal_for, f.scope, f.scope_id";
-type AsOfRow = [id: string, key: string, isProposal: number, ts: string, validTo: string | null, supersededBy: string | null, proposalFor: string | null, scope: string, scopeId: string | null];
-
-function asOfSweepRow(r: AsOfRow, asOf: string): SweepRow {
-  const [id, key, isProposal, ts, validTo, supersededBy, proposalFor, scope, scopeId] = r;
-  if (isProposal === 1) return [id, key, SweepCode.Proposal, proposalFor];
-  if (ts <= asOf && (validTo === null || validTo > asOf)) {
-    return scope === 'session' ? [id, key, SweepCode.SessionScoped, scopeId] : scope === 'task' ? [id, key, SweepCode.TaskScoped, scopeId] : [id, key, null, null];
-  }
-  return ts > asOf ? [id, key, SweepCode.Future, ts] : [id, key, SweepCode.Superseded, supersededBy];
-}
+// As of a time, the same classification from the recorded history (VALID_AS_OF's rule); a fact
+// written after the view's time is Future, with its ts as the detail.
+const AS_OF_VALID = 'f.ts <= @asOf AND (f.valid_to IS NULL OR f.valid_to > @asOf)';
+const AS_OF_CODE = `CASE WHEN f.status = 'proposal' THEN ${SweepCode.Proposal}
+  WHEN ${AS_OF_VALID} THEN (CASE f.scope WHEN 'session' THEN ${SweepCode.SessionScoped} WHEN 'task' THEN ${SweepCode.TaskScoped} END)
+  WHEN f.ts > @asOf THEN ${SweepCode.Future} ELSE ${SweepCode.Superseded} END`;
+const AS_OF_DETAIL = `CASE WHEN f.status = 'proposal' THEN f.proposal_for
+  WHEN ${AS_OF_VALID} THEN (CASE WHEN f.scope IN ('session', 'task') THEN f.scope_id END)
+  WHEN f.ts > @asOf THEN f.ts ELSE f.superseded_by END`;
 
 function sweepSql(view: TimeView, next: boolean): string {
-  const columns = view.asOf === null ? `f.id, f.key, ${NOW_CODE}, ${NOW_DETAIL}` : AS_OF_COLUMNS;
+  const columns = view.asOf === null ? `f.id, f.key, ${NOW_CODE}, ${NOW_DETAIL}` : `f.id, f.key, ${AS_OF_CODE}, ${AS_OF_DETAIL}`;
   return `SELECT ${columns} FROM facts f WHERE f.partition_id = @pid${next ? ' AND (f.ts, f.rid) > (@ts, @rid)' : ''} ORDER BY f.ts, f.rid LIMIT ${SWEEP_PAGE}`;
 }
 
@@ -71,15 +68,14 @@ export function* allFactPages(ctx: PartitionContext, view: TimeView): Generator<
   const first = stmt<[Record<string, unknown>], unknown[]>(ctx.db, sweepSql(view, false)).raw(true);
   const next = stmt<[Record<string, unknown>], unknown[]>(ctx.db, sweepSql(view, true)).raw(true);
   const at = stmt<[string], unknown[]>(ctx.db, 'SELECT ts, rid FROM facts WHERE id = ?').raw(true);
-  const rows = (raw: unknown[][]): SweepRow[] => (view.asOf === null ? (raw as SweepRow[]) : (raw as AsOfRow[]).map((r) => asOfSweepRow(r, view.asOf as string)));
-  let page = first.all({ pid: ctx.partitionId });
+  let page = first.all(params(ctx, view));
   for (;;) {
-    yield rows(page);
+    yield page as SweepRow[];
     const last = page[page.length - 1];
     if (page.length < SWEEP_PAGE || last === undefined) return;
     const [ts, rid] = (at.get(last[0] as string) ?? []) as [string?, number?];
     if (ts === undefined) return;
-    page = next.all({ pid: ctx.partitionId, ts, rid });
+    page = next.all(params(ctx, view, { ts, rid }));
   }
 }
 
@@ -110,11 +106,6 @@ function lean(a: unknown[]): LeanFact {
 
 function rawStmt(ctx: PartitionContext, sql: string) {
   return stmt<[Record<string, unknown>], unknown[]>(ctx.db, sql).raw(true);
-}
-
-/** One fact by row id (the second phase of ranked reads); a row of another partition is not returned. */
-export function leanFact(ctx: PartitionContext, rid: number): LeanFact | undefined {
-  return stmt<[number, number], LeanFact>(ctx.db, `SELECT ${LEAN} FROM facts f WHERE f.rid = ? AND +f.partition_id = ?`).get(rid, ctx.partitionId);
 }
 
 /** Facts by row id, read in one statement (rows of other partitions are not returned). */
