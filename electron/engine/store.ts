@@ -46,7 +46,7 @@ export class Store {
   static open(path: string, options: StoreOptions = {}): Store {
     const store = new Store(path, openDatabase(path, options), options);
     // Raw reads of the file (the deletion scrub) go through one held descriptor: see raw-file.
-    store.closeHooks.push(retainRawFile(path));
+    store.afterClose(retainRawFile(path));
     return store;
   }
 

@@ -16,7 +16,6 @@ if (!haveData) console.log(`statelens-cli: skipping the StateBench split import,
 
 const sha = (file: string): string => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
-
 function oneLine(text: string): void {
   expect(text.trim().split('\n')).toHaveLength(1);
   expect(text).not.toMatch(/\n\s+at /); // no stack trace

@@ -42,8 +42,8 @@ export function flagFact(ctx: PartitionContext, id: string, cause: string, root:
 }
 
 /** Marks every transitive dependent of `root` needs_review with `cause`; returns their ids. */
-export function flagDependents(ctx: PartitionContext, root: string, cause: string, exclude: ReadonlySet<string> = new Set()): string[] {
-  const ids = transitiveDependents(ctx, root).filter((id) => !exclude.has(id));
+export function flagDependents(ctx: PartitionContext, root: string, cause: string): string[] {
+  const ids = transitiveDependents(ctx, root);
   for (const id of ids) flagFact(ctx, id, cause, root);
   return ids;
 }

@@ -560,9 +560,7 @@ export class FactWriteBatch {
       addEdge: (dependent, dependsOn) => {
         if (this.heldById.has(dependent) || this.heldById.has(dependsOn) || this.heldEdges.length > 0) {
           this.heldEdges.push([dependent, dependsOn]);
-          const list = this.heldDependents.get(dependsOn);
-          if (list) list.push(dependent);
-          else this.heldDependents.set(dependsOn, [dependent]);
+          push(this.heldDependents, dependsOn, dependent);
         } else {
           sql.addEdge(dependent, dependsOn);
         }
@@ -588,7 +586,9 @@ export class FactWriteBatch {
       historyAfter: (key, scope, scopeId, at) => {
         // Rows with a pending supersession come from pendingByKey as they now read (the
         // database still has them active, or as a proposal the query leaves out).
-        const rows = !this.hasKeyInDb(key) ? [] : this.pendingById.size === 0 ? sql.historyAfter(key, scope, scopeId, at) : sql.historyAfter(key, scope, scopeId, at).filter((r) => !this.pendingById.has(r.id));
+        let rows = this.hasKeyInDb(key) ? sql.historyAfter(key, scope, scopeId, at) : [];
+        // Only rows of this key can be pending (pendingByKey holds them as they now read).
+        if (this.pendingByKey.has(key)) rows = rows.filter((r) => !this.pendingById.has(r.id));
         const inHistory = (r: FactRow): boolean => r.scope === scope && r.scope_id === scopeId && r.status !== 'proposal' && (r.valid_to === null || r.valid_to > at);
         for (const r of this.pendingByKey.get(key) ?? []) if (inHistory(r)) rows.push(r);
         for (const r of this.heldByKey.get(key) ?? []) if (inHistory(r)) rows.push(r);
@@ -725,10 +725,10 @@ export class FactWriteBatch {
   }
 }
 
-function push(map: Map<string, FactRow[]>, key: string, row: FactRow): void {
+function push<V>(map: Map<string, V[]>, key: string, value: V): void {
   const list = map.get(key);
-  if (list) list.push(row);
-  else map.set(key, [row]);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 
 /** writeFact for each input in turn (same results), inserted in multi-row statements. Must
