@@ -25,8 +25,19 @@ export const PointerChange = z.strictObject({
 });
 export type PointerChange = z.infer<typeof PointerChange>;
 
+/** What a deletion acts on as the engine read it, shown back before the user confirms: the
+ * number of ids, the whole partition, or each condition of the filter in words. */
+export const SelectionEcho = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('ids'), count: z.number().int().nonnegative() }),
+  z.strictObject({ kind: z.literal('all') }),
+  z.strictObject({ kind: z.literal('filter'), conditions: z.array(z.string()).min(1) }),
+]);
+export type SelectionEcho = z.infer<typeof SelectionEcho>;
+
 export const DeletionImpact = z.strictObject({
   partitionId: z.number().int(),
+  /** The selection as the engine applied it. */
+  selection: SelectionEcho,
   /** Facts that would be deleted. */
   toDelete: z.number().int().nonnegative(),
   /** Of those, how many are valid now (their keys lose their current value). */

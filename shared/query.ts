@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { MemoryType, Scope } from './domain';
 
 export const MAX_PAGE_SIZE = 500;
+export const MAX_SEARCH_CHARS = 500;
 const bounded = z.string().max(500);
 
 export const Validity = z.enum(['valid', 'superseded', 'proposal', 'all']);
@@ -20,8 +21,9 @@ export const FactFilter = z.strictObject({
   /** Inclusive lower / exclusive upper bound on the fact's timestamp (ISO strings). */
   from: z.string().max(64).optional(),
   to: z.string().max(64).optional(),
-  /** Full-text search over key and value (FTS5; plain words, no query syntax needed). */
-  search: z.string().max(500).optional(),
+  /** Full-text search over key and value (FTS5; plain words, no query syntax needed). A search
+   * with no word to look for (only spaces or punctuation) is refused, never read as "no search". */
+  search: z.string().max(MAX_SEARCH_CHARS, `a search is at most ${MAX_SEARCH_CHARS} characters`).optional(),
   key: bounded.optional(),
   /** Show the state as of this time: only facts valid then (time travel). */
   asOf: z.string().max(64).optional(),
@@ -46,10 +48,13 @@ export const PageRequest = z.strictObject({
 });
 export type PageRequest = z.infer<typeof PageRequest>;
 
-/** What a delete acts on: explicit ids, or every fact matching a filter. */
+/** What a delete acts on: explicit ids, every fact matching a filter, or (said explicitly)
+ * every fact of the partition. A filter that restricts nothing is refused: "all" must be asked
+ * for by name, never reached by a filter that happens to be empty. */
 export const DeletionSelection = z.union([
   z.strictObject({ ids: z.array(z.string().min(1).max(200)).min(1).max(100_000) }),
   z.strictObject({ filter: FactFilter }),
+  z.strictObject({ all: z.literal(true) }),
 ]);
 export type DeletionSelection = z.infer<typeof DeletionSelection>;
 export type DeletionSelectionInput = z.input<typeof DeletionSelection>;

@@ -4,10 +4,12 @@
 import type { AssemblyRequestInput, AssemblyResult } from '../../shared/assembly';
 import type { ContextChange } from '../../shared/contract';
 import { StatelensError } from '../../shared/errors';
-import { FactFilter, type DeletionSelection } from '../../shared/query';
+import type { DeletionSelection } from '../../shared/query';
 import { assembleContext } from '../engine/assembly/assemble';
 import type { PartitionContext } from '../engine/context';
-import { filterToSql } from '../engine/deletion/filter-sql';
+import { selectionSql } from '../engine/deletion/plan';
+import { guardSearch } from '../engine/query/fts';
+import { whereOf } from '../engine/query/filter-sql';
 
 const SAVEPOINT = 'statelens_context_probe';
 
@@ -18,12 +20,9 @@ function selectedIds(ctx: PartitionContext, selection: DeletionSelection): strin
       .pluck()
       .all(JSON.stringify([...new Set(selection.ids)]), ctx.partitionId) as string[];
   }
-  const cond = filterToSql(FactFilter.parse(selection.filter), 'f');
-  // Only fixed fragments chosen by filterToSql are spliced in; every value is bound.
-  return ctx.db
-    .prepare(`SELECT f.id FROM facts f WHERE f.partition_id = ? AND (${cond.where})`)
-    .pluck()
-    .all(ctx.partitionId, ...cond.params) as string[];
+  const sql = selectionSql(ctx.partitionId, selection);
+  // Only fixed fragments chosen by filterSql are spliced in; every value is bound.
+  return guardSearch('filter' in selection ? selection.filter.search : undefined, () => ctx.db.prepare(`SELECT f.id FROM facts f WHERE ${whereOf(sql).join(' AND ')}`).pluck().all(sql.params) as string[]);
 }
 
 const FLAG_DEPENDENTS = `

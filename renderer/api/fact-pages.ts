@@ -24,7 +24,8 @@ export interface FactPagesState {
   readonly done: boolean;
   /** First page in flight and nothing to show yet. */
   readonly loading: boolean;
-  /** The filter or sort changed: the previous rows stay on screen until the new first page lands. */
+  /** The filter or sort changed: the previous rows stay on screen until the new first page lands
+   * (and are dropped if it fails). */
   readonly reloading: boolean;
   readonly loadingMore: boolean;
   readonly refreshing: boolean;
@@ -82,7 +83,9 @@ export function useFactPages(partitionId: number | null, filter: FactFilterInput
       },
       (e: unknown) => {
         if (gen !== generation.current) return;
-        setState((s) => ({ ...s, loading: false, reloading: false, error: toErrorShape(e) }));
+        // The rows on screen belong to the previous filter: keeping them beside this filter's
+        // error would pass them off as its result (and offer them for deletion).
+        setState((s) => ({ ...s, pages: [], total: null, loading: false, reloading: false, error: toErrorShape(e), version: s.version + 1 }));
       },
     );
   }, [key, fetchPage]);

@@ -9,6 +9,7 @@ afterEach(cleanup);
 
 const IMPACT: DeletionImpact = {
   partitionId: 1,
+  selection: { kind: 'filter', conditions: ['validity: valid now', 'search: every word of "home"'] },
   toDelete: 2,
   validToDelete: 1,
   ids: ['f1', 'f2'],
@@ -35,6 +36,8 @@ describe('delete impact', () => {
     expect(screen.getByRole('region', { name: 'Facts to delete' }).textContent).toContain('<b>odd key</b>');
     expect(screen.getByRole('region', { name: 'Chains relinked' }).textContent).toContain('superseded by');
     expect(screen.getByRole('region', { name: 'Chains relinked' }).textContent).toContain('cleared');
+    const conditions = within(screen.getByRole('region', { name: 'Selection' })).getAllByRole('listitem').map((li) => li.textContent);
+    expect(conditions).toEqual(['validity: valid now', 'search: every word of "home"']);
   });
 
   it('shows how the assembled context would change', () => {

@@ -4,7 +4,7 @@
 // progress for large deletes, and a summary. Views refresh on the engine's data.changed.
 import { useMemo, useState } from 'react';
 import { AssemblyStrategy, type ChannelInput, type ChannelOutput, type ContextChange } from '../../shared/contract';
-import type { DeletionImpact } from '../../shared/deletion';
+import type { DeletionImpact, SelectionEcho } from '../../shared/deletion';
 import type { DeletionSelectionInput } from '../../shared/query';
 import type { DeleteRequest } from '../app/state';
 import { newOperationId, useMutation, useProgress, useQuery } from '../api/hooks';
@@ -38,9 +38,35 @@ function IdList({ ids, label }: { ids: readonly string[]; label: string }) {
 
 const FIELD_TEXT: Record<string, string> = { supersededBy: 'superseded by', supersedes: 'supersedes', proposalFor: 'proposal for' };
 
+/** The selection as the engine applied it, so the user confirms what will actually run. */
+export function SelectionSummary({ echo }: { echo: SelectionEcho }) {
+  return (
+    <section aria-label="Selection" className="card" data-testid="impact-selection">
+      <h4>Selected</h4>
+      {echo.kind === 'all' ? (
+        <p>Every fact of this partition.</p>
+      ) : echo.kind === 'ids' ? (
+        <p>{plural(echo.count, 'chosen fact')}.</p>
+      ) : (
+        <>
+          <p>Every fact matching all of:</p>
+          <ul className="list-plain" aria-label="Filter conditions">
+            {echo.conditions.map((c) => (
+              <li key={c} className="memory-text">
+                {c}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}
+
 export function ImpactSummary({ preview }: { preview: DeletionImpact }) {
   return (
     <div className="impact col" data-testid="impact-preview">
+      <SelectionSummary echo={preview.selection} />
       <section aria-label="Facts to delete" className="card">
         <h4>To delete</h4>
         <p>

@@ -113,4 +113,26 @@ describe('memories view on a real database', () => {
     });
     expect(screen.queryByRole('dialog')).toBeNull();
   });
+
+  it('shows a refused search in place of the rows and offers nothing for deletion', async () => {
+    const m = await mountInspector();
+    const grid = await screen.findByRole('grid', { name: 'Memories' });
+    await waitFor(() => expect(within(grid).getAllByRole('row').length).toBeGreaterThan(5));
+    const search = screen.getByRole('searchbox', { name: 'Search memories' });
+    const refusedThenZebra = async (garbage: string, message: RegExp) => {
+      fireEvent.change(search, { target: { value: garbage } });
+      const alert = await screen.findByRole('alert', {}, { timeout: 5000 });
+      expect(alert.textContent).toMatch(message);
+      expect(screen.queryByRole('grid', { name: 'Memories' })).toBeNull();
+      expect(screen.queryByRole('button', { name: 'Delete all matching…' })).toBeNull();
+      expect(screen.getByTestId('fact-count').textContent).toBe('No result');
+      // A search that means something brings the table and its delete back.
+      fireEvent.change(search, { target: { value: 'zebra' } });
+      await waitFor(() => expect(within(screen.getByRole('grid', { name: 'Memories' })).getAllByRole('row').length).toBe(m.backend.seeded.zebraCount + 1));
+      expect(screen.getByRole('button', { name: 'Delete all matching…' })).toBeTruthy();
+    };
+    for (const garbage of ['*', '"((', '^', '()']) await refusedThenZebra(garbage, /has no word to look for/);
+    await refusedThenZebra(Array.from({ length: 40 }, (_, i) => `word${i}`).join(' '), /40 words; at most 32/);
+    await refusedThenZebra('x'.repeat(200_000), /at most 500 characters/);
+  });
 });

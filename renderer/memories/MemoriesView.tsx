@@ -44,8 +44,11 @@ export function MemoriesView() {
   if (partitionId === null) return null;
   const filtered = activeFilterCount(filter) > 0;
 
+  // A failed query shows its error where the rows were; no rows of another query stand in for it.
+  const searchRefused = pages.error?.code === 'INVALID_INPUT';
   let content;
-  if (pages.error && pages.rows.length === 0) content = <ErrorState error={pages.error} onRetry={pages.refresh} context="Memories" />;
+  if (pages.error && pages.rows.length === 0)
+    content = <ErrorState error={pages.error} onRetry={searchRefused ? undefined : pages.refresh} context={searchRefused ? 'Filter not applied' : 'Memories'} />;
   else if (pages.loading) content = <Loading label="Loading memories" />;
   else if (pages.rows.length === 0)
     content = filtered ? (
@@ -88,7 +91,7 @@ export function MemoriesView() {
         <FilterBar filter={filter} onChange={(f) => dispatch({ type: 'filter', filter: f })} />
         <div className="table-toolbar row" role="toolbar" aria-label="Table actions">
           <span className="muted" data-testid="fact-count" aria-live="polite">
-            {pages.total !== null ? `${formatNumber(pages.total.count)}${pages.total.capped ? '+' : ''} fact${pages.total.count === 1 && !pages.total.capped ? '' : 's'}` : `${formatNumber(pages.rows.length)}${pages.done ? '' : '+'} facts`}
+            {pages.error && pages.rows.length === 0 ? 'No result' : pages.total !== null ? `${formatNumber(pages.total.count)}${pages.total.capped ? '+' : ''} fact${pages.total.count === 1 && !pages.total.capped ? '' : 's'}` : `${formatNumber(pages.rows.length)}${pages.done ? '' : '+'} facts`}
             {pages.rows.length > 0 && !pages.done ? ` · ${formatNumber(pages.rows.length)} loaded` : ''}
             {pages.refreshing || pages.reloading ? ' · refreshing' : ''}
           </span>
@@ -106,7 +109,8 @@ export function MemoriesView() {
             </>
           ) : null}
           <span className="grow" />
-          {filtered && pages.rows.length > 0 ? (
+          {/* Only a result that is this filter's, complete and current is offered for deletion. */}
+          {filtered && pages.rows.length > 0 && !pages.error && !pages.reloading ? (
             <Button small variant="danger" onClick={() => dispatch({ type: 'delete', request: { kind: 'filter', filter: effectiveFilter, count: pages.total?.capped ? null : (pages.total?.count ?? null) } })}>
               Delete all matching…
             </Button>
@@ -117,6 +121,14 @@ export function MemoriesView() {
             ))}
           </Popover>
         </div>
+        {pages.error && pages.rows.length > 0 ? (
+          <p className="state-error" role="alert" data-testid="memories-error">
+            Could not load more rows: {pages.error.message}{' '}
+            <Button small onClick={pages.refresh}>
+              Try again
+            </Button>
+          </p>
+        ) : null}
         <div className="table-area">{content}</div>
       </div>
       {factId !== null ? <FactPanel /> : null}

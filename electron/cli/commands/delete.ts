@@ -1,7 +1,7 @@
 // `statelens delete`: the user's one write, from the command line. Shows the engine's impact
 // preview (what goes, which dependents get flagged, which chain pointers are relinked), then
 // asks for confirmation unless --yes; without a terminal and without --yes it refuses.
-import type { DeletionImpact, DeletionResult } from '../../../shared/deletion';
+import type { DeletionImpact, DeletionResult, SelectionEcho } from '../../../shared/deletion';
 import { StatelensError } from '../../../shared/errors';
 import type { DeletionSelectionInput } from '../../../shared/query';
 import type { PartitionHandle } from '../../engine/partition-handle';
@@ -22,7 +22,9 @@ function selectionOf(args: ParsedCli): DeletionSelectionInput {
   if (chosen === 0) throw new StatelensError('INVALID_INPUT', 'Say what to delete: fact ids, filter flags, or --all');
   if (chosen > 1) throw new StatelensError('INVALID_INPUT', 'Give fact ids, filter flags or --all — only one of them');
   if (ids.length > 0) return { ids };
-  return { filter: filter ?? { validity: 'all' } };
+  // Only --all deletes a whole partition: filter flags that restrict nothing (a search with no
+  // word in it, --validity all) are refused by the engine, never widened to everything.
+  return filter !== undefined ? { filter } : { all: true };
 }
 
 function handleFor(store: Store, args: ParsedCli, selection: DeletionSelectionInput): PartitionHandle {
@@ -40,7 +42,17 @@ function handleFor(store: Store, args: ParsedCli, selection: DeletionSelectionIn
   return store.scopeById([...owners][0] as number);
 }
 
+function printSelection(io: CliIO, echo: SelectionEcho): void {
+  if (echo.kind === 'all') io.out('Selected: every fact of the partition (--all).');
+  else if (echo.kind === 'ids') io.out(`Selected: ${echo.count} fact id${echo.count === 1 ? '' : 's'}.`);
+  else {
+    io.out('Selected: every fact matching all of');
+    for (const c of echo.conditions) io.out(`  · ${c}`);
+  }
+}
+
 function printImpact(io: CliIO, where: string, impact: DeletionImpact): void {
+  printSelection(io, impact.selection);
   io.out(`In ${where}: would delete ${impact.toDelete} fact${impact.toDelete === 1 ? '' : 's'} (${impact.validToDelete} valid now).`);
   for (const f of impact.facts.slice(0, SHOWN)) io.out(`  - ${f.id}  ${f.key}  [${f.status}]`);
   if (impact.toDelete > SHOWN) io.out(`  … and ${impact.toDelete - SHOWN} more`);
@@ -62,12 +74,14 @@ export const deleteCommand: CliCommand = {
 
   ID / --id    fact ids (repeatable); without --partition their partition is found from the ids
   --partition  numeric id or user:ORG/USER, capability:ORG/NAME, org:ORG (needed for filters, --all)
-  --all        every fact of the partition
+  --all        every fact of the partition (the only way to select them all: filter flags that
+               restrict nothing, such as a search with no word in it, are refused)
   ${FILTER_USAGE}
   --dry-run    show the impact preview only
   --yes        do not ask; without it a terminal is asked to confirm and anything else is refused
 
-The preview is the engine's: what would be deleted, the dependents flagged needs_review, the chain
+The preview is the engine's: the selection as it applies it (each filter condition in words),
+what would be deleted, the dependents flagged needs_review, the chain
 pointers relinked or cleared. The delete is one transaction, recorded in the audit log (who, when,
 why — never the text), and the text is scrubbed from the database file and its WAL.
 Exit codes: 0 deleted (or nothing matched, or --dry-run), 1 failed or not confirmed,

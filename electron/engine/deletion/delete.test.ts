@@ -212,6 +212,56 @@ describe('selections', () => {
   });
 });
 
+describe('a selection that could mean "everything"', () => {
+  const meaningless = ['', ' ', '*', '"', '"((', '^', '()', '...', '-- **'];
+
+  it('refuses a search with no word to look for, in the preview and the delete, deleting nothing', () => {
+    const { store, p } = setup();
+    chain(p);
+    p.writeFact({ key: 'note', value: 'keep me' });
+    const before = dumpTables(store.db);
+    for (const search of meaningless) {
+      expect(() => p.previewDeletion({ filter: { search } }), JSON.stringify(search)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', details: expect.objectContaining({ field: 'search' }) }));
+      expect(() => p.deleteFacts({ filter: { search } }, actor), JSON.stringify(search)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+      expect(() => p.deleteFacts({ filter: { search, validity: 'superseded' } }, actor), JSON.stringify(search)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+    }
+    expect(() => p.deleteFacts({ filter: { search: Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ') } }, actor)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+    expect(dumpTables(store.db)).toEqual(before);
+  });
+
+  it('refuses a filter that restricts nothing; only { all: true } deletes the whole partition', () => {
+    const { store, p } = setup();
+    chain(p);
+    const other = store.scope({ kind: 'user', org: 'acme', user: 'u2' }, { create: true });
+    const kept = other.writeFact({ key: 'x', value: 'elsewhere' }).factId;
+    const before = dumpTables(store.db);
+    for (const filter of [{}, { validity: 'all' as const }, { memoryTypes: [] }, { validity: 'all' as const, scopes: [], sourceTypes: [], authorities: [] }]) {
+      expect(() => p.previewDeletion({ filter }), JSON.stringify(filter)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', details: { reason: 'empty-filter' } }));
+      expect(() => p.deleteFacts({ filter }, actor), JSON.stringify(filter)).toThrow(/ask for it explicitly/);
+    }
+    expect(dumpTables(store.db)).toEqual(before);
+    expect(() => p.previewDeletion({ all: false } as never)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+    const preview = p.previewDeletion({ all: true });
+    expect(preview).toMatchObject({ toDelete: 3, selection: { kind: 'all' } });
+    expect(p.deleteFacts({ all: true }, actor).deleted).toBe(3);
+    expect(p.allFacts()).toEqual([]);
+    expect(other.getFact(kept)).toBeDefined();
+    expectVerified(store);
+  });
+
+  it('echoes the selection as applied: each filter condition in words, the ids, or all', () => {
+    const { p } = setup();
+    const [a] = chain(p);
+    const echo = p.previewDeletion({ filter: { validity: 'superseded', memoryTypes: [], search: '  paris!  "ber ', authorities: ['', 'manager'] } }).selection;
+    expect(DeletionImpact.shape.selection.parse(echo)).toEqual(echo);
+    expect(echo).toEqual({
+      kind: 'filter',
+      conditions: ['validity: superseded', 'authority: (none recorded), "manager"', 'search: every word of "paris!" "\\"ber" ("\\"ber" also as the start of a word)'],
+    });
+    expect(p.previewDeletion({ ids: [a!, a!] }).selection).toEqual({ kind: 'ids', count: 2 });
+  });
+});
+
 describe('preview and audit', () => {
   it('previewing changes nothing and predicts exactly what the delete does', () => {
     const { store, p } = setup();

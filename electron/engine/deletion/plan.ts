@@ -3,13 +3,14 @@
 // each chain (pointer jumping), the retained pointers to relink or clear, and the dependents
 // to flag. Building a plan reads the partition and writes only temp tables.
 import { DeletionSelection, type DeletionSelectionInput } from '../../../shared/query';
-import { DELETION_LIST_LIMIT, type DeletionImpact, type PointerChange } from '../../../shared/deletion';
+import { DELETION_LIST_LIMIT, type DeletionImpact, type PointerChange, type SelectionEcho } from '../../../shared/deletion';
 import { StatelensError } from '../../../shared/errors';
 import type { FactStatus } from '../../../shared/domain';
 import type { PartitionContext } from '../context';
 import type { Sqlite } from '../db/open';
 import { stmt } from '../db/statements';
-import { filterToSql } from './filter-sql';
+import { guardSearch } from '../query/fts';
+import { conditionsOf, filterSql, restricts, whereOf, type FilterSql } from '../query/filter-sql';
 import {
   CLEAR_TEMP_TABLES,
   COUNT_SELECTED,
@@ -47,6 +48,7 @@ const MAX_JUMPS = 64;
 export interface PlanStats {
   readonly toDelete: number;
   readonly missingIds: string[];
+  readonly echo: SelectionEcho;
 }
 
 export function parseSelection(selection: DeletionSelectionInput): DeletionSelection {
@@ -62,27 +64,35 @@ export function clearPlan(db: Sqlite): void {
   db.exec(CLEAR_TEMP_TABLES);
 }
 
-function selectFacts(ctx: PartitionContext, selection: DeletionSelection): string[] {
+/**
+ * The SQL selecting a filter's facts (or, asked for explicitly, the whole partition's): the
+ * listing's own translation, so a delete by filter removes exactly what the table lists. A filter
+ * that restricts nothing is refused: deleting every fact must be asked for as `{ all: true }`.
+ */
+export function selectionSql(partitionId: number, selection: Exclude<DeletionSelection, { ids: unknown }>): FilterSql {
+  if ('all' in selection) return filterSql(partitionId, { validity: 'all' });
+  const sql = filterSql(partitionId, selection.filter);
+  if (!restricts(sql)) {
+    throw new StatelensError('INVALID_INPUT', 'This filter restricts nothing, so it would delete every fact of the partition; to do that, ask for it explicitly (selection { all: true }, or --all on the command line)', {
+      reason: 'empty-filter',
+    });
+  }
+  return sql;
+}
+
+function selectFacts(ctx: PartitionContext, selection: DeletionSelection): { missingIds: string[]; echo: SelectionEcho } {
   const { db, partitionId } = ctx;
   if ('ids' in selection) {
     const ids = JSON.stringify([...new Set(selection.ids)]);
     stmt(db, SELECT_IDS).run({ ids, partition_id: partitionId });
-    return stmt<[{ ids: string }], string>(db, MISSING_IDS).pluck().all({ ids });
+    return { missingIds: stmt<[{ ids: string }], string>(db, MISSING_IDS).pluck().all({ ids }), echo: { kind: 'ids', count: selection.ids.length } };
   }
-  const cond = filterToSql(selection.filter, 'f');
-  const named = Object.fromEntries(cond.params.map((v, i) => [`p${i}`, v]));
-  let n = 0;
-  const where = cond.where.replace(/\?/g, () => `@p${n++}`);
-  try {
-    // Dynamic only in which fixed fragments filterToSql chose; every value is bound.
-    db.prepare(selectByFilter(where)).run({ ...named, partition_id: partitionId });
-  } catch (e) {
-    if (selection.filter.search !== undefined && /fts5/i.test(e instanceof Error ? e.message : '')) {
-      throw new StatelensError('INVALID_INPUT', `The search "${selection.filter.search.slice(0, 100)}" could not be run: ${e instanceof Error ? e.message : String(e)}`);
-    }
-    throw e;
-  }
-  return [];
+  const sql = selectionSql(partitionId, selection);
+  // Dynamic only in which fixed fragments filterSql chose; every value is bound.
+  guardSearch('filter' in selection ? selection.filter.search : undefined, () => stmt(db, selectByFilter(whereOf(sql))).run(sql.params));
+  const conditions = conditionsOf(sql);
+  const [first, ...rest] = conditions;
+  return { missingIds: [], echo: first === undefined ? { kind: 'all' } : { kind: 'filter', conditions: [first, ...rest] } };
 }
 
 /** Follows the walk's pointer from every deleted fact to the first fact that survives,
@@ -109,7 +119,7 @@ function dependents(ctx: PartitionContext): void {
 /** Fills the temp tables with the plan for `selection` in this partition. */
 export function buildPlan(ctx: PartitionContext, selection: DeletionSelection): PlanStats {
   clearPlan(ctx.db);
-  const missingIds = selectFacts(ctx, selection);
+  const { missingIds, echo } = selectFacts(ctx, selection);
   const toDelete = stmt<[], number>(ctx.db, COUNT_SELECTED).pluck().get() ?? 0;
   if (toDelete > 0) {
     nearestSurvivors(ctx, SUCCESSORS);
@@ -117,7 +127,7 @@ export function buildPlan(ctx: PartitionContext, selection: DeletionSelection): 
     dependents(ctx);
     for (const sql of RELINK_PLANS) stmt(ctx.db, sql).run({ partition_id: ctx.partitionId });
   }
-  return { toDelete, missingIds };
+  return { toDelete, missingIds, echo };
 }
 
 /** Reads the built plan as the shared impact shape. */
@@ -134,6 +144,7 @@ export function readImpact(ctx: PartitionContext, stats: PlanStats): DeletionImp
   const missingIds = stats.missingIds.slice(0, limit);
   return {
     partitionId: ctx.partitionId,
+    selection: stats.echo,
     toDelete: stats.toDelete,
     validToDelete: count(PLAN_VALID),
     ids,

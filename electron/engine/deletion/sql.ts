@@ -20,8 +20,8 @@ export const CLEAR_TEMP_TABLES = `
 export const SELECT_IDS = `INSERT OR IGNORE INTO temp.sl_del (id, rid)
   SELECT f.id, f.rid FROM json_each(@ids) j CROSS JOIN facts f ON f.id = j.value WHERE +f.partition_id = @partition_id ORDER BY f.rid`;
 export const MISSING_IDS = 'SELECT DISTINCT j.value FROM json_each(@ids) j WHERE NOT EXISTS (SELECT 1 FROM temp.sl_del d WHERE d.id = j.value)';
-export const selectByFilter = (where: string): string =>
-  `INSERT INTO temp.sl_del (id, rid) SELECT f.id, f.rid FROM facts f WHERE f.partition_id = @partition_id AND (${where}) ORDER BY f.rid`;
+/** `where`: the listing's filter terms (the partition's among them), see query/filter-sql. */
+export const selectByFilter = (where: readonly string[]): string => `INSERT INTO temp.sl_del (id, rid) SELECT f.id, f.rid FROM facts f WHERE ${where.join(' AND ')} ORDER BY f.rid`;
 export const COUNT_SELECTED = 'SELECT count(*) FROM temp.sl_del';
 
 /** The walk tables: successors follow superseded_by, predecessors follow supersedes. */

@@ -11,19 +11,34 @@ export const MARK_CLOSE = '\uE001';
 
 const SEARCHABLE = /[\p{L}\p{N}]/u;
 
-/**
- * Every whitespace-separated word becomes a quoted phrase (implicit AND); the last word is a
- * prefix so results follow typing. Returns null when nothing searchable is left (only
- * punctuation), which callers treat as no search.
- */
-export function toFtsQuery(text: string): string | null {
-  const words = text
+/** The words of a search the index can match: whitespace-separated, each holding a letter or
+ * a digit (punctuation alone is not indexed, so a word of only punctuation matches nothing). */
+export function searchWords(text: string): string[] {
+  return text
     .split(/\s+/u)
     .map((w) => w.replace(/[\uE000\uE001\0]/gu, ''))
     .filter((w) => SEARCHABLE.test(w));
-  if (words.length === 0) return null;
+}
+
+/** A search quoted for an error message: short, on one line. */
+export function quoteSearch(text: string): string {
+  const flat = text.replace(/\s+/gu, ' ');
+  return `"${flat.length > 60 ? `${flat.slice(0, 60)}…` : flat}"`;
+}
+
+/**
+ * Every whitespace-separated word becomes a quoted phrase (implicit AND); the last word is a
+ * prefix so results follow typing. A search with no word to look for (empty, spaces or only
+ * punctuation) is refused: treating it as "no search" would select every fact, and a delete by
+ * that filter would empty the partition.
+ */
+export function toFtsQuery(text: string): string {
+  const words = searchWords(text);
+  if (words.length === 0) {
+    throw new StatelensError('INVALID_INPUT', `The search ${quoteSearch(text)} has no word to look for: give at least one word with a letter or digit, or clear the search`, { field: 'search', reason: 'no-words' });
+  }
   if (words.length > MAX_SEARCH_WORDS) {
-    throw new StatelensError('INVALID_INPUT', `Search has ${words.length} words; at most ${MAX_SEARCH_WORDS} are allowed`);
+    throw new StatelensError('INVALID_INPUT', `The search has ${words.length} words; at most ${MAX_SEARCH_WORDS} are allowed`, { field: 'search', reason: 'too-many-words' });
   }
   return words
     .map((w, i) => {
@@ -34,9 +49,16 @@ export function toFtsQuery(text: string): string | null {
     .join(' ');
 }
 
-/** Wraps an FTS5 failure (it should not happen with toFtsQuery, but never let one escape). */
-export function ftsError(e: unknown, search: string): StatelensError {
-  return new StatelensError('INVALID_INPUT', `The search "${search.slice(0, 100)}" could not be run: ${e instanceof Error ? e.message : String(e)}`);
+/** Runs `fn`, turning an FTS5 failure of the user's search into INVALID_INPUT (it should not
+ * happen with toFtsQuery, but never let one escape as an internal error). */
+export function guardSearch<T>(search: string | undefined, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    if (search !== undefined && /fts5/i.test(message)) throw new StatelensError('INVALID_INPUT', `The search ${quoteSearch(search)} could not be run: ${message}`, { field: 'search' });
+    throw e;
+  }
 }
 
 /** Removes the markers highlight() inserted and returns the plain text with match ranges. */

@@ -112,8 +112,20 @@ describe('full-text search', () => {
   it('quotes every word so FTS5 syntax in user text is inert', () => {
     expect(toFtsQuery('budget cap')).toBe('"budget" "cap"*');
     expect(toFtsQuery('say "hi" NEAR(a b) OR x*')).toBe('"say" """hi""" "NEAR(a" "b)" "OR" "x*"*');
-    expect(toFtsQuery('  -- ** ')).toBeNull();
     expect(toFtsQuery('a')).toBe('"a"');
+  });
+
+  it('refuses a search with no word to look for, never reading it as "no search"', () => {
+    const store = openTmpStore();
+    const p = store.scope(USER, { create: true });
+    p.writeFacts([{ key: 'note', value: 'the budget' }, { key: 'other', value: 'kept' }]);
+    for (const search of ['', ' ', '  -- ** ', '*', '"', '"((', '^', '()', '...', '\u0000', '\uE000\uE001']) {
+      expect(() => toFtsQuery(search), JSON.stringify(search)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', details: expect.objectContaining({ field: 'search' }) }));
+      expect(codeOf(() => p.listFacts({ filter: { search } })), `listFacts ${JSON.stringify(search)}`).toBe('INVALID_INPUT');
+      expect(codeOf(() => p.countFacts({ search })), `countFacts ${JSON.stringify(search)}`).toBe('INVALID_INPUT');
+    }
+    expect(() => p.listFacts({ filter: { search: '*' } })).toThrow(/has no word to look for/);
+    store.close();
   });
 
   it('survives hostile search text without FTS errors escaping', () => {

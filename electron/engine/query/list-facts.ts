@@ -10,7 +10,7 @@ import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
 import { decodeFactCursor, encodeFactCursor, type SortPosition } from './cursor';
 import { filterSql, whereOf, type FilterName, type FilterSql } from './filter-sql';
-import { MARK_CLOSE, MARK_OPEN, ftsError } from './fts';
+import { MARK_CLOSE, MARK_OPEN, guardSearch } from './fts';
 import { ROW_VIEW_COLUMNS, toRowView, type MarkedText, type RowViewRow } from './row-view';
 import { SORT_SPECS } from './sort-columns';
 import { parseInput } from './validate';
@@ -102,16 +102,6 @@ export function pageSql(plan: PagePlan, sort: FactSort, where: readonly string[]
   }
 }
 
-/** Runs `fn`, turning an FTS5 failure of the user's search into INVALID_INPUT. */
-function guarded<T>(search: string | undefined, fn: () => T): T {
-  try {
-    return fn();
-  } catch (e) {
-    if (search !== undefined && /fts5/i.test(e instanceof Error ? e.message : '')) throw ftsError(e, search);
-    throw e;
-  }
-}
-
 function run(ctx: PartitionContext, sql: string, params: Record<string, unknown>): Row[] {
   return stmt<[Record<string, unknown>], Row>(ctx.db, sql).all(params);
 }
@@ -180,7 +170,7 @@ export function countFacts(ctx: PartitionContext, filterInput: FactFilterInput =
   const filter = parseInput(FactFilter, filterInput, 'filter');
   const limit = Math.max(1, Math.min(Math.floor(cap), 100_000_000));
   const sql = filterSql(ctx.partitionId, filter);
-  const n = guarded(filter.search, () => countWith(ctx, sql, limit));
+  const n = guardSearch(filter.search, () => countWith(ctx, sql, limit));
   return n > limit ? { count: limit, capped: true } : { count: n, capped: false };
 }
 
@@ -196,7 +186,7 @@ export function listFacts(ctx: PartitionContext, request: ListFactsRequest = {},
   const page = parseInput(PageRequest, request.page ?? {}, 'page');
   const sql = filterSql(ctx.partitionId, filter);
   const cursor = page.after ? cursorPosition(ctx, sort, page.after) : null;
-  return guarded(filter.search, () => {
+  return guardSearch(filter.search, () => {
     const hinted = options.plan ?? cursor?.plan;
     if (options.plan !== undefined && !planApplies(options.plan, filter, sql, sort)) {
       throw new StatelensError('INVALID_INPUT', `Plan ${options.plan} cannot serve this filter and sort`);
@@ -234,5 +224,5 @@ export function planFor(ctx: PartitionContext, request: ListFactsRequest = {}): 
   const filter = parseInput(FactFilter, request.filter ?? {}, 'filter');
   const sort = parseInput(FactSort, request.sort ?? {}, 'sort');
   const sql = filterSql(ctx.partitionId, filter);
-  return guarded(filter.search, () => choosePlan(ctx, filter, sql, sort));
+  return guardSearch(filter.search, () => choosePlan(ctx, filter, sql, sort));
 }
