@@ -84,7 +84,7 @@ function checkReads(handles: PartitionHandle[], owned: Owned): void {
     }
     for (const w of h.workingItems({ includeExpired: true })) expect(owned.items.get(w.id), `working item ${w.id} through ${i}`).toBe(i);
     for (const d of h.documents()) expect(owned.documents.get(d.id), `document ${d.id} through ${i}`).toBe(i);
-    const everything = h.previewDeletion({ filter: {} });
+    const everything = h.previewDeletion({ all: true });
     expect(everything.toDelete).toBe(h.allFacts().length);
     for (const id of everything.ids) expect(mine(id), `deletion preview of ${i} holds ${id}`).toBe(true);
   });
