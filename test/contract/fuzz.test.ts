@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { CALL_CHANNELS, callDef, callResultSchema, type CallChannel, type CallResult } from '../../shared/contract';
 import { ErrorShape } from '../../shared/errors';
 import { buildFixture, type Fixture } from './fixture';
@@ -111,4 +112,68 @@ describe('fuzzing every channel', () => {
       );
     });
   }
+});
+
+/** Searches with no word to look for: each once read as "no search", which selected everything. */
+const MEANINGLESS_SEARCHES = ['', ' ', '*', '"', '"((', '^', '()', '...', '-- **', '\u0000', '\uE000\uE001', '\t\n'];
+/** Searches over the limits: too many words, too many characters. */
+const OVERSIZED_SEARCHES = [Array.from({ length: 40 }, (_, i) => `word${i}`).join(' '), 'x'.repeat(501), 'budget '.repeat(30_000)];
+
+/** Every channel whose input holds a fact filter's search, as an input carrying `search`. */
+const SEARCH_INPUTS: Partial<Record<CallChannel, (search: string, partitionId: number, n: number) => unknown>> = {
+  'facts.list': (search, partitionId) => ({ partitionId, filter: { search } }),
+  'deletion.preview': (search, partitionId) => ({ partitionId, selection: { filter: { search, validity: 'all' } } }),
+  'deletion.apply': (search, partitionId) => ({ partitionId, selection: { filter: { search } }, reason: 'fuzz' }),
+  'export.start': (search, partitionId, n) => ({ format: 'csv', partitionId, filter: { search }, operationId: `fuzz-search-${n}` }),
+};
+
+/** Whether a channel's input schema has a `search` field anywhere inside it. */
+function takesSearch(channel: CallChannel): boolean {
+  return JSON.stringify(z.toJSONSchema(callDef(channel).input, { unrepresentable: 'any', io: 'input' })).includes('"search":');
+}
+
+describe('searches that mean nothing or too much, on every channel that takes a search', () => {
+  it('covers every such channel', () => {
+    expect(CALL_CHANNELS.filter(takesSearch).sort()).toEqual(Object.keys(SEARCH_INPUTS).sort());
+  });
+
+  it('answers INVALID_INPUT naming the search, and deletes or writes nothing', async () => {
+    await h.services.engine.call('db.openPath', { path: fx.path, create: false, readonly: false });
+    const count = async (): Promise<number> => {
+      const r = await h.registrar.receive('facts.list', senderEvent(h.contents), [{ partitionId: fx.userPartition, page: { limit: 1 } }]);
+      if (!r.ok) throw new Error(r.error.message);
+      return (r.value as { total: { count: number } }).total.count;
+    };
+    const before = await count();
+    expect(before).toBeGreaterThan(0);
+    let n = 0;
+    for (const [channel, input] of Object.entries(SEARCH_INPUTS) as Array<[CallChannel, (s: string, p: number, n: number) => unknown]>) {
+      for (const search of [...MEANINGLESS_SEARCHES, ...OVERSIZED_SEARCHES]) {
+        const payload = input(search, fx.userPartition, n++);
+        const result = await h.registrar.receive(channel, senderEvent(h.contents), [payload]);
+        check(channel, payload, result);
+        const what = `${channel} with search ${JSON.stringify(search.slice(0, 40))}`;
+        expect(result.ok, what).toBe(false);
+        if (!result.ok) {
+          expect(result.error.code, what).toBe('INVALID_INPUT');
+          expect(result.error.message, what).toMatch(/search/);
+        }
+      }
+    }
+    expect(await count()).toBe(before);
+  });
+
+  it('refuses a delete by a filter that restricts nothing; { all: true } is the explicit way', async () => {
+    await h.services.engine.call('db.openPath', { path: fx.path, create: false, readonly: false });
+    for (const channel of ['deletion.preview', 'deletion.apply'] as const) {
+      for (const filter of [{}, { validity: 'all' }, { memoryTypes: [], scopes: [] }]) {
+        const payload = { partitionId: fx.userPartition, selection: { filter } };
+        const result = await h.registrar.receive(channel, senderEvent(h.contents), [payload]);
+        check(channel, payload, result);
+        expect(result.ok ? 'ok' : `${result.error.code} ${result.error.message}`, `${channel} ${JSON.stringify(filter)}`).toMatch(/^INVALID_INPUT .*restricts nothing/);
+      }
+    }
+    const all = await h.registrar.receive('deletion.preview', senderEvent(h.contents), [{ partitionId: fx.userPartition, selection: { all: true } }]);
+    expect(all.ok && (all.value as { selection: unknown }).selection).toEqual({ kind: 'all' });
+  });
 });

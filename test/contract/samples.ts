@@ -35,6 +35,7 @@ export function readSamples(fx: Fixture): Omit<Samples, 'db.open' | 'db.close' |
     'deletion.preview': [
       { partitionId: p, selection: { ids: [fx.factIds[0] ?? ''] } },
       { partitionId: p, selection: { filter: { search: 'coffee' } } },
+      { partitionId: p, selection: { all: true } },
       { partitionId: p, selection: { ids: [fx.chainHeadId] }, context: { query: 'What is the Q3 budget?', budget: 400 } },
     ],
     'context.assemble': [
@@ -68,7 +69,10 @@ export function allSamples(fx: Fixture): Samples {
     'db.close': [{}],
     'review.dismiss': [{ partitionId: p, factIds: [fx.flaggedId], reason: 'checked by hand' }],
     'deletion.apply': [{ partitionId: p, selection: { ids: [fx.factIds[5] ?? ''] }, reason: 'wrong' }],
-    'export.start': [{ format: 'csv', partitionId: p, operationId: 'export-sample-1' }],
+    'export.start': [
+      { format: 'csv', partitionId: p, operationId: 'export-sample-1' },
+      { format: 'csv', partitionId: p, filter: { search: 'budget' }, operationId: 'export-sample-2' },
+    ],
     'export.cancel': [{ operationId: 'nothing-running' }],
   };
 }
