@@ -196,10 +196,11 @@ export const TOOLS: readonly McpTool[] = [
   tool({
     name: 'search_facts',
     title: 'Search facts',
-    description: 'Full-text search over keys and values of one partition (valid facts by default), with optional inspector filters. Returns whole facts, newest first.',
+    description:
+      'Full-text search over keys and values of one partition (valid facts by default), with optional inspector filters. Returns whole facts, newest first. Every word of `query` must match (the last also as a prefix); a query with no word in it (empty, or only punctuation such as "*") is refused with INVALID_INPUT rather than read as "everything". Leave `query` out to list without searching.',
     input: z.strictObject({
       partition,
-      query: z.string().max(500).optional(),
+      query: FactFilter.shape.search,
       filter: FactFilter.optional(),
       limit: z.number().int().min(1).max(100).default(20),
     }),
