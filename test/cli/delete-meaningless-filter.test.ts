@@ -62,6 +62,16 @@ describe('statelens delete with a filter that means nothing', () => {
     expect(factCount(db)).toBe(12);
   });
 
+  it('statelens facts refuses the same searches instead of listing everything', async () => {
+    for (const search of ['*', '']) {
+      const r = await statelens(['facts', '--db', seed, '--search', search]);
+      expect(r.code, `facts --search ${JSON.stringify(search)}: ${r.stdout}`).toBe(2);
+      expect(r.stderr).toMatch(/has no word to look for.*\[INVALID_INPUT\]/);
+      // At most the table's header: not one fact row.
+      expect(r.stdout.trim().split('\n').filter(Boolean).length).toBeLessThanOrEqual(1);
+    }
+  });
+
   it('refuses filter flags that restrict nothing and points at --all', async () => {
     const db = copyOfSeed('empty-filter.db');
     const r = await statelens(['delete', '--db', db, '--partition', partition, '--validity', 'all', '--yes']);

@@ -57,7 +57,8 @@ Exit codes: 0 listed (also when nothing matched), 1 failed, 2 usage error.`,
     const limit = intOpt(args, 'limit', 50);
     if (limit < 1 || limit > MAX_LIMIT) throw new StatelensError('INVALID_INPUT', `--limit must be from 1 to ${MAX_LIMIT.toLocaleString('en-US')}`);
     const search = stringOpt(args, 'search');
-    const filter = { validity: args.values.valid ? ('valid' as const) : ('all' as const), ...(search ? { search } : {}) };
+    // `--search ''` is a search too: refused (no word in it) rather than silently listing everything.
+    const filter = { validity: args.values.valid ? ('valid' as const) : ('all' as const), ...(search !== undefined ? { search } : {}) };
     const store = openDb(args, { readonly: true });
     try {
       const partitionArg = stringOpt(args, 'partition');
