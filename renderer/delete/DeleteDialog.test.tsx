@@ -90,4 +90,17 @@ describe('delete flow on a real database', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.getByRole('grid', { name: 'Memories' }).querySelector(`[data-fact-id="${m.backend.seeded.homeCityFirst}"]`)).toBeNull());
   });
+
+  it('shows the refusal of a meaningless or empty filter and offers no delete', async () => {
+    for (const filter of [{ search: '*' }, { validity: 'all' as const }]) {
+      const m = await mountInspector({ initial: (s) => ({ partitionId: s.mainPartition, deleteRequest: { kind: 'filter', filter, count: 5 } }) });
+      const dialog = await screen.findByRole('dialog', { name: 'Delete every fact matching the filter' });
+      const alert = await within(dialog).findByRole('alert');
+      expect(alert.textContent).toMatch(filter.search ? /has no word to look for/ : /restricts nothing/);
+      expect((within(dialog).getByTestId('confirm-delete') as HTMLButtonElement).disabled).toBe(true);
+      expect(within(dialog).queryByTestId('impact-preview')).toBeNull();
+      expect(m.calls).not.toContain('deletion.apply');
+      cleanup();
+    }
+  });
 });

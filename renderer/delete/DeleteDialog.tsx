@@ -204,7 +204,8 @@ export function DeleteDialog({ partitionId, request, onClose, onDeleted }: { par
         <Button onClick={onClose} disabled={running}>
           Cancel
         </Button>
-        <Button variant="danger" onClick={() => void run()} disabled={!preview.data || running || count === 0 || (needsTick && !confirmed)} data-testid="confirm-delete">
+        {/* Only a current preview can be confirmed: not one kept from before a failed or running refresh. */}
+        <Button variant="danger" onClick={() => void run()} disabled={!preview.data || preview.error !== undefined || preview.fetching || running || count === 0 || (needsTick && !confirmed)} data-testid="confirm-delete">
           {running ? 'Deleting…' : count === 1 ? 'Delete fact' : `Delete ${formatNumber(count)} facts`}
         </Button>
       </>

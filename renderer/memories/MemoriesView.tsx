@@ -45,10 +45,10 @@ export function MemoriesView() {
   const filtered = activeFilterCount(filter) > 0;
 
   // A failed query shows its error where the rows were; no rows of another query stand in for it.
-  const searchRefused = pages.error?.code === 'INVALID_INPUT';
+  const refused = pages.error?.code === 'INVALID_INPUT';
   let content;
   if (pages.error && pages.rows.length === 0)
-    content = <ErrorState error={pages.error} onRetry={searchRefused ? undefined : pages.refresh} context={searchRefused ? 'Filter not applied' : 'Memories'} />;
+    content = <ErrorState error={pages.error} onRetry={refused ? undefined : pages.refresh} context={refused ? 'Filter not applied' : 'Memories'} />;
   else if (pages.loading) content = <Loading label="Loading memories" />;
   else if (pages.rows.length === 0)
     content = filtered ? (
