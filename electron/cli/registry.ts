@@ -14,6 +14,7 @@ import { demoCommand } from './commands/demo';
 import { importStatebenchCommand } from './commands/import-statebench';
 import { factsCommand } from './commands/facts';
 import { verifyCommand } from './commands/verify';
+import { maturityCommand } from './commands/maturity';
 import { benchCommand } from './commands/bench';
 
 export const COMMANDS: readonly CliCommand[] = [
@@ -32,4 +33,5 @@ export const COMMANDS: readonly CliCommand[] = [
   serveCommand,
   contextCommand,
   statebenchCommand,
+  maturityCommand,
 ];

@@ -9,7 +9,7 @@ import type { PartitionHandle } from '../../electron/engine/partition-handle';
 import { openTmpStore } from '../helpers/tmp';
 
 const ORDER_SQL: Record<SimpleOrder, { score: string; order: string }> = {
-  recent: { score: 'coalesce(julianday(f.last_accessed_at), 0.0)', order: 'f.last_accessed_at IS NULL, f.last_accessed_at DESC, f.ts DESC, f.created_at DESC, f.rid DESC' },
+  recent: { score: 'coalesce(julianday(coalesce(f.last_accessed_at, f.ts)), 0.0)', order: 'coalesce(f.last_accessed_at, f.ts) DESC, f.ts DESC, f.rid DESC' },
   important: { score: 'f.importance', order: 'f.importance DESC, f.ts DESC, f.rid DESC' },
   balanced: { score: 'f.importance / (1.0 + max(0.0, (julianday(@now) - julianday(f.ts)) * 24.0))', order: 'score DESC, f.ts DESC, f.rid DESC' },
 };

@@ -121,9 +121,13 @@ export function leanFacts(ctx: PartitionContext, rids: readonly number[]): Map<n
 
 export type SimpleOrder = 'recent' | 'important' | 'balanced';
 
+/** When a fact was last touched: accessed, else established. */
+const RECENT_AT = 'coalesce(f.last_accessed_at, f.ts)';
+
 const ORDER_SQL: Record<SimpleOrder, string> = {
-  // Accessed facts by last access; never-accessed ones after them, newest established first.
-  recent: 'f.last_accessed_at IS NULL, f.last_accessed_at DESC, f.ts DESC, f.created_at DESC, f.rid DESC',
+  // Most recent touch first: a fact's last access, or, if it was never accessed, when it was
+  // established (a fact written a minute ago is more recent than one read yesterday).
+  recent: `${RECENT_AT} DESC, f.ts DESC, f.rid DESC`,
   important: 'f.importance DESC, f.ts DESC, f.rid DESC',
   // ADR-006 (BALANCED_SCORE). See validFactsOrdered for why "added" is the fact's ts and not
   // its created_at.
@@ -162,7 +166,7 @@ export function* validFactsOrdered(
   // alike, so decay would rank by importance alone) and assembles as of each query's ts, which
   // precedes every created_at (a negative age); the history that as-of views read is indexed
   // by ts, so "hours since added at the view's now" is only defined on ts.
-  const score = order === 'balanced' ? BALANCED_SCORE : order === 'important' ? 'f.importance' : 'coalesce(julianday(f.last_accessed_at), 0.0)';
+  const score = order === 'balanced' ? BALANCED_SCORE : order === 'important' ? 'f.importance' : `coalesce(julianday(${RECENT_AT}), 0.0)`;
   const ranked = rawStmt(ctx, `SELECT f.rid AS rid, ${score} AS score FROM facts f WHERE f.partition_id = @pid AND ${validClause(view)} ORDER BY ${ORDER_SQL[order]} LIMIT @limit`);
   const extra = order === 'balanced' ? { now: view.now } : {};
   let limit = Math.max(1, Math.ceil(first));
