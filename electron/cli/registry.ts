@@ -15,6 +15,7 @@ import { importStatebenchCommand } from './commands/import-statebench';
 import { factsCommand } from './commands/facts';
 import { verifyCommand } from './commands/verify';
 import { maturityCommand } from './commands/maturity';
+import { endSessionCommand } from './commands/end-session';
 import { benchCommand } from './commands/bench';
 
 export const COMMANDS: readonly CliCommand[] = [
@@ -34,4 +35,5 @@ export const COMMANDS: readonly CliCommand[] = [
   contextCommand,
   statebenchCommand,
   maturityCommand,
+  endSessionCommand,
 ];

@@ -8,8 +8,9 @@ import { chainFor } from './query/chain';
 import { writeFactsBatched, type WriteOptions } from './facts/write';
 import { refFromRow } from './partitions/partitions';
 import type { Store } from './store';
-import { getIdentity, setIdentity } from './layers/identity';
-import { addWorkingItem, listWorkingItems, type WorkingItemInput } from './layers/working-set';
+import { getIdentity, releaseIdentity, setIdentity } from './layers/identity';
+import { addWorkingItem, clearSession, listWorkingItems, type WorkingItemInput } from './layers/working-set';
+import { StatelensError } from '../../shared/errors';
 import { listSignals, setSignal } from './layers/environment';
 import { documentsFor, listDocuments, putDocument, type DocumentInput } from './layers/documents';
 import { listSavedQueries, saveQuery } from './layers/saved-queries';
@@ -92,8 +93,17 @@ export class PartitionHandle {
     return chainFor(this.ctx, id);
   }
 
-  setIdentity(identity: Identity): void {
-    this.transact('identity', (ctx) => setIdentity(ctx, identity));
+  /** Sets the identity of a session (default "default"); fixed for that session once set: a
+   * different identity in the same session is refused with CONFLICT. */
+  setIdentity(identity: Identity, options: { sessionId?: string } = {}): void {
+    this.transact('identity', (ctx) => setIdentity(ctx, identity, options.sessionId));
+  }
+
+  /** Ends a session: its working set is cleared and the identity is no longer bound to it (the
+   * next session may set its own). Facts, agent state and context documents stay. */
+  endSession(sessionId: string): { sessionId: string; workingItemsCleared: number; identityReleased: boolean } {
+    if (!sessionId || sessionId.length > 200) throw new StatelensError('INVALID_INPUT', 'A session id of 1 to 200 characters is required');
+    return this.transact('session_end', (ctx) => ({ sessionId, workingItemsCleared: clearSession(ctx, sessionId), identityReleased: releaseIdentity(ctx, sessionId) }));
   }
 
   identity(): Identity | undefined {

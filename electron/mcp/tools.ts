@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { AgentStateUpdate, ToolResult } from '../../shared/agent-state';
 import { AssemblyStrategy, DEFAULT_STRATEGY, MAX_BUDGET, TokenizerName } from '../../shared/assembly';
-import type { Fact } from '../../shared/domain';
+import { Identity, type Fact } from '../../shared/domain';
 import { StatelensError } from '../../shared/errors';
 import { FactFilter } from '../../shared/query';
 import { FactWriteInput, MAX_VALUE_CHARS } from '../../shared/writes';
@@ -63,7 +63,8 @@ export const TOOLS: readonly McpTool[] = [
   tool({
     name: 'record_turns',
     title: 'Record conversation turns',
-    description: "Append conversation turns to a session's working set (numbered after the turns already stored).",
+    description:
+      "Append conversation turns to a session's working set (numbered after the turns already stored; a turn recorded again with the same turn_index replaces it). The working set lasts until end_session clears it.",
     input: z.strictObject({
       partition,
       session_id: sessionId.default('default'),
@@ -84,6 +85,29 @@ export const TOOLS: readonly McpTool[] = [
         });
       });
       return { ...where(h), sessionId: a.session_id, items };
+    },
+  }),
+  tool({
+    name: 'set_identity',
+    title: 'Set the identity of a session',
+    description:
+      "Set who the user is (name, id, authority, department, organization, permissions) for a session. The identity is fixed for the session once set: the same identity again changes nothing, a different one in the same session is refused with CONFLICT (end the session, or use a new session id, to change it). Assembly withholds restricted text from an identity outside its audience.",
+    input: z.strictObject({ partition, session_id: sessionId.default('default'), identity: Identity }),
+    run(store, a) {
+      const h = writable(store, a.partition);
+      h.setIdentity(a.identity, { sessionId: a.session_id });
+      return { ...where(h), sessionId: a.session_id, identity: h.identity() };
+    },
+  }),
+  tool({
+    name: 'end_session',
+    title: 'End a session',
+    description:
+      "End a session: its working set (turns and scratch items) is cleared and its identity is released, so the next session starts fresh. Persistent facts, agent state and context documents stay. Working-set items also expire on their own at their expiry time.",
+    input: z.strictObject({ partition, session_id: sessionId }),
+    run(store, a) {
+      const h = readable(store, a.partition);
+      return { ...where(h), ...h.endSession(a.session_id) };
     },
   }),
   tool({

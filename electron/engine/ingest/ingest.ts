@@ -227,7 +227,7 @@ class Ingestor {
             organization: r.organization,
             permissions: r.permissions ?? [],
             communicationStyle: r.communication_style ?? null,
-          }),
+          }, session),
         );
         return;
       }
