@@ -11,10 +11,10 @@ import type { Store } from './store';
 import { getIdentity, releaseIdentity, setIdentity } from './layers/identity';
 import { addWorkingItem, clearSession, listWorkingItems, type WorkingItemInput } from './layers/working-set';
 import { StatelensError } from '../../shared/errors';
-import { listSignals, setSignal } from './layers/environment';
+import { environmentAt, listSignals, setSignal } from './layers/environment';
 import { documentsFor, listDocuments, putDocument, type DocumentInput } from './layers/documents';
 import { listSavedQueries, saveQuery } from './layers/saved-queries';
-import type { EnvironmentSignal, OrgDocument, SavedQuery, WorkingItem } from '../../shared/domain';
+import type { Environment, EnvironmentSignal, OrgDocument, SavedQuery, WorkingItem } from '../../shared/domain';
 import { countFacts, dismissReview, factDetail, listFacts, neighbourhood, propagationPath, reviewQueue, type ListFactsRequest } from './query';
 import { agentStateRecord, applyAgentStateUpdate, getAgentState, verifyExpectation } from './agent-state/agent-state';
 import { contextDocumentVersions, getContextDocument, putContextDocument } from './context-documents/context-documents';
@@ -127,6 +127,13 @@ export class PartitionHandle {
   /** The environment now, or as of `at` (the latest observation per key made by then). */
   environment(at?: string): EnvironmentSignal[] {
     return listSignals(this.ctx, at ?? null);
+  }
+
+  /** The environment's fields (current time and date, timezone, location, external data) now, or
+   * as of `at`. */
+  environmentState(at?: string): Environment {
+    const now = at ?? this.ctx.clock.now();
+    return environmentAt(now, listSignals(this.ctx, now));
   }
 
   putDocument(doc: DocumentInput): string {

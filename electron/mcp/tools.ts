@@ -113,7 +113,8 @@ export const TOOLS: readonly McpTool[] = [
   tool({
     name: 'set_environment',
     title: 'Set environment signals',
-    description: 'Set external signals (now, timezone, alerts, ...) with the time each was observed; the latest value per key is kept.',
+    description:
+      'Set environment signals with the time each was observed; every observation is kept and the latest per key holds. Two keys are fields of their own: `timezone` (an IANA zone such as "Europe/Paris"; anything else is refused with INVALID_INPUT) and `location`; every other key is external data (API values, system state). Returns the signals and the environment as fields: currentTime, currentDate (in the timezone, UTC when none), timezone, location, externalData. Assembled contexts show the same fields.',
     input: z.strictObject({
       partition,
       signals: z.array(z.strictObject({ key: z.string().min(1).max(500), value: z.unknown(), observed_at: z.string().min(1).max(64).optional() })).min(1).max(500),
@@ -122,7 +123,7 @@ export const TOOLS: readonly McpTool[] = [
       const h = writable(store, a.partition);
       for (const [i, s] of a.signals.entries()) if (s.value === undefined) throw new StatelensError('INVALID_INPUT', `signals.${i}.value is required`);
       h.setEnvironment(a.signals.map((s) => ({ key: s.key, value: s.value, ...(s.observed_at ? { observedAt: s.observed_at } : {}) })));
-      return { ...where(h), environment: h.environment() };
+      return { ...where(h), environment: h.environment(), state: h.environmentState() };
     },
   }),
   tool({

@@ -217,7 +217,8 @@ describe('state_based', () => {
     expect(reasonOf(r, 'floor')).toBe('permission');
     expect(reasonOf(r, 'ws:0')).toBe('scope');
     expect(r.text).toContain('$50k');
-    p.setIdentity({ userName: 'Vera', userId: 'u1', authority: 'VP Sales', department: 'Sales', organization: 'Acme', permissions: [] });
+    // Another person: a new session (an identity is fixed within one).
+    p.setIdentity({ userName: 'Vera', userId: 'u1', authority: 'VP Sales', department: 'Sales', organization: 'Acme', permissions: [] }, { sessionId: 'vera' });
     expect(p.assemble({ strategy: 'state_based', budget: 2000, query: 'pricing' }).text).toContain('$30k');
     store.close();
   });
