@@ -30,8 +30,12 @@ export type ProvenanceKind = z.infer<typeof ProvenanceKind>;
 export const MAX_BUDGET = 2_000_000;
 export const DEFAULT_FACT_SHARE = 0.7;
 
+/** The strategy used wherever a caller names none: importance weighted by recency is the
+ * general-purpose order (recent-only loses important long-term knowledge in a conversation). */
+export const DEFAULT_STRATEGY: AssemblyStrategy = 'balanced';
+
 export const AssemblyRequest = z.strictObject({
-  strategy: AssemblyStrategy,
+  strategy: AssemblyStrategy.default(DEFAULT_STRATEGY),
   /** Token budget of the whole text; ignored by `reference`. */
   budget: z.number().int().min(0).max(MAX_BUDGET).default(8000),
   /** What the agent is about to answer; drives relevance in `state_based`. */

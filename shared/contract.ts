@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { AgentStateRecord } from './agent-state';
 import { AuditEntry, ContextDocumentVersion, OrgDocument, PartitionSummary, SavedQuery } from './domain';
-import { AssemblyRequest, AssemblyResult, AssemblyStrategy, MAX_BUDGET, ProvenanceKind, TokenizerName } from './assembly';
+import { AssemblyRequest, AssemblyResult, AssemblyStrategy, DEFAULT_STRATEGY, MAX_BUDGET, ProvenanceKind, TokenizerName } from './assembly';
 import { DeletionImpact, DeletionResult } from './deletion';
 import { ErrorShape } from './errors';
 import {
@@ -116,7 +116,7 @@ export const ReviewDismissInput = z.strictObject({
 /** Optional: how the assembled context for this query would change if the deletion went ahead. */
 export const ContextProbe = z.strictObject({
   query: z.string().max(10_000),
-  strategy: AssemblyStrategy.default('state_based'),
+  strategy: AssemblyStrategy.default(DEFAULT_STRATEGY),
   budget: z.number().int().min(0).max(MAX_BUDGET).default(8000),
   sessionId: SessionId.optional(),
 });

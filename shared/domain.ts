@@ -132,6 +132,23 @@ export const EnvironmentSignal = z.strictObject({
 });
 export type EnvironmentSignal = z.infer<typeof EnvironmentSignal>;
 
+/** Signal keys with a meaning of their own in the environment; every other signal is external
+ * data. The current time is never stored: it is the time the environment is read at. */
+export const ENVIRONMENT_FIELD_KEYS = { timezone: 'timezone', location: 'location' } as const;
+
+/** Layer 4 as a whole at one instant: the time, the date in the environment's timezone, where,
+ * and the external data (API values, system state), latest observation per key. */
+export const Environment = z.strictObject({
+  currentTime: z.string(),
+  /** YYYY-MM-DD of currentTime in `timezone`. */
+  currentDate: z.string(),
+  /** An IANA time zone; UTC when none was observed. */
+  timezone: z.string(),
+  location: z.string().nullable(),
+  externalData: z.record(z.string(), z.string()),
+});
+export type Environment = z.infer<typeof Environment>;
+
 export const OrgDocument = z.strictObject({
   id,
   title: z.string(),

@@ -15,6 +15,12 @@ export const SourceInput = z.strictObject({
 });
 export type SourceInput = z.input<typeof SourceInput>;
 
+/** Importance of a fact written without one: every memory starts equal (1.0) and only a writer
+ * that knows better ranks it higher or lower; constraints start higher so the checks that bound a
+ * decision are not the first facts a full budget drops. */
+export const DEFAULT_IMPORTANCE = 1.0;
+export const DEFAULT_CONSTRAINT_IMPORTANCE = 1.6;
+
 export const FactWriteInput = z.strictObject({
   /** The source's own label for the fact (not unique: StateBench reuses `W-AUTO`). */
   label: z.string().max(500).nullable().optional(),

@@ -14,6 +14,8 @@ import { demoCommand } from './commands/demo';
 import { importStatebenchCommand } from './commands/import-statebench';
 import { factsCommand } from './commands/facts';
 import { verifyCommand } from './commands/verify';
+import { maturityCommand } from './commands/maturity';
+import { endSessionCommand } from './commands/end-session';
 import { benchCommand } from './commands/bench';
 
 export const COMMANDS: readonly CliCommand[] = [
@@ -32,4 +34,6 @@ export const COMMANDS: readonly CliCommand[] = [
   serveCommand,
   contextCommand,
   statebenchCommand,
+  maturityCommand,
+  endSessionCommand,
 ];

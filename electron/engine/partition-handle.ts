@@ -8,12 +8,13 @@ import { chainFor } from './query/chain';
 import { writeFactsBatched, type WriteOptions } from './facts/write';
 import { refFromRow } from './partitions/partitions';
 import type { Store } from './store';
-import { getIdentity, setIdentity } from './layers/identity';
-import { addWorkingItem, listWorkingItems, type WorkingItemInput } from './layers/working-set';
-import { listSignals, setSignal } from './layers/environment';
+import { getIdentity, releaseIdentity, setIdentity } from './layers/identity';
+import { addWorkingItem, clearSession, listWorkingItems, type WorkingItemInput } from './layers/working-set';
+import { StatelensError } from '../../shared/errors';
+import { environmentAt, listSignals, setSignal } from './layers/environment';
 import { documentsFor, listDocuments, putDocument, type DocumentInput } from './layers/documents';
 import { listSavedQueries, saveQuery } from './layers/saved-queries';
-import type { EnvironmentSignal, OrgDocument, SavedQuery, WorkingItem } from '../../shared/domain';
+import type { Environment, EnvironmentSignal, OrgDocument, SavedQuery, WorkingItem } from '../../shared/domain';
 import { countFacts, dismissReview, factDetail, listFacts, neighbourhood, propagationPath, reviewQueue, type ListFactsRequest } from './query';
 import { agentStateRecord, applyAgentStateUpdate, getAgentState, verifyExpectation } from './agent-state/agent-state';
 import { contextDocumentVersions, getContextDocument, putContextDocument } from './context-documents/context-documents';
@@ -92,8 +93,17 @@ export class PartitionHandle {
     return chainFor(this.ctx, id);
   }
 
-  setIdentity(identity: Identity): void {
-    this.transact('identity', (ctx) => setIdentity(ctx, identity));
+  /** Sets the identity of a session (default "default"); fixed for that session once set: a
+   * different identity in the same session is refused with CONFLICT. */
+  setIdentity(identity: Identity, options: { sessionId?: string } = {}): void {
+    this.transact('identity', (ctx) => setIdentity(ctx, identity, options.sessionId));
+  }
+
+  /** Ends a session: its working set is cleared and the identity is no longer bound to it (the
+   * next session may set its own). Facts, agent state and context documents stay. */
+  endSession(sessionId: string): { sessionId: string; workingItemsCleared: number; identityReleased: boolean } {
+    if (!sessionId || sessionId.length > 200) throw new StatelensError('INVALID_INPUT', 'A session id of 1 to 200 characters is required');
+    return this.transact('session_end', (ctx) => ({ sessionId, workingItemsCleared: clearSession(ctx, sessionId), identityReleased: releaseIdentity(ctx, sessionId) }));
   }
 
   identity(): Identity | undefined {
@@ -117,6 +127,13 @@ export class PartitionHandle {
   /** The environment now, or as of `at` (the latest observation per key made by then). */
   environment(at?: string): EnvironmentSignal[] {
     return listSignals(this.ctx, at ?? null);
+  }
+
+  /** The environment's fields (current time and date, timezone, location, external data) now, or
+   * as of `at`. */
+  environmentState(at?: string): Environment {
+    const now = at ?? this.ctx.clock.now();
+    return environmentAt(now, listSignals(this.ctx, now));
   }
 
   putDocument(doc: DocumentInput): string {

@@ -1,7 +1,8 @@
 // The engine's entry point: one open database, partition lookup and creation, change events
 // (own writes and other processes' writes through PRAGMA data_version). Data is reached only
 // through `store.scope(ref)`, which returns a handle bound to one partition.
-import type { Maturity, PartitionRef, PartitionSummary } from '../../shared/domain';
+import { Maturity as MaturitySchema, type Maturity, type PartitionRef, type PartitionSummary } from '../../shared/domain';
+import { recordAudit } from './audit/audit';
 import { StatelensError } from '../../shared/errors';
 import type { ChangeEvent, EngineClock, EngineServices, PartitionContext } from './context';
 import { mapSqliteError, openDatabase, type OpenOptions, type Sqlite } from './db/open';
@@ -92,23 +93,41 @@ export class Store {
     if (this.readonly) throw new StatelensError('READ_ONLY', `${this.path} is open read-only`);
   }
 
-  /** A handle on one partition. With `create`, a missing partition is made (agent side only). */
-  scope(ref: PartitionRef, options: { create?: boolean; maturity?: Maturity } = {}): PartitionHandle {
+  /** A handle on one partition. With `create`, a missing partition is made (agent side only); a
+   * new capability partition starts at the lowest maturity. Writing never changes a partition's
+   * maturity: an agent cannot raise its own tier (see setMaturity). */
+  scope(ref: PartitionRef, options: { create?: boolean } = {}): PartitionHandle {
     const subject = partitionSubject(ref);
     let row = stmt<[string, string, string], PartitionRow>(this.db, 'SELECT * FROM partitions WHERE org_id = ? AND kind = ? AND subject = ?').get(ref.org, ref.kind, subject);
     if (!row) {
       if (!options.create) throw new StatelensError('NOT_FOUND', `No partition ${partitionLabel(ref)}`, { ref });
       this.assertWritable();
-      const maturity = ref.kind === 'capability' ? (options.maturity ?? 'junior') : null;
+      const maturity: Maturity | null = ref.kind === 'capability' ? 'junior' : null;
       stmt(this.db, 'INSERT INTO partitions (org_id, kind, subject, maturity, created_at) VALUES (?, ?, ?, ?, ?)').run(ref.org, ref.kind, subject, maturity, this.services.clock.now());
       row = stmt<[string, string, string], PartitionRow>(this.db, 'SELECT * FROM partitions WHERE org_id = ? AND kind = ? AND subject = ?').get(ref.org, ref.kind, subject);
       if (!row) throw new StatelensError('INTERNAL', 'Partition vanished after insert');
-    } else if (options.maturity && ref.kind === 'capability' && row.maturity !== options.maturity) {
-      this.assertWritable();
-      stmt(this.db, 'UPDATE partitions SET maturity = ? WHERE id = ?').run(options.maturity, row.id);
-      row = { ...row, maturity: options.maturity };
     }
     return new PartitionHandle(this, this.contextFor(row));
+  }
+
+  /**
+   * The administrative action that sets a capability partition's maturity (which gates the
+   * levels its agent may write: junior events, senior + heuristics, master + strategies). It is
+   * the only way the tier changes, and every change is audited with who, why, from and to.
+   */
+  setMaturity(partitionId: number, maturity: Maturity, options: { actor: string; reason?: string | null }): { partitionId: number; from: Maturity | null; to: Maturity; changed: boolean } {
+    const parsed = MaturitySchema.safeParse(maturity);
+    if (!parsed.success) throw new StatelensError('INVALID_INPUT', `Maturity must be one of ${MaturitySchema.options.join(', ')}; got "${String(maturity)}"`);
+    if (!options.actor.trim()) throw new StatelensError('INVALID_INPUT', 'A maturity change needs an actor for the audit log');
+    const handle = this.scopeById(partitionId);
+    if (handle.ctx.kind !== 'capability') throw new StatelensError('PARTITION_MISMATCH', `Only capability partitions have a maturity; ${partitionLabel(handle.ref)} is ${handle.ctx.kind}`, { partitionId });
+    const from = handle.ctx.maturity;
+    if (from === parsed.data) return { partitionId, from, to: parsed.data, changed: false };
+    this.write([partitionId], 'maturity', () => {
+      stmt(this.db, 'UPDATE partitions SET maturity = ? WHERE id = ?').run(parsed.data, partitionId);
+      recordAudit({ ...this.services, partitionId }, { actor: options.actor, action: 'maturity.set', targetIds: [], reason: options.reason ?? null, details: { from, to: parsed.data } });
+    });
+    return { partitionId, from, to: parsed.data, changed: true };
   }
 
   /** A handle by numeric partition id (the inspector's channels carry ids). */

@@ -3,15 +3,15 @@
 // documents and fact search. Every tool names its partition. Agents write; the inspector reviews.
 import { z } from 'zod';
 import { AgentStateUpdate, ToolResult } from '../../shared/agent-state';
-import { AssemblyStrategy, MAX_BUDGET, TokenizerName } from '../../shared/assembly';
-import { Maturity, type Fact } from '../../shared/domain';
+import { AssemblyStrategy, DEFAULT_STRATEGY, MAX_BUDGET, TokenizerName } from '../../shared/assembly';
+import { Identity, type Fact } from '../../shared/domain';
 import { StatelensError } from '../../shared/errors';
 import { FactFilter } from '../../shared/query';
 import { FactWriteInput, MAX_VALUE_CHARS } from '../../shared/writes';
 import { PartitionDesignation } from '../engine/ingest/designation';
 import { addWorkingItem } from '../engine/layers/working-set';
 import type { PartitionHandle } from '../engine/partition-handle';
-import { partitionLabel } from '../engine/partitions/partitions';
+import { MATURITY_NOT_WRITABLE, partitionLabel } from '../engine/partitions/partitions';
 import { listFacts } from '../engine/query/list-facts';
 import type { Store } from '../engine/store';
 
@@ -31,8 +31,8 @@ function tool<S extends z.ZodObject>(def: { name: string; title: string; descrip
   return def as unknown as McpTool;
 }
 
-function writable(store: Store, ref: z.output<typeof PartitionDesignation>, maturity?: z.output<typeof Maturity>): PartitionHandle {
-  return store.scope(ref, { create: true, ...(maturity ? { maturity } : {}) });
+function writable(store: Store, ref: z.output<typeof PartitionDesignation>): PartitionHandle {
+  return store.scope(ref, { create: true });
 }
 
 function readable(store: Store, ref: z.output<typeof PartitionDesignation>): PartitionHandle {
@@ -46,22 +46,25 @@ export const TOOLS: readonly McpTool[] = [
     name: 'record_facts',
     title: 'Record facts',
     description:
-      'Write persistent facts. Name the fact a write replaces in `supersedes` (an id, a source label or a key); otherwise the engine applies its supersession rules (explicit cues, implicit same-key, authority, temporal). Returns one result per fact (created, superseded, proposal, stale or duplicate).',
-    input: z.strictObject({
-      partition,
-      facts: z.array(FactWriteInput).min(1).max(1000),
-      actor: z.string().min(1).max(200).optional().describe('Who wrote, for the audit log'),
-      maturity: Maturity.optional().describe('Capability partitions: the agent maturity that gates heuristic and strategy levels'),
-    }),
+      'Write persistent facts. Name the fact a write replaces in `supersedes` (an id, a source label or a key); otherwise the engine applies its supersession rules (explicit cues, implicit same-key, authority, temporal). Returns one result per fact (created, superseded, proposal, stale or duplicate). In capability memory the partition\'s maturity gates the `level` a fact may have (junior: event; senior: + heuristic; master: + strategy; a higher level is refused with LEVEL_NOT_ALLOWED). A write cannot carry or change the maturity: a new capability partition starts junior and only an administrator raises it (`statelens maturity`, audited); a `maturity` argument is refused with INVALID_INPUT.',
+    input: z.strictObject(
+      {
+        partition,
+        facts: z.array(FactWriteInput).min(1).max(1000),
+        actor: z.string().min(1).max(200).optional().describe('Who wrote, for the audit log'),
+      },
+      { error: (issue) => (issue.code === 'unrecognized_keys' && issue.keys.includes('maturity') ? `maturity: ${MATURITY_NOT_WRITABLE}` : undefined) },
+    ),
     run(store, a) {
-      const h = writable(store, a.partition, a.maturity);
+      const h = writable(store, a.partition);
       return { ...where(h), results: h.writeFacts(a.facts, a.actor ? { actor: a.actor } : {}) };
     },
   }),
   tool({
     name: 'record_turns',
     title: 'Record conversation turns',
-    description: "Append conversation turns to a session's working set (numbered after the turns already stored).",
+    description:
+      "Append conversation turns to a session's working set (numbered after the turns already stored; a turn recorded again with the same turn_index replaces it). The working set lasts until end_session clears it.",
     input: z.strictObject({
       partition,
       session_id: sessionId.default('default'),
@@ -85,9 +88,33 @@ export const TOOLS: readonly McpTool[] = [
     },
   }),
   tool({
+    name: 'set_identity',
+    title: 'Set the identity of a session',
+    description:
+      "Set who the user is (name, id, authority, department, organization, permissions) for a session. The identity is fixed for the session once set: the same identity again changes nothing, a different one in the same session is refused with CONFLICT (end the session, or use a new session id, to change it). Assembly withholds restricted text from an identity outside its audience.",
+    input: z.strictObject({ partition, session_id: sessionId.default('default'), identity: Identity }),
+    run(store, a) {
+      const h = writable(store, a.partition);
+      h.setIdentity(a.identity, { sessionId: a.session_id });
+      return { ...where(h), sessionId: a.session_id, identity: h.identity() };
+    },
+  }),
+  tool({
+    name: 'end_session',
+    title: 'End a session',
+    description:
+      "End a session: its working set (turns and scratch items) is cleared and its identity is released, so the next session starts fresh. Persistent facts, agent state and context documents stay. Working-set items also expire on their own at their expiry time.",
+    input: z.strictObject({ partition, session_id: sessionId }),
+    run(store, a) {
+      const h = readable(store, a.partition);
+      return { ...where(h), ...h.endSession(a.session_id) };
+    },
+  }),
+  tool({
     name: 'set_environment',
     title: 'Set environment signals',
-    description: 'Set external signals (now, timezone, alerts, ...) with the time each was observed; the latest value per key is kept.',
+    description:
+      'Set environment signals with the time each was observed; every observation is kept and the latest per key holds. Two keys are fields of their own: `timezone` (an IANA zone such as "Europe/Paris"; anything else is refused with INVALID_INPUT) and `location`; every other key is external data (API values, system state). Returns the signals and the environment as fields: currentTime, currentDate (in the timezone, UTC when none), timezone, location, externalData. Assembled contexts show the same fields.',
     input: z.strictObject({
       partition,
       signals: z.array(z.strictObject({ key: z.string().min(1).max(500), value: z.unknown(), observed_at: z.string().min(1).max(64).optional() })).min(1).max(500),
@@ -96,7 +123,7 @@ export const TOOLS: readonly McpTool[] = [
       const h = writable(store, a.partition);
       for (const [i, s] of a.signals.entries()) if (s.value === undefined) throw new StatelensError('INVALID_INPUT', `signals.${i}.value is required`);
       h.setEnvironment(a.signals.map((s) => ({ key: s.key, value: s.value, ...(s.observed_at ? { observedAt: s.observed_at } : {}) })));
-      return { ...where(h), environment: h.environment() };
+      return { ...where(h), environment: h.environment(), state: h.environmentState() };
     },
   }),
   tool({
@@ -135,10 +162,10 @@ export const TOOLS: readonly McpTool[] = [
     name: 'assemble_context',
     title: 'Assemble a context',
     description:
-      'Assemble the context a model would see, with a strategy (recent, important, balanced, state_based, reference, context_document) and a token budget. By default the agent takes the context (access counts of included facts are updated); preview: true changes nothing.',
+      'Assemble the context a model would see, with a strategy (recent, important, balanced, state_based, reference, context_document; balanced when omitted: importance weighted by recency) and a token budget. Facts, items and documents the partition identity may not read (a restricted label such as "[CONFIDENTIAL — restricted to HR]" outside its audience) are withheld in every strategy, before any ranking. By default the agent takes the context (access counts of included facts are updated); preview: true changes nothing.',
     input: z.strictObject({
       partition,
-      strategy: AssemblyStrategy,
+      strategy: AssemblyStrategy.default(DEFAULT_STRATEGY),
       budget: z.number().int().min(0).max(MAX_BUDGET).default(8000),
       query: z.string().max(20_000).default(''),
       session_id: sessionId.default('default'),

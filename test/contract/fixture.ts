@@ -57,7 +57,9 @@ export function buildFixture(path: string): Fixture {
     });
     user.saveQuery({ label: 'q1', prompt: 'What is the Q3 budget?', ts: '2026-03-02T00:00:00.000Z', groundTruth: { must_mention: ['$90k'], must_not_mention: ['$120k'] } });
 
-    const cap = store.scope({ kind: 'capability', org: 'acme', capability: 'invoicing' }, { create: true, maturity: 'senior' });
+    let cap = store.scope({ kind: 'capability', org: 'acme', capability: 'invoicing' }, { create: true });
+    store.setMaturity(cap.id, 'senior', { actor: 'fixture' });
+    cap = store.scopeById(cap.id);
     cap.writeFacts([
       { key: 'invoice_retry', value: 'Retry failed invoice uploads once', source: { type: 'observation' }, level: 'event' },
       { key: 'invoice_batching', value: 'Batch invoices by vendor', source: { type: 'pattern' }, level: 'heuristic' },

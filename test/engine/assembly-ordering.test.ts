@@ -9,7 +9,7 @@ import type { PartitionHandle } from '../../electron/engine/partition-handle';
 import { openTmpStore } from '../helpers/tmp';
 
 const ORDER_SQL: Record<SimpleOrder, { score: string; order: string }> = {
-  recent: { score: 'coalesce(julianday(f.last_accessed_at), 0.0)', order: 'f.last_accessed_at IS NULL, f.last_accessed_at DESC, f.ts DESC, f.created_at DESC, f.rid DESC' },
+  recent: { score: 'coalesce(julianday(coalesce(f.last_accessed_at, f.ts)), 0.0)', order: 'coalesce(f.last_accessed_at, f.ts) DESC, f.ts DESC, f.rid DESC' },
   important: { score: 'f.importance', order: 'f.importance DESC, f.ts DESC, f.rid DESC' },
   balanced: { score: 'f.importance / (1.0 + max(0.0, (julianday(@now) - julianday(f.ts)) * 24.0))', order: 'score DESC, f.ts DESC, f.rid DESC' },
 };
@@ -78,7 +78,7 @@ describe('assembly read paths', () => {
                 ...(w.supersede ? { supersedes: w.key } : {}),
               });
             });
-            const view: TimeView = asOfHour === undefined ? { now: iso(nowHour), asOf: null } : { now: iso(asOfHour), asOf: iso(asOfHour) };
+            const view: TimeView = asOfHour === undefined ? { now: iso(nowHour), asOf: null, reader: '' } : { now: iso(asOfHour), asOf: iso(asOfHour), reader: '' };
             for (const order of ['balanced', 'important', 'recent'] as const) {
               // scoreAllBelow 0: the bounded path even on these small partitions.
               const got = [...validFactsOrdered(p.ctx, view, order, first, 0)].map((f) => `${f.id} ${f.score}`);
@@ -101,7 +101,7 @@ describe('assembly read paths', () => {
       // "0" + a Julian day number: julianday() reads it as 2026-03-31, yet it sorts before "2026-".
       p.writeFact({ key: 'odd', value: 'odd', ts: `0${2461041.5 + 89}`, importance: 10 });
       for (const now of [iso(24 * 100), iso(24 * 1000)]) {
-        const view: TimeView = { now, asOf: null };
+        const view: TimeView = { now, asOf: null, reader: '' };
         const got = [...validFactsOrdered(p.ctx, view, 'balanced', 3, 0)].map((f) => `${f.id} ${f.score}`);
         expect(got).toEqual(sortedAll(p, view, 'balanced'));
         expect(got[0]).toContain(p.validFacts().find((f) => f.key === 'odd')?.id);

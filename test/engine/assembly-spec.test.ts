@@ -90,7 +90,8 @@ describe('organisational documents', () => {
     const denied = r.provenance.find((x) => x.kind === 'document' && x.id === fin);
     expect(denied?.status === 'excluded' && denied.reason).toBe('permission');
     expect(r.provenance.find((x) => x.kind === 'document' && x.id === pub)?.status).toBe('included');
-    p.setIdentity({ userName: 'Fay', userId: 'u1', authority: 'employee', department: 'Finance', organization: 'Acme', permissions: [] });
+    // Another person: a new session (an identity is fixed within one).
+    p.setIdentity({ userName: 'Fay', userId: 'u1', authority: 'employee', department: 'Finance', organization: 'Acme', permissions: [] }, { sessionId: 'fay' });
     expect(p.assemble({ strategy: 'state_based', budget: 1000, query: 'travel budget' }).text).toContain('$2M');
     store.close();
   });

@@ -28,7 +28,7 @@ function expectExact(r: AssemblyResult): void {
 }
 
 describe('recent, important, balanced (ADR-006)', () => {
-  it('recent: accessed facts by last access, then never-accessed newest first', () => {
+  it('recent: by last touch, an access or, for a fact never accessed, its creation', () => {
     const store = openTmpStore();
     const p = store.scope(user, { create: true });
     p.writeFacts([
@@ -36,11 +36,15 @@ describe('recent, important, balanced (ADR-006)', () => {
       { key: 'b', value: 'bravo', ts: '2026-01-02T00:00:00Z' },
       { key: 'c', value: 'charlie', ts: '2026-01-03T00:00:00Z' },
       { key: 'd', value: 'delta', ts: '2026-01-04T00:00:00Z' },
+      // Never accessed, but created after every access below: it is the most recent memory.
+      { key: 'e', value: 'echo', ts: '2026-02-03T00:00:00Z' },
+      // Never accessed, created between the two accesses.
+      { key: 'f', value: 'foxtrot', ts: '2026-02-01T12:00:00Z' },
     ]);
     store.db.prepare("UPDATE facts SET last_accessed_at = '2026-02-02T00:00:00Z' WHERE key = 'b'").run();
     store.db.prepare("UPDATE facts SET last_accessed_at = '2026-02-01T00:00:00Z' WHERE key = 'd'").run();
     const r = p.assemble({ strategy: 'recent', budget: 1000 });
-    expect(keysInOrder(r)).toEqual(['b', 'd', 'c', 'a']);
+    expect(keysInOrder(r)).toEqual(['e', 'b', 'f', 'd', 'c', 'a']);
     expectExact(r);
     store.close();
   });
@@ -213,7 +217,8 @@ describe('state_based', () => {
     expect(reasonOf(r, 'floor')).toBe('permission');
     expect(reasonOf(r, 'ws:0')).toBe('scope');
     expect(r.text).toContain('$50k');
-    p.setIdentity({ userName: 'Vera', userId: 'u1', authority: 'VP Sales', department: 'Sales', organization: 'Acme', permissions: [] });
+    // Another person: a new session (an identity is fixed within one).
+    p.setIdentity({ userName: 'Vera', userId: 'u1', authority: 'VP Sales', department: 'Sales', organization: 'Acme', permissions: [] }, { sessionId: 'vera' });
     expect(p.assemble({ strategy: 'state_based', budget: 2000, query: 'pricing' }).text).toContain('$30k');
     store.close();
   });

@@ -59,7 +59,7 @@ describe('statelens mcp over stdio (SDK client)', () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name).sort();
     expect(names).toEqual(
-      ['assemble_context', 'await_consistency', 'get_agent_state', 'get_context', 'put_context', 'record_facts', 'record_turns', 'search_facts', 'set_environment', 'update_agent_state', 'verify_expectation'].sort(),
+      ['assemble_context', 'await_consistency', 'end_session', 'get_agent_state', 'get_context', 'put_context', 'record_facts', 'record_turns', 'search_facts', 'set_environment', 'set_identity', 'update_agent_state', 'verify_expectation'].sort(),
     );
     const record = tools.find((t) => t.name === 'record_facts');
     expect(record?.inputSchema.properties).toHaveProperty('partition');

@@ -54,7 +54,8 @@ export function populate(store: Store): void {
   const u2 = store.scope(USER2, { create: true });
   u2.writeFact({ key: 'city', value: 'Lisbon', ts: '2026-01-01T00:00:00Z' });
 
-  const cap = store.scope(CAP, { create: true, maturity: 'senior' });
+  store.setMaturity(store.scope(CAP, { create: true }).id, 'senior', { actor: 'admin' });
+  const cap = store.scope(CAP);
   cap.writeFact({ key: 'retry', value: 'retry failed invoices after 1h', source: { type: 'observation' }, level: 'event' });
   cap.writeFact({ key: 'retry_rule', value: 'retry twice then escalate', source: { type: 'heuristic' }, level: 'heuristic' });
 

@@ -38,7 +38,11 @@ function apply(store: Store, ops: readonly Op[]): void {
     try {
       switch (o.op) {
         case 'write': {
-          const h = store.scope(PARTITIONS[o.p] ?? PARTITIONS[0], { create: true, maturity: 'master' });
+          let h = store.scope(PARTITIONS[o.p] ?? PARTITIONS[0], { create: true });
+          if (h.ctx.kind === 'capability' && h.ctx.maturity !== 'master') {
+            store.setMaturity(h.id, 'master', { actor: 'admin' });
+            h = store.scopeById(h.id);
+          }
           const previous = o.depend ? h.allFacts().at(-1)?.id : undefined;
           h.writeFact({
             key: o.key,

@@ -1,7 +1,7 @@
 // `statelens context`: what a model would see — one partition's context under a strategy and a
 // token budget, with its sections and why each fact is in or out. A preview changes nothing;
 // --take records the access of the included facts (the agent taking the context).
-import { AssemblyStrategy, type AssemblyRequestInput, type AssemblyResult } from '../../../shared/assembly';
+import { AssemblyStrategy, DEFAULT_STRATEGY, type AssemblyRequestInput, type AssemblyResult } from '../../../shared/assembly';
 import { StatelensError } from '../../../shared/errors';
 import { partitionLabel } from '../../engine/partitions/partitions';
 import { EXIT, intOpt, requireString, stringOpt, type CliCommand, type CliIO } from '../command';
@@ -21,11 +21,12 @@ function report(io: CliIO, label: string, r: AssemblyResult): void {
 export const contextCommand: CliCommand = {
   name: 'context',
   summary: 'Assemble the context a strategy hands to a model, with provenance',
-  usage: `statelens context --db FILE --partition P --strategy NAME [--budget N] [--query TEXT]
+  usage: `statelens context --db FILE --partition P [--strategy NAME] [--budget N] [--query TEXT]
                   [--as-of ISO] [--session ID] [--task ID] [--fact-share 0.7] [--tokenizer T] [--take] [--json]
 
   --partition  numeric id or user:ORG/USER, capability:ORG/NAME, org:ORG
   --strategy   recent | important | balanced | state_based | reference | context_document
+               (default ${DEFAULT_STRATEGY})
   --budget     token budget of the whole text (default 8000; reference takes none)
   --take       the agent takes the context: included facts get their access recorded
   --json       the full result: text, tokens, sections and provenance with spans
@@ -46,7 +47,7 @@ Exit codes: 0 assembled, 1 failed, 2 usage error.`,
     json: { type: 'boolean' },
   },
   async run(args, io) {
-    const strategy = AssemblyStrategy.safeParse(requireString(args, 'strategy'));
+    const strategy = AssemblyStrategy.safeParse(stringOpt(args, 'strategy') ?? DEFAULT_STRATEGY);
     if (!strategy.success) throw new StatelensError('INVALID_INPUT', `--strategy must be one of ${AssemblyStrategy.options.join(', ')}`);
     const share = stringOpt(args, 'fact-share');
     const request: AssemblyRequestInput = {

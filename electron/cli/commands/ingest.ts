@@ -1,10 +1,10 @@
 // `statelens ingest EVENTS.jsonl`: the agents' wire format (StateBench event shapes plus a
 // partition per line or per run) applied in one transaction; a bad line imports nothing.
 import { EXIT, stringOpt, type CliCommand } from '../command';
-import { Maturity } from '../../../shared/domain';
 import { StatelensError } from '../../../shared/errors';
 import { designationFromFlags } from '../../engine/ingest/designation';
 import { ingestFile } from '../../engine/ingest/ingest';
+import { MATURITY_NOT_WRITABLE } from '../../engine/partitions/partitions';
 import { progressBar } from '../progress';
 import { openDb } from './export';
 
@@ -12,7 +12,7 @@ export const ingestCommand: CliCommand = {
   name: 'ingest',
   summary: 'Apply agent events (JSONL: conversation_turn, state_write, supersession, query, identity)',
   usage: `statelens ingest EVENTS.jsonl --db FILE [--partition P | --org ORG (--user ID | --capability NAME | --organizational)]
-                 [--maturity junior|senior|master] [--dry-run] [--json]
+                 [--dry-run] [--json]
 
 One JSON event per line, in StateBench's shapes:
   {"type":"conversation_turn","ts":"...","speaker":"user","text":"..."}
@@ -22,7 +22,9 @@ One JSON event per line, in StateBench's shapes:
   {"type":"query","ts":"...","prompt":"What is the budget?","ground_truth":{...}}
   {"type":"identity","identity_role":{"user_name":"Ann","authority":"manager","department":"Finance","organization":"Acme"}}
 Any line may carry "partition": "user:ORG/USER" | "capability:ORG/NAME" | "org:ORG" (or the object form
-{"kind":"user","org":"acme","user":"u1"}), "session_id" and "maturity"; otherwise the run's flags apply.
+{"kind":"user","org":"acme","user":"u1"}) and "session_id"; otherwise the run's flags apply.
+A new capability partition starts junior. No event (and no flag here) sets an agent's maturity: a
+writer cannot raise its own tier; an administrator sets it with \`statelens maturity\` (audited).
 Use - for EVENTS to read standard input.
 
 All lines go in one transaction: a bad line is reported with its number and field and nothing is
@@ -35,6 +37,7 @@ written. --dry-run checks and applies everything, then rolls back. Exit codes: 0
     user: { type: 'string' },
     capability: { type: 'string' },
     organizational: { type: 'boolean' },
+    // Declared only to refuse it with the reason (see MATURITY_NOT_WRITABLE), not as an unknown flag.
     maturity: { type: 'string' },
     'dry-run': { type: 'boolean' },
     json: { type: 'boolean' },
@@ -50,15 +53,12 @@ written. --dry-run checks and applies everything, then rolls back. Exit codes: 0
       capability: stringOpt(args, 'capability'),
       organizational: args.values.organizational === true,
     });
-    const maturityText = stringOpt(args, 'maturity');
-    const maturity = maturityText === undefined ? undefined : Maturity.safeParse(maturityText);
-    if (maturity && !maturity.success) throw new StatelensError('INVALID_INPUT', `--maturity must be junior, senior or master; got "${maturityText}"`);
+    if (args.values.maturity !== undefined) throw new StatelensError('INVALID_INPUT', `--maturity: ${MATURITY_NOT_WRITABLE}`);
     const store = openDb(args, { create: true });
     const bar = progressBar(io, 'ingest');
     try {
       const summary = ingestFile(store, file === '-' ? 0 : file, {
         ...(partition ? { partition } : {}),
-        ...(maturity?.success ? { maturity: maturity.data } : {}),
         dryRun: args.values['dry-run'] === true,
         sourceName: file === '-' ? 'stdin' : file,
         onProgress: (n) => bar.update(n),

@@ -2,7 +2,7 @@
 // database (or into --db FILE, which is kept for inspection afterwards), assembles a context at
 // every query (as of the query's time), writes one JSONL line per query and prints the README's
 // figures beside the `reference` ablation from the same run.
-import { AssemblyStrategy, TokenizerName } from '../../../shared/assembly';
+import { AssemblyStrategy, DEFAULT_STRATEGY, TokenizerName } from '../../../shared/assembly';
 import { StatelensError } from '../../../shared/errors';
 import { DEFAULT_STATEBENCH_BUDGET, formatFigures, runStatebench } from '../../engine/assembly/statebench-runner';
 import { EXIT, intOpt, stringOpt, type CliCommand } from '../command';
@@ -10,11 +10,12 @@ import { EXIT, intOpt, stringOpt, type CliCommand } from '../command';
 export const statebenchCommand: CliCommand = {
   name: 'statebench',
   summary: 'Assemble a context at every query of a StateBench split and judge it (beside the reference)',
-  usage: `statelens statebench FILE --strategy NAME [--budget N] [--out OUT.jsonl] [--compare NAME|none]
+  usage: `statelens statebench FILE [--strategy NAME] [--budget N] [--out OUT.jsonl] [--compare NAME|none]
                      [--tokenizer cl100k_base|o200k_base] [--db DB] [--json]
 
   FILE        a StateBench timeline file (JSONL, one timeline per line)
   --strategy  recent | important | balanced | state_based | reference | context_document
+              (default ${DEFAULT_STRATEGY})
   --budget    token budget per context (default ${DEFAULT_STATEBENCH_BUDGET}; the reference takes none)
   --out       one line per query: {timeline_id, query_index, strategy, context, tokens, included, excluded}
   --compare   strategy printed beside it from the same run (default reference; none to skip)
@@ -38,7 +39,7 @@ Exit codes: 0 done, 1 failed, 2 usage error.`,
   async run(args, io) {
     const [file, ...extra] = args.positionals;
     if (!file || extra.length > 0) throw new StatelensError('INVALID_INPUT', 'Give exactly one StateBench FILE');
-    const strategy = AssemblyStrategy.safeParse(stringOpt(args, 'strategy') ?? '');
+    const strategy = AssemblyStrategy.safeParse(stringOpt(args, 'strategy') ?? DEFAULT_STRATEGY);
     if (!strategy.success) throw new StatelensError('INVALID_INPUT', `--strategy must be one of ${AssemblyStrategy.options.join(', ')}`);
     const compareText = stringOpt(args, 'compare') ?? 'reference';
     const compare = compareText === 'none' ? null : AssemblyStrategy.safeParse(compareText);

@@ -6,6 +6,8 @@ import { StatelensError } from '../../../shared/errors';
 import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
 import type { PartitionHandle } from '../partition-handle';
+import { getIdentity } from '../layers/identity';
+import { readerKey } from './permissions';
 import { ProvenanceLog } from './provenance';
 import type { TimeView } from './source';
 import { assembleContextDocument } from './strategies/context-document';
@@ -53,7 +55,8 @@ function contextOf(target: PartitionHandle | PartitionContext): PartitionContext
 export function assembleContext(target: PartitionHandle | PartitionContext, request: AssemblyRequestInput, options: AssembleOptions = {}): AssemblyResult {
   const ctx = contextOf(target);
   const req = parseAssemblyRequest(request);
-  const view: TimeView = { now: req.asOf ?? ctx.clock.now(), asOf: req.asOf ?? null };
+  // The reader is the partition identity: what it may not see is withheld from every strategy.
+  const view: TimeView = { now: req.asOf ?? ctx.clock.now(), asOf: req.asOf ?? null, reader: readerKey(getIdentity(ctx)) };
   const log = new ProvenanceLog();
   const tokenizer = getTokenizer(req.tokenizer);
   // One read transaction: every query of this assembly sees the same snapshot.

@@ -3,6 +3,7 @@
 import type { ItemMark } from '../../../shared/assembly';
 import type { Identity } from '../../../shared/domain';
 import { inferScope } from '../facts/inference';
+import { environmentAt } from '../layers/environment';
 import type { LeanFact, SignalRow, WorkingRow } from './source';
 
 export const HYPOTHETICAL_MARK = '[HYPOTHETICAL — not a commitment]';
@@ -72,12 +73,15 @@ export function identityLines(identity: Identity | undefined): string[] {
   return lines;
 }
 
-/** "now" first, then every signal observed by then (the stored "now" signal is replaced). */
+/** The environment's fields at `now` (current time, date in its timezone, timezone, location),
+ * then every other signal observed by then as external data. */
 export function environmentLines(now: string, signals: readonly SignalRow[]): string[] {
-  const lines = [`- now: ${now}`];
-  for (const s of signals) {
-    if (s.key.toLowerCase() === 'now' || s.observed_at > now) continue;
-    lines.push(`- ${oneLine(s.key)}: ${oneLine(s.value)}`);
-  }
+  const env = environmentAt(
+    now,
+    signals.filter((s) => s.observed_at <= now),
+  );
+  const lines = [`- current_time: ${now}`, `- current_date: ${env.currentDate}`, `- timezone: ${oneLine(env.timezone)}`];
+  if (env.location !== null) lines.push(`- location: ${oneLine(env.location)}`);
+  for (const [key, value] of Object.entries(env.externalData)) lines.push(`- ${oneLine(key)}: ${oneLine(value)}`);
   return lines;
 }

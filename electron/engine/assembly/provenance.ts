@@ -5,7 +5,7 @@
 // for a million rows: raw rows read in pages, one entry object each, no per-fact keys or copies.
 import type { AssemblyRequest, ExcludedProvenance, ExclusionReason, IncludedProvenance, ProvenanceEntry, ProvenanceKind } from '../../../shared/assembly';
 import type { PartitionContext } from '../context';
-import { allFactPages, SweepCode, type LeanFact, type SweepRow, type TimeView } from './source';
+import { allFactPages, sessionItems, SweepCode, type LeanFact, type SweepRow, type TimeView, type WorkingRow } from './source';
 
 export interface Exclusion {
   readonly reason: ExclusionReason;
@@ -28,7 +28,22 @@ export function ineligible(r: SweepRow, view: TimeView, req: Pick<AssemblyReques
       return scopeExclusion({ scope: 'session', scope_id: detail }, req);
     case SweepCode.TaskScoped:
       return scopeExclusion({ scope: 'task', scope_id: detail }, req);
+    case SweepCode.Withheld:
+      return permissionExclusion(detail ?? 'another audience');
   }
+}
+
+/** Why text labelled for an audience its reader is outside is out. */
+export function permissionExclusion(audience: string): Exclusion {
+  return { reason: 'permission', detail: `restricted to ${audience}` };
+}
+
+/** The session's working items a strategy may use; the withheld ones are logged as excluded for
+ * permission here, so no strategy handles them. */
+export function readableItems(ctx: PartitionContext, view: TimeView, sessionId: string, log: ProvenanceLog): WorkingRow[] {
+  const { items, withheld } = sessionItems(ctx, view, sessionId);
+  for (const { item, audience } of withheld) log.exclude('working_item', item.id, item.key, permissionExclusion(audience));
+  return items;
 }
 
 export function scopeExclusion(f: Pick<LeanFact, 'scope' | 'scope_id'>, req: Pick<AssemblyRequest, 'sessionId' | 'taskId'>): Exclusion | undefined {

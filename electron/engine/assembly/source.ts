@@ -8,12 +8,15 @@ import type { FactRow } from '../facts/rows';
 import { canRead } from '../layers/documents';
 import { LATEST_SIGNALS_SQL } from '../layers/environment';
 import { getIdentity } from '../layers/identity';
+import { ensurePermissionFunction, READABLE_SQL, withheldSql } from './permissions';
 
 /** Validity "now" (is_valid) or as of a past time (from the recorded history). */
 export interface TimeView {
   /** The assembly's now: the as-of time when given, else the clock. */
   readonly now: string;
   readonly asOf: string | null;
+  /** Who reads (see permissions.readerKey): facts it may not see never leave this module. */
+  readonly reader: string;
 }
 
 // Unary + keeps the planner off the many (partition_id, x) indexes for these terms, so the
@@ -26,12 +29,20 @@ export function validClause(view: TimeView): string {
 }
 
 function params(ctx: PartitionContext, view: TimeView, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return view.asOf === null ? { pid: ctx.partitionId, ...extra } : { pid: ctx.partitionId, asOf: view.asOf, ...extra };
+  return view.asOf === null ? { pid: ctx.partitionId, reader: view.reader, ...extra } : { pid: ctx.partitionId, asOf: view.asOf, reader: view.reader, ...extra };
+}
+
+/** The facts a strategy may receive: valid in the view and readable by the view's reader. Every
+ * query that hands facts to a strategy filters with this, so the permission check happens once,
+ * here, before any ranking. */
+function candidateClause(ctx: PartitionContext, view: TimeView): string {
+  ensurePermissionFunction(ctx.db);
+  return `${validClause(view)} AND ${READABLE_SQL}`;
 }
 
 /** Why a fact may be out whatever the strategy does, as the sweep of complete provenance reads
  * it (see SweepRow); null: valid in the view and of a scope every assembly may show. */
-export const SweepCode = { Superseded: 1, Proposal: 2, SessionScoped: 3, TaskScoped: 4, Future: 5 } as const;
+export const SweepCode = { Superseded: 1, Proposal: 2, SessionScoped: 3, TaskScoped: 4, Future: 5, Withheld: 6 } as const;
 export type SweepCode = (typeof SweepCode)[keyof typeof SweepCode];
 
 /**
@@ -44,17 +55,21 @@ export type SweepRow = [id: string, key: string, code: SweepCode | null, detail:
 const SWEEP_PAGE = 4096;
 
 // The now view classifies in SQL (validity is is_valid; is_valid = 1 only for active facts).
-const NOW_CODE = `CASE WHEN f.is_valid = 1 THEN (CASE f.scope WHEN 'session' THEN ${SweepCode.SessionScoped} WHEN 'task' THEN ${SweepCode.TaskScoped} END)
+// A valid fact its reader may not see is Withheld (with the audience as detail) before any scope.
+const WITHHELD = withheldSql('f.value');
+const ELIGIBLE_CODE = `(CASE WHEN ${WITHHELD} IS NOT NULL THEN ${SweepCode.Withheld} WHEN f.scope = 'session' THEN ${SweepCode.SessionScoped} WHEN f.scope = 'task' THEN ${SweepCode.TaskScoped} END)`;
+const ELIGIBLE_DETAIL = `coalesce(${WITHHELD}, CASE WHEN f.scope IN ('session', 'task') THEN f.scope_id END)`;
+const NOW_CODE = `CASE WHEN f.is_valid = 1 THEN ${ELIGIBLE_CODE}
   WHEN f.status = 'proposal' THEN ${SweepCode.Proposal} ELSE ${SweepCode.Superseded} END`;
-const NOW_DETAIL = "CASE WHEN f.is_valid = 1 THEN (CASE WHEN f.scope IN ('session', 'task') THEN f.scope_id END) WHEN f.status = 'proposal' THEN f.proposal_for ELSE f.superseded_by END";
+const NOW_DETAIL = `CASE WHEN f.is_valid = 1 THEN ${ELIGIBLE_DETAIL} WHEN f.status = 'proposal' THEN f.proposal_for ELSE f.superseded_by END`;
 // As of a time, the same classification from the recorded history (VALID_AS_OF's rule); a fact
 // written after the view's time is Future, with its ts as the detail.
 const AS_OF_VALID = 'f.ts <= @asOf AND (f.valid_to IS NULL OR f.valid_to > @asOf)';
 const AS_OF_CODE = `CASE WHEN f.status = 'proposal' THEN ${SweepCode.Proposal}
-  WHEN ${AS_OF_VALID} THEN (CASE f.scope WHEN 'session' THEN ${SweepCode.SessionScoped} WHEN 'task' THEN ${SweepCode.TaskScoped} END)
+  WHEN ${AS_OF_VALID} THEN ${ELIGIBLE_CODE}
   WHEN f.ts > @asOf THEN ${SweepCode.Future} ELSE ${SweepCode.Superseded} END`;
 const AS_OF_DETAIL = `CASE WHEN f.status = 'proposal' THEN f.proposal_for
-  WHEN ${AS_OF_VALID} THEN (CASE WHEN f.scope IN ('session', 'task') THEN f.scope_id END)
+  WHEN ${AS_OF_VALID} THEN ${ELIGIBLE_DETAIL}
   WHEN f.ts > @asOf THEN f.ts ELSE f.superseded_by END`;
 
 function sweepSql(view: TimeView, next: boolean): string {
@@ -65,6 +80,7 @@ function sweepSql(view: TimeView, next: boolean): string {
 /** Every fact of the partition (for complete provenance), oldest first (ts, rid), in pages read
  * by key along the (partition_id, ts, rid) index. */
 export function* allFactPages(ctx: PartitionContext, view: TimeView): Generator<SweepRow[]> {
+  ensurePermissionFunction(ctx.db);
   const first = stmt<[Record<string, unknown>], unknown[]>(ctx.db, sweepSql(view, false)).raw(true);
   const next = stmt<[Record<string, unknown>], unknown[]>(ctx.db, sweepSql(view, true)).raw(true);
   const at = stmt<[string], unknown[]>(ctx.db, 'SELECT ts, rid FROM facts WHERE id = ?').raw(true);
@@ -121,9 +137,13 @@ export function leanFacts(ctx: PartitionContext, rids: readonly number[]): Map<n
 
 export type SimpleOrder = 'recent' | 'important' | 'balanced';
 
+/** When a fact was last touched: accessed, else established. */
+const RECENT_AT = 'coalesce(f.last_accessed_at, f.ts)';
+
 const ORDER_SQL: Record<SimpleOrder, string> = {
-  // Accessed facts by last access; never-accessed ones after them, newest established first.
-  recent: 'f.last_accessed_at IS NULL, f.last_accessed_at DESC, f.ts DESC, f.created_at DESC, f.rid DESC',
+  // Most recent touch first: a fact's last access, or, if it was never accessed, when it was
+  // established (a fact written a minute ago is more recent than one read yesterday).
+  recent: `${RECENT_AT} DESC, f.ts DESC, f.rid DESC`,
   important: 'f.importance DESC, f.ts DESC, f.rid DESC',
   // ADR-006 (BALANCED_SCORE). See validFactsOrdered for why "added" is the fact's ts and not
   // its created_at.
@@ -162,8 +182,8 @@ export function* validFactsOrdered(
   // alike, so decay would rank by importance alone) and assembles as of each query's ts, which
   // precedes every created_at (a negative age); the history that as-of views read is indexed
   // by ts, so "hours since added at the view's now" is only defined on ts.
-  const score = order === 'balanced' ? BALANCED_SCORE : order === 'important' ? 'f.importance' : 'coalesce(julianday(f.last_accessed_at), 0.0)';
-  const ranked = rawStmt(ctx, `SELECT f.rid AS rid, ${score} AS score FROM facts f WHERE f.partition_id = @pid AND ${validClause(view)} ORDER BY ${ORDER_SQL[order]} LIMIT @limit`);
+  const score = order === 'balanced' ? BALANCED_SCORE : order === 'important' ? 'f.importance' : `coalesce(julianday(${RECENT_AT}), 0.0)`;
+  const ranked = rawStmt(ctx, `SELECT f.rid AS rid, ${score} AS score FROM facts f WHERE f.partition_id = @pid AND ${candidateClause(ctx, view)} ORDER BY ${ORDER_SQL[order]} LIMIT @limit`);
   const extra = order === 'balanced' ? { now: view.now } : {};
   let limit = Math.max(1, Math.ceil(first));
   const top = (): ScoredRid[] | undefined => (order === 'balanced' ? balancedTop(ctx, view, limit, scoreAllBelow) : undefined);
@@ -215,7 +235,7 @@ function balancedTop(ctx: PartitionContext, view: TimeView, k: number, scoreAllB
   const maxImportance = stmt<[number], { m: number | null }>(ctx.db, 'SELECT max(f.importance) AS m FROM facts f WHERE f.partition_id = ?').get(ctx.partitionId)?.m;
   const jdNow = julianDay(ctx, view.now);
   if (typeof maxImportance !== 'number' || !(maxImportance > 0) || !Number.isFinite(maxImportance) || jdNow === null || !datedTimestamps(ctx)) return undefined;
-  const valid = validClause(view);
+  const valid = candidateClause(ctx, view);
   const newestSql = `SELECT f.ts AS ts FROM facts f WHERE f.partition_id = @pid AND ${valid} ORDER BY f.ts DESC, f.rid DESC LIMIT 1 OFFSET @offset`;
   const newestAt = (offset: number): string | undefined => stmt<[Record<string, unknown>], { ts: string }>(ctx.db, newestSql).get(params(ctx, view, { offset }))?.ts;
   const newest = newestAt(0);
@@ -287,13 +307,13 @@ function datedTimestamps(ctx: PartitionContext): boolean {
 
 /** Valid facts newest first (the non-relevant tail of state_based), streamed via (partition_id, ts). */
 export function* validFactsNewestFirst(ctx: PartitionContext, view: TimeView): Generator<LeanFact> {
-  const sql = `SELECT ${LEAN} FROM facts f WHERE f.partition_id = @pid AND ${validClause(view)} ORDER BY f.ts DESC, f.rid DESC`;
+  const sql = `SELECT ${LEAN} FROM facts f WHERE f.partition_id = @pid AND ${candidateClause(ctx, view)} ORDER BY f.ts DESC, f.rid DESC`;
   for (const a of rawStmt(ctx, sql).iterate(params(ctx, view))) yield lean(a);
 }
 
 /** Valid facts oldest first (the reference's timestamp order). */
 export function validFactsOrderedByTs(ctx: PartitionContext, view: TimeView): LeanFact[] {
-  const sql = `SELECT ${LEAN} FROM facts f WHERE f.partition_id = @pid AND ${validClause(view)} ORDER BY f.ts, f.rid`;
+  const sql = `SELECT ${LEAN} FROM facts f WHERE f.partition_id = @pid AND ${candidateClause(ctx, view)} ORDER BY f.ts, f.rid`;
   return stmt<[Record<string, unknown>], LeanFact>(ctx.db, sql).all(params(ctx, view));
 }
 
@@ -321,7 +341,7 @@ export interface Candidate {
  */
 export function relevantFacts(ctx: PartitionContext, view: TimeView, termQueries: readonly string[], perTerm: number, limit: number): Candidate[] {
   const from = `FROM facts_fts JOIN facts f ON f.rid = facts_fts.rowid
-    WHERE facts_fts MATCH @match AND +f.partition_id = @pid AND ${validClause(view)}
+    WHERE facts_fts MATCH @match AND +f.partition_id = @pid AND ${candidateClause(ctx, view)}
     ORDER BY facts_fts.rowid DESC LIMIT @limit`;
   const plain = rawStmt(ctx, `SELECT f.rid, f.id, f.is_constraint ${from}`);
   const scored = rawStmt(ctx, `SELECT ${LEAN}, bm25(facts_fts, 0.5, 1.0) ${from}`);
@@ -449,14 +469,22 @@ export interface WorkingRow {
 
 export const WORKING_LIMIT = 5_000;
 
-/** The session's most recent working items (at most WORKING_LIMIT), oldest first. */
-export function sessionItems(ctx: PartitionContext, sessionId: string): WorkingRow[] {
-  const rows = stmt<[Record<string, unknown>], WorkingRow>(
+/** The session's most recent working items (at most WORKING_LIMIT) that the view's reader may
+ * see, oldest first; the others, with the audience that withholds each, apart. */
+export function sessionItems(ctx: PartitionContext, view: TimeView, sessionId: string): { items: WorkingRow[]; withheld: Array<{ item: WorkingRow; audience: string }> } {
+  ensurePermissionFunction(ctx.db);
+  const rows = stmt<[Record<string, unknown>], WorkingRow & { withheld: string | null }>(
     ctx.db,
-    `SELECT id, session_id, key, value, item_type, speaker, turn_index, created_at, expires_at, priority
+    `SELECT id, session_id, key, value, item_type, speaker, turn_index, created_at, expires_at, priority, ${withheldSql('value')} AS withheld
      FROM working_items WHERE partition_id = @pid AND session_id = @sid ORDER BY created_at DESC, rid DESC LIMIT @limit`,
-  ).all({ pid: ctx.partitionId, sid: sessionId, limit: WORKING_LIMIT });
-  return rows.reverse();
+  ).all({ pid: ctx.partitionId, sid: sessionId, limit: WORKING_LIMIT, reader: view.reader });
+  const items: WorkingRow[] = [];
+  const withheld: Array<{ item: WorkingRow; audience: string }> = [];
+  for (const { withheld: audience, ...item } of rows.reverse()) {
+    if (audience === null) items.push(item);
+    else withheld.push({ item, audience });
+  }
+  return { items, withheld };
 }
 
 export function identityOf(ctx: PartitionContext): Identity | undefined {

@@ -2,8 +2,8 @@
 // saved query "as of" the query's time (facts valid then, turns said by then, now = query time),
 // writes one JSONL line per query and judges the contexts with StateBench's phrase rule, beside
 // the `reference` ablation from the same run. Ground truth is read only by the judge, never by
-// assembly. Default budget: 1,000 tokens (cl100k), about 4x the reference's mean context, so the
-// budget binds only on the largest timelines.
+// assembly. Default budget: 8,000 tokens (cl100k), the budget every baseline of the published
+// StateBench evaluation ran under, so figures compare with those.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,7 +14,7 @@ import { Store } from '../store';
 import { assembleContext, type AssembleOptions } from './assemble';
 import { figures, judgeContext, type JudgedQuery, type StatebenchFigures } from './judge';
 
-export const DEFAULT_STATEBENCH_BUDGET = 1_000;
+export const DEFAULT_STATEBENCH_BUDGET = 8_000;
 
 export interface StatebenchRunOptions {
   readonly file: string;

@@ -202,7 +202,12 @@ function addSlot(
   ref: Parameters<Store['scope']>[0],
   extra: { user?: DemoUser; capability?: DemoCapability } = {},
 ): Slot {
-  const handle = store.scope(ref, { create: true, ...(extra.capability ? { maturity: extra.capability.maturity } : {}) });
+  let handle = store.scope(ref, { create: true });
+  if (extra.capability && extra.capability.maturity !== handle.ctx.maturity) {
+    // The demo seeds its agents' tiers the way an administrator would: one audited change each.
+    store.setMaturity(handle.id, extra.capability.maturity, { actor: 'demo', reason: 'seeded demo agent tier' });
+    handle = store.scopeById(handle.id);
+  }
   partitionIds.push(handle.id);
   const slot: Slot = { org, handle, kind: ref.kind, ring: [], counter: 0, batch: null, ...extra };
   slots.push(slot);

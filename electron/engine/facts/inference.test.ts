@@ -113,8 +113,8 @@ describe('constraint detection', () => {
     expect(constraint(p.writeFact({ key: 'travel', value: 'Flights over $1,000 need approval', source: { type: 'policy' } }).factId)).toEqual([true, 'budget']);
     const plain = p.writeFact({ key: 'logo', value: 'I like the blue logo' });
     expect(constraint(plain.factId)).toEqual([false, null]);
-    expect(p.getFact(plain.factId)?.importance).toBe(0.5);
-    expect(p.getFact(p.writeFact({ key: 'cap2', value: 'must stay under 5 seats' }).factId)?.importance).toBe(0.8);
+    expect(p.getFact(plain.factId)?.importance).toBe(1);
+    expect(p.getFact(p.writeFact({ key: 'cap2', value: 'must stay under 5 seats' }).factId)?.importance).toBe(1.6);
     expect(constraint(p.writeFact({ key: 'c3', value: 'must ship', constraintType: 'deadline' }).factId)).toEqual([true, 'deadline']);
     expect(constraint(p.writeFact({ key: 'c4', value: 'must ship', isConstraint: false }).factId)).toEqual([false, null]);
     store.close();

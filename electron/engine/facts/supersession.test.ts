@@ -328,11 +328,13 @@ describe('capability levels gated by maturity', () => {
     expect(junior.writeFact({ key: 'e', value: 'saw a timeout' }).outcome).toBe('created');
     expect(junior.allFacts()[0]?.level).toBe('event');
 
-    const senior = store.scope(billing, { maturity: 'senior' });
+    store.setMaturity(junior.id, 'senior', { actor: 'admin' });
+    const senior = store.scope(billing);
     expect(senior.writeFact({ key: 'h', value: 'retry', level: 'heuristic' }).outcome).toBe('created');
     expect(refusal(() => senior.writeFact({ key: 's', value: 'batch at night', level: 'strategy' })).code).toBe('LEVEL_NOT_ALLOWED');
 
-    const master = store.scope(billing, { maturity: 'master' });
+    store.setMaturity(junior.id, 'master', { actor: 'admin' });
+    const master = store.scope(billing);
     for (const level of ['event', 'heuristic', 'strategy'] as const) expect(master.writeFact({ key: `m-${level}`, value: level, level }).outcome).toBe('created');
     store.close();
   });

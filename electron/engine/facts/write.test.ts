@@ -72,7 +72,8 @@ describe('supersession rules', () => {
     const store = openTmpStore();
     const cap = store.scope({ kind: 'capability', org: 'acme', capability: 'billing' }, { create: true });
     expect(() => cap.writeFact({ key: 'h', value: 'retry', level: 'heuristic' })).toThrow(/junior/);
-    const senior = store.scope({ kind: 'capability', org: 'acme', capability: 'billing' }, { maturity: 'senior' });
+    store.setMaturity(cap.id, 'senior', { actor: 'admin' });
+    const senior = store.scope({ kind: 'capability', org: 'acme', capability: 'billing' });
     expect(senior.writeFact({ key: 'h', value: 'retry', level: 'heuristic' }).outcome).toBe('created');
     store.close();
   });

@@ -2,7 +2,7 @@
 // the four supersession rules, inference of unspecified fields, dependency edges and
 // needs_review propagation. Callers wrap batches in one transaction (see PartitionHandle).
 import { StatelensError } from '../../../shared/errors';
-import { FactWriteInput, type WriteResult } from '../../../shared/writes';
+import { DEFAULT_CONSTRAINT_IMPORTANCE, DEFAULT_IMPORTANCE, FactWriteInput, type WriteResult } from '../../../shared/writes';
 import type { SupersessionRule } from '../../../shared/domain';
 import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
@@ -332,7 +332,7 @@ function writeVia(ctx: PartitionContext, access: FactAccess, raw: FactWriteInput
     source_event: source.eventIndex ?? null,
     ts,
     created_at: now,
-    importance: input.importance ?? (isConstraint ? 0.8 : 0.5),
+    importance: input.importance ?? (isConstraint ? DEFAULT_CONSTRAINT_IMPORTANCE : DEFAULT_IMPORTANCE),
     memory_type: memoryType,
     level,
     scope,

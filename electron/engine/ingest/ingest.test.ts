@@ -38,7 +38,7 @@ const EVENTS = [
   { type: 'supersession', ts: '2026-01-02T10:00:00Z', writes: [{ id: 'W-AUTO', layer: 'persistent_facts', key: 'available_budget_corrected', value: '$120,000', supersedes: 'available_budget' }] },
   { type: 'conversation_turn', ts: '2026-01-02T10:01:00Z', speaker: 'assistant', text: 'Noted' },
   { type: 'query', ts: '2026-01-03T00:00:00Z', prompt: 'What is the budget?', ground_truth: { must_mention: ['$120,000'] } },
-  { type: 'state_write', ts: '2026-01-03T00:00:00Z', partition: 'capability:acme/billing', maturity: 'senior', writes: [{ key: 'retry', value: 'retry twice', level: 'heuristic', source: { type: 'heuristic' } }] },
+  { type: 'state_write', ts: '2026-01-03T00:00:00Z', partition: 'capability:acme/billing', writes: [{ key: 'retry', value: 'retry twice', level: 'event', source: { type: 'observation' } }] },
 ];
 
 describe('partition designations', () => {
@@ -83,13 +83,33 @@ describe('ingest (the agents wire format)', () => {
     expect(u.environment()).toEqual([{ key: 'now', value: '2026-01-01T10:00:00Z', observedAt: '2026-01-01T10:00:00Z' }]);
     expect(u.savedQueries()).toMatchObject([{ label: 'Q0', prompt: 'What is the budget?' }]);
     const cap = store.scope({ kind: 'capability', org: 'acme', capability: 'billing' });
-    expect(cap.ctx.maturity).toBe('senior');
-    expect(cap.validFacts()[0]?.level).toBe('heuristic');
+    expect(cap.ctx.maturity).toBe('junior');
+    expect(cap.validFacts()[0]?.level).toBe('event');
 
     // A second run continues the turn numbering and query labels.
     ingestEvents(store, [{ type: 'conversation_turn', ts: '2026-01-04T00:00:00Z', speaker: 'user', text: 'again' }, { type: 'query', prompt: 'And now?' }], { partition: U1 });
     expect(u.workingItems({ includeExpired: true }).filter((w) => w.itemType === 'turn').map((t) => t.turnIndex)).toEqual([0, 1, 2]);
     expect(u.savedQueries().map((q) => q.label)).toEqual(['Q0', 'Q1']);
+    store.close();
+  });
+
+  it('a write cannot raise its own tier: a line carrying a maturity is refused and nothing is written', () => {
+    const store = openTmpStore();
+    const billing = { kind: 'capability', org: 'acme', capability: 'billing' } as const;
+    const junior = store.scope(billing, { create: true });
+    const before = rowCount(store);
+    const upgrade = { type: 'state_write', ts: '2026-01-03T00:00:00Z', partition: 'capability:acme/billing', maturity: 'master', writes: [{ key: 'plan', value: 'price by ROI', level: 'strategy' }] };
+    expect(() => ingestEvents(store, [upgrade])).toThrow(expect.objectContaining({ code: 'IMPORT_FAILED', details: expect.objectContaining({ field: 'maturity' }) }));
+    expect(rowCount(store)).toBe(before);
+    expect(store.scope(billing).ctx.maturity).toBe('junior');
+    // Without the field the strategy is refused for a junior agent; after the audited
+    // administrative change the same write is accepted.
+    const { maturity: _m, ...plain } = upgrade;
+    expect(() => ingestEvents(store, [plain])).toThrow(/A junior agent may not write strategy/);
+    store.setMaturity(junior.id, 'master', { actor: 'admin', reason: 'passed review' });
+    expect(ingestEvents(store, [plain]).outcomes.created).toBe(1);
+    const audit = store.db.prepare("SELECT actor, action, reason, details FROM audit_log WHERE action = 'maturity.set'").all();
+    expect(audit).toEqual([{ actor: 'admin', action: 'maturity.set', reason: 'passed review', details: JSON.stringify({ from: 'junior', to: 'master' }) }]);
     store.close();
   });
 

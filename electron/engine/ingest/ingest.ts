@@ -14,14 +14,13 @@ import { addWorkingItem } from '../layers/working-set';
 import type { PartitionHandle } from '../partition-handle';
 import type { Store } from '../store';
 import { DEFAULT_MAX_LINE_BYTES, readLines } from '../snapshot/line-reader';
+import { MATURITY_NOT_WRITABLE } from '../partitions/partitions';
 import { formatDesignation } from './designation';
 import { WireEvent, type WireWrite } from './wire';
 
 export interface IngestOptions {
   /** The partition for lines that do not name their own. */
   readonly partition?: PartitionRef;
-  /** Capability partitions created or used by this run take this maturity. */
-  readonly maturity?: 'junior' | 'senior' | 'master';
   /** Validate and apply, then roll everything back. */
   readonly dryRun?: boolean;
   readonly maxLineBytes?: number;
@@ -66,6 +65,9 @@ function lineError(source: string, line: number, field: string | undefined, mess
 function describeIssue(error: z.ZodError): { field: string | undefined; message: string } {
   const issue = error.issues[0];
   if (!issue) return { field: undefined, message: 'invalid event' };
+  if (issue.code === 'unrecognized_keys' && issue.path.length === 0 && issue.keys.includes('maturity')) {
+    return { field: 'maturity', message: MATURITY_NOT_WRITABLE };
+  }
   // A union failure on `type` is clearer as the list of known types.
   if (issue.code === 'invalid_union' && issue.path.length === 1 && issue.path[0] === 'type') {
     return { field: 'type', message: 'unknown event type (expected conversation_turn, state_write, supersession, query or identity)' };
@@ -138,12 +140,12 @@ class Ingestor {
     return [...this.partitions.values()].map((p) => p.handle.id);
   }
 
-  private partition(ref: PartitionRef, maturity: IngestOptions['maturity']): PartitionState {
+  private partition(ref: PartitionRef): PartitionState {
     const key = formatDesignation(ref);
     let state = this.partitions.get(key);
     if (!state) {
-      const m = maturity ?? this.options.maturity;
-      const handle = this.store.scope(ref, { create: true, ...(m ? { maturity: m } : {}) });
+      // A new capability partition starts junior; its tier is never taken from the events.
+      const handle = this.store.scope(ref, { create: true });
       const queries = this.store.db.prepare('SELECT count(*) FROM saved_queries WHERE partition_id = ?').pluck().get(handle.id) as number;
       state = { handle, turns: new Map(), queries };
       this.partitions.set(key, state);
@@ -188,7 +190,7 @@ class Ingestor {
     this.summary.events[event.type] = (this.summary.events[event.type] ?? 0) + 1;
     let p: PartitionState;
     try {
-      p = this.partition(ref, event.maturity);
+      p = this.partition(ref);
     } catch (e) {
       throw lineError(this.source, line.number, 'partition', e instanceof Error ? e.message : String(e), isStatelensError(e) ? e.code : undefined);
     }
@@ -225,7 +227,7 @@ class Ingestor {
             organization: r.organization,
             permissions: r.permissions ?? [],
             communicationStyle: r.communication_style ?? null,
-          }),
+          }, session),
         );
         return;
       }

@@ -2,7 +2,7 @@
 // (conversation_turn, state_write, supersession, query) plus `identity`, each optionally naming
 // its partition. Strict objects: a misspelt field is an error naming it, not a silent default.
 import { z } from 'zod';
-import { ConstraintType, CapabilityLevel, Maturity, MemoryType, Scope, SupersessionRule } from '../../../shared/domain';
+import { ConstraintType, CapabilityLevel, MemoryType, Scope, SupersessionRule } from '../../../shared/domain';
 import { MAX_VALUE_CHARS } from '../../../shared/writes';
 import { PartitionDesignation } from './designation';
 
@@ -14,8 +14,6 @@ const value = z.union([z.string().max(MAX_VALUE_CHARS), z.number(), z.boolean(),
 const common = {
   /** Overrides the run's partition for this line. */
   partition: PartitionDesignation.optional(),
-  /** Capability partitions only: the agent's maturity (gates heuristic / strategy levels). */
-  maturity: Maturity.optional(),
   session_id: z.string().min(1).max(200).optional(),
 };
 

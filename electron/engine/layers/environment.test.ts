@@ -41,3 +41,31 @@ describe('environment history', () => {
     store.close();
   });
 });
+
+describe('environment fields', () => {
+  it('reads the signals as current time, date in the timezone, timezone, location and external data', () => {
+    const store = openTmpStore();
+    const p = store.scope(USER, { create: true });
+    p.setEnvironment([
+      { key: 'timezone', value: 'Asia/Tokyo', observedAt: '2026-03-01T09:00:00Z' },
+      { key: 'location', value: 'Tokyo office', observedAt: '2026-03-01T09:00:00Z' },
+      { key: 'stock_price', value: { ticker: 'ACME', usd: 95 }, observedAt: '2026-03-01T09:00:00Z' },
+    ]);
+    // 20:00 UTC on 1 March is already 2 March in Tokyo.
+    expect(p.environmentState('2026-03-01T20:00:00Z')).toEqual({
+      currentTime: '2026-03-01T20:00:00Z',
+      currentDate: '2026-03-02',
+      timezone: 'Asia/Tokyo',
+      location: 'Tokyo office',
+      externalData: { stock_price: '{"ticker":"ACME","usd":95}' },
+    });
+    // Before anything was observed: UTC, no location, no data.
+    expect(p.environmentState('2026-02-01T20:00:00Z')).toEqual({ currentTime: '2026-02-01T20:00:00Z', currentDate: '2026-02-01', timezone: 'UTC', location: null, externalData: {} });
+    expect(() => p.setEnvironment([{ key: 'timezone', value: 'Mars/Olympus' }])).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+    for (const strategy of ['state_based', 'reference'] as const) {
+      const text = assembleContext(p, { strategy, query: 'What is the ACME stock price?', budget: 2000, asOf: '2026-03-01T20:00:00Z' }).text;
+      for (const line of ['- current_time: 2026-03-01T20:00:00Z', '- current_date: 2026-03-02', '- timezone: Asia/Tokyo', '- location: Tokyo office', '- stock_price: {"ticker":"ACME","usd":95}']) expect(text, strategy).toContain(line);
+    }
+    store.close();
+  });
+});

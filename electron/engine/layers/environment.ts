@@ -1,7 +1,8 @@
-// Layer 4, the environment: external signals (now, timezone, alerts, calendars), each with the
-// time it was observed. Every observation is kept; the environment at a time is the latest
-// observation per key made by then.
-import type { EnvironmentSignal } from '../../../shared/domain';
+// Layer 4, the environment: external signals (timezone, location, alerts, calendars), each with
+// the time it was observed. Every observation is kept; the environment at a time is the latest
+// observation per key made by then, read as the specification's fields: current time and date
+// (in the observed timezone), timezone, location and the rest as external data.
+import { ENVIRONMENT_FIELD_KEYS, type Environment, type EnvironmentSignal } from '../../../shared/domain';
 import { StatelensError } from '../../../shared/errors';
 import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
@@ -10,6 +11,7 @@ export function setSignal(ctx: PartitionContext, key: string, value: unknown, ob
   if (!key || key.length > 500) throw new StatelensError('INVALID_INPUT', 'An environment signal needs a key of at most 500 characters');
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   if (text === undefined || text.length > 100_000) throw new StatelensError('INVALID_INPUT', `Environment signal ${key} is missing or too large`);
+  if (key === ENVIRONMENT_FIELD_KEYS.timezone && !isTimeZone(text)) throw new StatelensError('INVALID_INPUT', `timezone must be an IANA time zone such as "Europe/Paris" or "UTC"; got "${text}"`);
   stmt(
     ctx.db,
     `INSERT INTO environment_signals (partition_id, key, value, observed_at) VALUES (?, ?, ?, ?)
@@ -26,4 +28,40 @@ export function listSignals(ctx: PartitionContext, at: string | null = null): En
   return stmt<[{ p: number; at: string | null }], { key: string; value: string; observed_at: string }>(ctx.db, LATEST_SIGNALS_SQL)
     .all({ p: ctx.partitionId, at })
     .map((r) => ({ key: r.key, value: r.value, observedAt: r.observed_at }));
+}
+
+/** Whether the runtime knows `zone` as an IANA time zone. */
+export function isTimeZone(zone: string): boolean {
+  if (!zone) return false;
+  try {
+    new Intl.DateTimeFormat('en-CA', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The calendar date (YYYY-MM-DD) of an instant in a time zone; the UTC date when either is unusable. */
+export function dateIn(instant: string, zone: string): string {
+  const ms = Date.parse(instant);
+  if (Number.isNaN(ms)) return instant.slice(0, 10);
+  const date = new Date(ms);
+  if (!isTimeZone(zone)) return date.toISOString().slice(0, 10);
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(date);
+  const part = (type: string): string => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')}`;
+}
+
+/** The environment's fields at `now` from the signals observed by then (a stored "now" signal is
+ * replaced by `now` itself). */
+export function environmentAt(now: string, signals: ReadonlyArray<{ key: string; value: string }>): Environment {
+  let timezone = 'UTC';
+  let location: string | null = null;
+  const externalData: Record<string, string> = {};
+  for (const s of signals) {
+    if (s.key === ENVIRONMENT_FIELD_KEYS.timezone) timezone = isTimeZone(s.value) ? s.value : timezone;
+    else if (s.key === ENVIRONMENT_FIELD_KEYS.location) location = s.value;
+    else if (s.key.toLowerCase() !== 'now') externalData[s.key] = s.value;
+  }
+  return { currentTime: now, currentDate: dateIn(now, timezone), timezone, location, externalData };
 }

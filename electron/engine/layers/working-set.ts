@@ -1,5 +1,7 @@
 // Layer 3, the working set: session-scoped items (recent turns, drafts, scratch values) with an
-// optional expiry. No supersession tracking; expired items are excluded from reads by default.
+// optional expiry. No supersession tracking: a key holds one item per session (writing it again
+// replaces it), expired items are excluded from reads by default, and ending a session clears
+// its items.
 import { z } from 'zod';
 import type { WorkingItem } from '../../../shared/domain';
 import { StatelensError } from '../../../shared/errors';
@@ -47,17 +49,35 @@ function toItem(r: WorkingRow): WorkingItem {
   };
 }
 
+/** Writes an item: a key already in the session is updated in place (same id, new value, type,
+ * time and expiry); otherwise a new item is added. Returns the item's id. */
 export function addWorkingItem(ctx: PartitionContext, raw: WorkingItemInput): string {
   const parsed = WorkingItemInput.safeParse(raw);
   if (!parsed.success) throw new StatelensError('INVALID_INPUT', `Invalid working-set item: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   const item = parsed.data;
+  const fields = [item.value, item.itemType, item.speaker ?? null, item.turnIndex ?? null, item.createdAt ?? ctx.clock.now(), item.expiresAt ?? null, item.priority ?? 0] as const;
+  // Newest first, so a session holding duplicates from before keys were unique updates its latest.
+  const existing = stmt<[number, string, string], { id: string }>(ctx.db, 'SELECT id FROM working_items WHERE partition_id = ? AND session_id = ? AND key = ? ORDER BY rid DESC LIMIT 1').get(
+    ctx.partitionId,
+    item.sessionId,
+    item.key,
+  );
+  if (existing) {
+    stmt(ctx.db, 'UPDATE working_items SET value = ?, item_type = ?, speaker = ?, turn_index = ?, created_at = ?, expires_at = ?, priority = ? WHERE id = ?').run(...fields, existing.id);
+    return existing.id;
+  }
   const id = ctx.newId('w');
   stmt(
     ctx.db,
     `INSERT INTO working_items (id, partition_id, session_id, key, value, item_type, speaker, turn_index, created_at, expires_at, priority)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(id, ctx.partitionId, item.sessionId, item.key, item.value, item.itemType, item.speaker ?? null, item.turnIndex ?? null, item.createdAt ?? ctx.clock.now(), item.expiresAt ?? null, item.priority ?? 0);
+  ).run(id, ctx.partitionId, item.sessionId, item.key, ...fields);
   return id;
+}
+
+/** Clears a session's working set (the session ended). Returns how many items were removed. */
+export function clearSession(ctx: PartitionContext, sessionId: string): number {
+  return stmt(ctx.db, 'DELETE FROM working_items WHERE partition_id = ? AND session_id = ?').run(ctx.partitionId, sessionId).changes;
 }
 
 /** Items of a session (all sessions when omitted), oldest first; expired ones only on request. */

@@ -43,3 +43,6 @@ export function partitionLabel(ref: PartitionRef): string {
       return `${ref.org} / organisational knowledge`;
   }
 }
+
+/** Why no write may carry a maturity: the agent that writes would be choosing its own tier. */
+export const MATURITY_NOT_WRITABLE = "an agent's maturity is not part of a write (a writer cannot raise its own tier); an administrator sets it with `statelens maturity`";

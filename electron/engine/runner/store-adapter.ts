@@ -34,9 +34,11 @@ export class PartitionRunnerStore implements RunnerStore {
 
   async addEntry(sessionId: string, message: SessionMessage): Promise<void> {
     this.calls.count('add_entry');
-    this.handle.transact('working_set', (ctx) =>
-      addWorkingItem(ctx, { sessionId, key: `entry:${message.role}`, value: JSON.stringify(message), itemType: ENTRY_ITEM_TYPE, speaker: message.role, createdAt: message.ts }),
-    );
+    this.handle.transact('working_set', (ctx) => {
+      // Entries are a log: each gets its own key (a working-set key holds one item).
+      const n = ctx.db.prepare('SELECT count(*) FROM working_items WHERE partition_id = ? AND session_id = ? AND item_type = ?').pluck().get(ctx.partitionId, sessionId, ENTRY_ITEM_TYPE) as number;
+      addWorkingItem(ctx, { sessionId, key: `entry:${n}`, value: JSON.stringify(message), itemType: ENTRY_ITEM_TYPE, speaker: message.role, createdAt: message.ts });
+    });
   }
 
   async listEntries(sessionId: string, offset: number): Promise<SessionMessage[]> {

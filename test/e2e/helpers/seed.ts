@@ -126,7 +126,9 @@ export function seedInspectorData(store: Store, options: SeedOptions): SeedInfo 
   for (let i = 0; i < graphInputs.length; i += 500) for (const r of g.writeFacts(graphInputs.slice(i, i + 500), { inferSupersession: false })) ids.push(r.factId);
   if (options.graph > 10) g.writeFact({ key: 'node_3', value: 'graph fact 3, revised', ts: new Date(BASE + DAY).toISOString() });
 
-  const cap = store.scope({ kind: 'capability', org: 'acme', capability: 'support-bot' }, { create: true, maturity: 'senior' });
+  let cap = store.scope({ kind: 'capability', org: 'acme', capability: 'support-bot' }, { create: true });
+  store.setMaturity(cap.id, 'senior', { actor: 'seed' });
+  cap = store.scopeById(cap.id);
   cap.writeFacts([
     { key: 'refund_flow', value: 'Refunds above $500 need a manager', level: 'heuristic', ts: at(10), source: { type: 'agent', identity: 'support-bot', authority: 'system' } },
     { key: 'ticket_8812', value: 'Customer asked for an invoice copy', level: 'event', ts: at(11), source: { type: 'agent', identity: 'support-bot', authority: 'system' } },

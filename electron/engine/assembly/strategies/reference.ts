@@ -3,8 +3,8 @@
 // environment, active constraints, current facts, facts to recalculate, the working set, and the
 // last ten conversation turns verbatim. Only validity (and scope) filter anything out.
 import { environmentLines, factLine, factMarks, identityLines, isTurn, itemLine, itemMarks } from '../format';
-import { scopeExclusion, type Exclusion } from '../provenance';
-import { identityOf, sessionItems, signals, validFactsOrderedByTs } from '../source';
+import { readableItems, scopeExclusion, type Exclusion } from '../provenance';
+import { identityOf, signals, validFactsOrderedByTs } from '../source';
 import { ContextBuilder } from '../text';
 import type { StrategyInput, StrategyOutput } from './types';
 
@@ -38,7 +38,7 @@ export function assembleReference(input: StrategyInput): StrategyOutput {
     builder.add(section, factLine(f, marks, f.value), { kind: 'fact', id: f.id, label: f.key, score: 0, marks });
   }
 
-  const items = sessionItems(ctx, req.sessionId).filter((w) => {
+  const items = readableItems(ctx, view, req.sessionId, log).filter((w) => {
     if (view.asOf !== null && w.created_at > view.asOf) {
       log.exclude('working_item', w.id, w.key, { reason: 'future', detail: `created ${w.created_at}` });
       return false;

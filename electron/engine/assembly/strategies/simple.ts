@@ -1,5 +1,5 @@
-// HTM's ADR-006 strategies over valid facts: `recent` (last access, then never-accessed newest
-// first), `important` (importance) and `balanced` (importance x 1/(1 + hours since established)).
+// HTM's ADR-006 strategies over valid facts: `recent` (last touch: the last access, or when the
+// fact was established if it was never accessed), `important` (importance) and `balanced` (importance x 1/(1 + hours since established)).
 // Each fills in its order until the next fact does not fit. SQL does the ordering, so only the
 // facts that fit are ever read and tokenised.
 import { factLine, factMarks } from '../format';
@@ -9,7 +9,7 @@ import { ContextBuilder } from '../text';
 import type { StrategyInput, StrategyOutput } from './types';
 
 const TITLES: Record<SimpleOrder, string> = {
-  recent: 'Memories (most recently accessed first)',
+  recent: 'Memories (most recently accessed or created first)',
   important: 'Memories (most important first)',
   balanced: 'Memories (importance weighted by recency)',
 };

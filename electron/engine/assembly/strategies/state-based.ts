@@ -11,9 +11,10 @@ import { DeadValues, normalised, type DeadSource } from '../curation';
 import { asksForHistory, continuity, episodes } from '../conversation';
 import { environmentLines, factLine, factMarks, identityLines, isTurn, itemLine, itemMarks, oneLine } from '../format';
 import { freshSignals, sameSubject } from '../freshness';
-import { audienceAllows, restrictionOf, scopeLabelOf } from '../labels';
+import { scopeLabelOf } from '../labels';
+import { withheldAudience } from '../permissions';
 import type { Exclusion } from '../provenance';
-import { scopeExclusion } from '../provenance';
+import { permissionExclusion, readableItems, scopeExclusion } from '../provenance';
 import {
   deadCountExceeds,
   deadFacts,
@@ -24,7 +25,6 @@ import {
   identityOf,
   orgDocuments,
   relevantFacts,
-  sessionItems,
   signals,
   successorValues,
   validFactsNewestFirst,
@@ -81,8 +81,8 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
 
   /** Labels in the text itself: an audience the identity is outside, or another scope. */
   const labelled = (text: string): Exclusion | undefined => {
-    const audience = restrictionOf(text);
-    if (audience !== undefined && !audienceAllows(audience, identity)) return { reason: 'permission', detail: `restricted to ${audience}` };
+    const audience = withheldAudience(text, identity);
+    if (audience !== null) return permissionExclusion(audience);
     const scope = scopeLabelOf(text);
     if (scope !== undefined && scope.toLowerCase() !== (req.taskId ?? '').toLowerCase() && scope.toLowerCase() !== req.sessionId.toLowerCase()) {
       return { reason: 'scope', detail: `labelled for ${scope}` };
@@ -115,7 +115,7 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
   // Dead text: superseded values (and stale signals) that nothing may bring back.
   // Small partitions: every dead value. Large ones: the predecessors of the facts most likely
   // to be shown (the values a turn or a fact on the same subject would quote).
-  const items = sessionItems(ctx, req.sessionId);
+  const items = readableItems(ctx, view, req.sessionId, log);
   let dead: DeadSource[];
   if (!deadCountExceeds(ctx, view, DEAD_LIMIT)) dead = deadFacts(ctx, view, DEAD_LIMIT);
   else {
