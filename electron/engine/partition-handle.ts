@@ -10,6 +10,7 @@ import { refFromRow } from './partitions/partitions';
 import type { Store } from './store';
 import { getIdentity, setIdentity } from './layers/identity';
 import { addWorkingItem, listWorkingItems, type WorkingItemInput } from './layers/working-set';
+import { nextTurnIndex, recordTurn, type RecordedTurn, type TurnInput } from './layers/turns';
 import { listSignals, setSignal } from './layers/environment';
 import { documentsFor, listDocuments, putDocument, type DocumentInput } from './layers/documents';
 import { listSavedQueries, saveQuery } from './layers/saved-queries';
@@ -102,6 +103,18 @@ export class PartitionHandle {
 
   addWorkingItems(items: readonly WorkingItemInput[]): string[] {
     return this.transact('working_set', (ctx) => items.map((i) => addWorkingItem(ctx, i)));
+  }
+
+  /** Appends conversation turns and applies the facts they contradict (see layers/turns). */
+  recordTurns(sessionId: string, turns: readonly TurnInput[], options: { actor?: string } = {}): RecordedTurn[] {
+    return this.transact('working_set', (ctx) => {
+      let next = nextTurnIndex(ctx, sessionId);
+      return turns.map((t) => {
+        const recorded = recordTurn(ctx, sessionId, { ...t, turnIndex: t.turnIndex ?? next }, options);
+        next = recorded.turnIndex + 1;
+        return recorded;
+      });
+    });
   }
 
   workingItems(options?: { sessionId?: string; at?: string; includeExpired?: boolean }): WorkingItem[] {

@@ -9,7 +9,6 @@ import { StatelensError } from '../../shared/errors';
 import { FactFilter } from '../../shared/query';
 import { FactWriteInput, MAX_VALUE_CHARS } from '../../shared/writes';
 import { PartitionDesignation } from '../engine/ingest/designation';
-import { addWorkingItem } from '../engine/layers/working-set';
 import type { PartitionHandle } from '../engine/partition-handle';
 import { partitionLabel } from '../engine/partitions/partitions';
 import { listFacts } from '../engine/query/list-facts';
@@ -61,7 +60,8 @@ export const TOOLS: readonly McpTool[] = [
   tool({
     name: 'record_turns',
     title: 'Record conversation turns',
-    description: "Append conversation turns to a session's working set (numbered after the turns already stored).",
+    description:
+      "Append conversation turns to a session's working set (numbered after the turns already stored). A turn that names the entity of a valid fact, states a different value of the same kind (day, time, date, amount, percentage, count, address, place, name) and carries a change cue (\"let's do\", \"actually\", \"instead\", \"moved to\", \"now\", \"reschedule\", ...) supersedes it with a fact written from the turn (rule implicit); when the turn hedges or asks, or the match is ambiguous, or it denies the fact without a new value, the fact is flagged needs_review with the turn as the cause. Imagined states (\"what if\"), constraints and facts from a source above a peer are never changed by a turn. Each item lists these `conflicts`.",
     input: z.strictObject({
       partition,
       session_id: sessionId.default('default'),
@@ -72,15 +72,10 @@ export const TOOLS: readonly McpTool[] = [
     }),
     run(store, a) {
       const h = writable(store, a.partition);
-      const items = h.transact('working_set', (ctx) => {
-        let next = ctx.db.prepare("SELECT count(*) FROM working_items WHERE partition_id = ? AND session_id = ? AND item_type = 'turn'").pluck().get(ctx.partitionId, a.session_id) as number;
-        return a.turns.map((t) => {
-          const turn = t.turn_index ?? next;
-          next = turn + 1;
-          const id = addWorkingItem(ctx, { sessionId: a.session_id, key: `turn:${turn}`, value: t.text, itemType: 'turn', speaker: t.speaker, turnIndex: turn, ...(t.ts ? { createdAt: t.ts } : {}) });
-          return { id, turnIndex: turn };
-        });
-      });
+      const items = h.recordTurns(
+        a.session_id,
+        a.turns.map((t) => ({ speaker: t.speaker, text: t.text, ...(t.ts ? { ts: t.ts } : {}), ...(t.turn_index !== undefined ? { turnIndex: t.turn_index } : {}) })),
+      );
       return { ...where(h), sessionId: a.session_id, items };
     },
   }),
