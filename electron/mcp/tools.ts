@@ -2,7 +2,7 @@
 // environment signals, agent state deltas and expectation checks, context assembly, context
 // documents and fact search. Every tool names its partition. Agents write; the inspector reviews.
 import { z } from 'zod';
-import { AgentStateUpdate, ToolResult } from '../../shared/agent-state';
+import { AgentStateDelta, ToolResult } from '../../shared/agent-state';
 import { AssemblyStrategy, MAX_BUDGET, TokenizerName } from '../../shared/assembly';
 import { Maturity, type Fact } from '../../shared/domain';
 import { StatelensError } from '../../shared/errors';
@@ -98,8 +98,8 @@ export const TOOLS: readonly McpTool[] = [
     name: 'update_agent_state',
     title: 'Update agent state',
     description:
-      "Apply one delta to a session's agent state (seed 003): entities and dependencies merge; assumptions, expectations and hypotheses upsert by id; item ops add / update / remove. Returns the new state.",
-    input: z.strictObject({ partition, session_id: sessionId, update: AgentStateUpdate }),
+      "Apply one delta to a session's agent state: entities and dependencies merge; assumptions, expectations and hypotheses upsert by id; item ops add / update / remove. The delta is either flat ({current_understanding, assumptions, expectations, tentative_hypotheses, items}) or the end-of-turn summarizer's output as it returns it ({agent_state_item_updates, agent_state_updates}), which also stamps lastSummarizedAt. Assembled contexts (state_based) include the session's agent state. Returns the new state.",
+    input: z.strictObject({ partition, session_id: sessionId, update: AgentStateDelta }),
     run(store, a) {
       const h = writable(store, a.partition);
       return { ...where(h), state: h.applyAgentStateUpdate(a.session_id, a.update) };

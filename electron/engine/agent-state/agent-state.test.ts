@@ -156,3 +156,48 @@ describe('verifyExpectation (seed 003 §6)', () => {
     store.close();
   });
 });
+
+describe("the summarizer's output as a delta", () => {
+  it('applies {agent_state_item_updates, agent_state_updates} as one delta and stamps lastSummarizedAt', () => {
+    const { store, p } = setup();
+    p.applyAgentStateUpdate('s', { items: [{ op: 'add', item: { id: 'i1', kind: 'task', title: 'Draft plan', status: 'active' } }] });
+    const s = p.applyAgentStateUpdate('s', {
+      agent_state_item_updates: [
+        { op: 'update', id: 'i1', patch: { id: 'i1', status: 'resolved' } },
+        { op: 'add', item: { id: 'i2', kind: 'question', title: 'Which vendor?', status: 'active', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' } },
+      ],
+      agent_state_updates: {
+        current_understanding: { entities: [{ id: 'p1', kind: 'project', name: 'Apollo' }] },
+        assumptions: [{ id: 'a1', hypothesis: 'Budget is fixed', confidence: 0.8, evidence: ['turn 3'] }],
+        expectations: [{ id: 'e1', action: 'create 2 tasks', expected_outcome: 'two tasks exist', expected_count: 2 }],
+        tentative_hypotheses: [{ id: 'h1', hypothesis: 'Globex may be cheaper' }],
+      },
+    });
+    expect(s.items.map((i) => [i.id, i.status])).toEqual([
+      ['i1', 'resolved'],
+      ['i2', 'active'],
+    ]);
+    expect(s.current_understanding.entities).toEqual([{ id: 'p1', kind: 'project', name: 'Apollo' }]);
+    expect(s.assumptions[0]?.hypothesis).toBe('Budget is fixed');
+    expect(s.expectations[0]).toMatchObject({ id: 'e1', status: 'pending' });
+    expect(s.tentative_hypotheses[0]?.id).toBe('h1');
+    expect(s.lastSummarizedAt).toBeDefined();
+    store.close();
+  });
+
+  it('refuses a malformed summarizer output naming the field, and changes nothing', () => {
+    const { store, p } = setup();
+    const err = (() => {
+      try {
+        p.applyAgentStateUpdate('s', { agent_state_updates: { assumptions: [{ id: 'a', hypothesis: 'x', confidence: 2 }] } });
+      } catch (e) {
+        return e as Error;
+      }
+      return null;
+    })();
+    expect(err?.message).toMatch(/Invalid summarizer output: agent_state_updates\.assumptions\.0\.confidence/);
+    expect(codeOf(() => p.applyAgentStateUpdate('s', { agent_state_updates: { items: [] } } as never))).toBe('INVALID_INPUT');
+    expect(p.agentStateRecord('s').state).toBeNull();
+    store.close();
+  });
+});
