@@ -2,7 +2,7 @@
 // run in one transaction per call and announce a change; reads never cross the partition.
 import type { Fact, Identity, PartitionRef } from '../../shared/domain';
 import type { FactWriteInput, WriteResult } from '../../shared/writes';
-import type { PartitionContext } from './context';
+import type { AgentStateChange, PartitionContext } from './context';
 import { currentFact, eachFactAsOf, factsAsOf, getFact, validFacts, allFacts, type FactsAsOfPage } from './facts/read';
 import { chainFor } from './query/chain';
 import { writeFactsBatched, type WriteOptions } from './facts/write';
@@ -45,8 +45,8 @@ export class PartitionHandle {
   }
 
   /** Runs `fn` in one transaction on this partition and announces the change. */
-  transact<T>(what: string, fn: (ctx: PartitionContext) => T): T {
-    return this.store.write([this.ctx.partitionId], what, () => fn(this.ctx));
+  transact<T>(what: string, fn: (ctx: PartitionContext) => T, agentStates?: (result: T) => readonly AgentStateChange[]): T {
+    return this.store.write([this.ctx.partitionId], what, () => fn(this.ctx), agentStates);
   }
 
   writeFacts(inputs: readonly FactWriteInput[], options?: WriteOptions): WriteResult[] {
@@ -195,11 +195,15 @@ export class PartitionHandle {
   }
 
   applyAgentStateUpdate(sessionId: string, update: AgentStateUpdateInput): AgentState {
-    return this.transact('agent_state', (ctx) => applyAgentStateUpdate(ctx, sessionId, update));
+    return this.transact('agent_state', (ctx) => applyAgentStateUpdate(ctx, sessionId, update), () => [{ partitionId: this.id, sessionId }]);
   }
 
   verifyExpectation(sessionId: string, expectationId: string, toolResult: ToolResult): VerificationResult {
-    return this.transact('agent_state', (ctx) => verifyExpectation(ctx, sessionId, expectationId, toolResult));
+    return this.transact(
+      'agent_state',
+      (ctx) => verifyExpectation(ctx, sessionId, expectationId, toolResult),
+      (r) => (r.outcome === 'skipped' ? [] : [{ partitionId: this.id, sessionId }]),
+    );
   }
 
   putContextDocument(sessionId: string, body: string): ContextDocumentVersion {

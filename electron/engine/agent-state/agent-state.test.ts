@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentState } from '../../../shared/domain';
 import { isStatelensError } from '../../../shared/errors';
 import { openTmpStore } from '../../../test/helpers/tmp';
+import { Store } from '../store';
 
 const USER = { kind: 'user', org: 'acme', user: 'u1' } as const;
 
@@ -198,6 +199,40 @@ describe("the summarizer's output as a delta", () => {
     expect(err?.message).toMatch(/Invalid summarizer output: agent_state_updates\.assumptions\.0\.confidence/);
     expect(codeOf(() => p.applyAgentStateUpdate('s', { agent_state_updates: { items: [] } } as never))).toBe('INVALID_INPUT');
     expect(p.agentStateRecord('s').state).toBeNull();
+    store.close();
+  });
+});
+
+describe('agent-state change events', () => {
+  it('a delta or a verification announces the session changed; a fact write or a skipped check does not', () => {
+    const { store, p } = setup();
+    const seen: unknown[] = [];
+    store.onChange((e) => seen.push(e.agentStates ?? null));
+    p.writeFact({ key: 'k', value: 'v' });
+    p.applyAgentStateUpdate('s', { expectations: [{ id: 'e1', action: 'a', expected_outcome: 'o', expected_count: 1 }, { id: 'e2', action: 'b', expected_outcome: 'vague' }] });
+    p.verifyExpectation('s', 'e2', { id: 't1', count: 1 });
+    p.verifyExpectation('s', 'e1', { id: 't2', count: 1 });
+    expect(seen).toEqual([null, [{ partitionId: p.id, sessionId: 's' }], null, [{ partitionId: p.id, sessionId: 's' }]]);
+    store.close();
+  });
+
+  it("another connection's change is announced for the sessions it touched, once", () => {
+    const { store, p } = setup();
+    p.applyAgentStateUpdate('s1', { assumptions: [{ id: 'a', hypothesis: 'h', confidence: 0.5 }] });
+    const seen: unknown[] = [];
+    store.onChange((e) => seen.push(e));
+    const other = Store.open(store.path);
+    const q = other.scope(USER);
+    q.applyAgentStateUpdate('s2', { assumptions: [{ id: 'b', hypothesis: 'h', confidence: 0.5 }] });
+    q.writeFact({ key: 'k', value: 'v' });
+    expect(store.pollExternalChanges()).toBe(true);
+    q.writeFact({ key: 'k2', value: 'v' });
+    expect(store.pollExternalChanges()).toBe(true);
+    other.close();
+    expect(seen).toEqual([
+      { origin: 'external', partitionIds: [], what: ['external write'], agentStates: [{ partitionId: p.id, sessionId: 's2' }] },
+      { origin: 'external', partitionIds: [], what: ['external write'] },
+    ]);
     store.close();
   });
 });
