@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectTurnConflicts, entityOf, extractValues } from './turn-conflicts';
+import { detectTurnConflicts, entityOf, extractValues, mayChangeFacts } from './turn-conflicts';
 
 const meeting = { id: 'f1', key: 'meeting', value: 'Meeting is Tuesday at 2pm' };
 
@@ -94,5 +94,14 @@ describe('detectTurnConflicts', () => {
   it('flags a denial of a named fact for review, with no replacement', () => {
     const [c] = detectTurnConflicts('The meeting is cancelled', [meeting]);
     expect(c).toMatchObject({ factId: 'f1', cue: 'cancelled', confident: false, changes: [] });
+  });
+});
+
+describe('mayChangeFacts', () => {
+  it('is true only for a turn with a change or denial cue that is not an imagined state', () => {
+    expect(mayChangeFacts("Let's do Thursday")).toBe(true);
+    expect(mayChangeFacts('The meeting is cancelled')).toBe(true);
+    expect(mayChangeFacts('Thanks, see you Tuesday')).toBe(false);
+    expect(mayChangeFacts("What if we moved it to Thursday instead")).toBe(false);
   });
 });

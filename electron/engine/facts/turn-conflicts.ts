@@ -237,6 +237,12 @@ function compare(fact: ConflictCandidate, turnStems: ReadonlySet<string>, turnBy
   return { fact, entity: named.map(([, w]) => w).join(' '), score: named.length / entity.size, changes, ambiguous, replacement };
 }
 
+/** Whether a turn could change any fact at all (a change or denial cue, not an imagined state):
+ * callers skip looking up candidate facts for every other turn. */
+export function mayChangeFacts(turn: string): boolean {
+  return !HYPOTHETICAL.test(turn) && (firstCue(turn, CHANGE_CUES) !== null || firstCue(turn, DENIAL_CUES) !== null);
+}
+
 /**
  * The facts a turn contradicts. Nothing without a change cue, for imagined states, for facts
  * whose entity the turn does not name, or when every value the turn states equals the fact's.

@@ -11,7 +11,7 @@ import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
 import { flagFact } from '../facts/dependencies';
 import { authorityRank, DEFAULT_AUTHORITY_RANK } from '../facts/inference';
-import { describeKinds, detectTurnConflicts, type TurnConflict, type ValueChange } from '../facts/turn-conflicts';
+import { describeKinds, detectTurnConflicts, mayChangeFacts, type TurnConflict, type ValueChange } from '../facts/turn-conflicts';
 import { writeFact } from '../facts/write';
 import { addWorkingItem } from './working-set';
 
@@ -111,7 +111,7 @@ export function recordTurn(ctx: PartitionContext, sessionId: string, raw: TurnIn
   const at = turn.ts ?? ctx.clock.now();
   const id = addWorkingItem(ctx, { sessionId, key: `turn:${turnIndex}`, value: turn.text, itemType: 'turn', speaker: turn.speaker, turnIndex, createdAt: at });
 
-  const facts = candidates(ctx, sessionId, turn.text, at);
+  const facts = mayChangeFacts(turn.text) ? candidates(ctx, sessionId, turn.text, at) : [];
   const byId = new Map(facts.map((f) => [f.id, f]));
   const ref = turnRef(sessionId, turnIndex, turn.speaker);
   const conflicts: TurnConflictOutcome[] = [];
