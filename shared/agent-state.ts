@@ -51,7 +51,8 @@ export const AgentStateItemUpdate = z.discriminatedUnion('op', [
     op: z.literal('add'),
     item: z.strictObject({ id, ...itemFields, createdAt: itemFields.createdAt.optional(), updatedAt: itemFields.updatedAt.optional() }),
   }),
-  z.strictObject({ op: z.literal('update'), id, patch: z.strictObject(itemFields).partial() }),
+  // A patch may repeat the item's id (a Partial of the whole item); it never changes it.
+  z.strictObject({ op: z.literal('update'), id, patch: z.strictObject({ id, ...itemFields }).partial() }),
   z.strictObject({ op: z.literal('remove'), id }),
 ]);
 export type AgentStateItemUpdate = z.infer<typeof AgentStateItemUpdate>;
@@ -72,7 +73,32 @@ export const AgentStateUpdate = z.strictObject({
   lastSummarizedAt: z.string().max(64).optional(),
 });
 export type AgentStateUpdate = z.infer<typeof AgentStateUpdate>;
-export type AgentStateUpdateInput = z.input<typeof AgentStateUpdate>;
+
+/** The end-of-turn summarizer's output as it returns it: item ops and the state delta under
+ * their own names. Accepted wherever a delta is, and applied as one. */
+export const SummarizerOutput = z.strictObject({
+  agent_state_item_updates: list(AgentStateItemUpdate).optional(),
+  agent_state_updates: AgentStateUpdate.omit({ items: true }).optional(),
+});
+export type SummarizerOutput = z.infer<typeof SummarizerOutput>;
+
+/** A delta in either shape: the flat update, or the summarizer's output. */
+export const AgentStateDelta = z.union([AgentStateUpdate, SummarizerOutput]);
+export type AgentStateDelta = z.infer<typeof AgentStateDelta>;
+export type AgentStateUpdateInput = z.input<typeof AgentStateDelta>;
+
+/** True for the summarizer's shape (checked on the raw input too, so that a bad delta is
+ * reported against the one schema it was meant for, not as a failed union). */
+export function isSummarizerOutput(delta: unknown): delta is SummarizerOutput {
+  return typeof delta === 'object' && delta !== null && ('agent_state_item_updates' in delta || 'agent_state_updates' in delta);
+}
+
+/** The flat update a delta of either shape stands for. */
+export function flattenAgentStateDelta(delta: AgentStateDelta): AgentStateUpdate {
+  if (!isSummarizerOutput(delta)) return delta;
+  const items = delta.agent_state_item_updates;
+  return { ...(delta.agent_state_updates ?? {}), ...(items ? { items } : {}) };
+}
 
 /** The structured part of a tool's result that the deterministic matcher compares. */
 export const ToolResult = z.strictObject({

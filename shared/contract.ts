@@ -223,6 +223,15 @@ export const DataChanged = z.strictObject({
 });
 export type DataChanged = z.infer<typeof DataChanged>;
 
+/** A session's agent state changed (a delta or a verified expectation), in this process or
+ * another; sent besides `data.changed`, once per session changed. */
+export const AgentStateChanged = z.strictObject({
+  origin: z.enum(['local', 'external']),
+  partitionId: z.number().int(),
+  sessionId: z.string(),
+});
+export type AgentStateChanged = z.infer<typeof AgentStateChanged>;
+
 /** Menu items whose dialog lives in the renderer (desktop only). */
 export const AppCommand = z.strictObject({ command: z.enum(['export-snapshot', 'show-shortcuts']) });
 export type AppCommand = z.infer<typeof AppCommand>;
@@ -280,6 +289,7 @@ export const CONTRACT = {
 
   progress: event(Progress),
   'data.changed': event(DataChanged),
+  'agentState.changed': event(AgentStateChanged),
   'app.command': event(AppCommand),
 } as const;
 

@@ -87,10 +87,25 @@ export const FactBrief = z.strictObject({
 });
 export type FactBrief = z.infer<typeof FactBrief>;
 
-/** Why a fact needs review: the recorded cause and the upstream fact that changed. */
+/** The conversation turn that contradicted a fact without the engine being sure enough to
+ * supersede it: where it was said, by whom, and the change cue it carried. */
+export const TurnCause = z.strictObject({
+  workingItemId: z.string(),
+  sessionId: z.string().nullable(),
+  turnIndex: z.number().int().nullable(),
+  speaker: z.string().nullable(),
+  /** The turn as said, or null once it is gone from the working set. */
+  text: z.string().nullable(),
+  cue: z.string(),
+});
+export type TurnCause = z.infer<typeof TurnCause>;
+
+/** Why a fact needs review: the recorded cause and the upstream fact that changed, or the turn. */
 export const ReviewCause = z.strictObject({
   text: z.string().nullable(),
   causeFactId: z.string().nullable(),
+  /** Set when a conversation turn, not a fact, raised the flag. */
+  turn: TurnCause.nullable(),
   /** The upstream fact, or null when it no longer exists (deleted). */
   cause: FactBrief.nullable(),
   /** The fact that superseded the upstream fact, when it was superseded. */

@@ -50,3 +50,19 @@ describe('EngineHost', () => {
     await expect(seen).resolves.toMatchObject({ origin: 'external' });
   });
 });
+
+describe('EngineHost agent-state events', () => {
+  it("announces another process's agent-state change as its own event, naming the session", async () => {
+    const file = tmpDbPath();
+    Store.open(file).close();
+    const h = host();
+    await h.call('db.openPath', { path: file, create: false, readonly: false });
+    const seen = new Promise((resolve) => h.on('agentStateChanged', resolve));
+    const other = Store.open(file);
+    const p = other.scope({ kind: 'user', org: 'acme', user: 'bo' }, { create: true });
+    p.writeFact({ key: 'team', value: 'infra' });
+    p.applyAgentStateUpdate('chat-7', { assumptions: [{ id: 'a1', hypothesis: 'infra owns it', confidence: 0.6 }] });
+    other.close();
+    await expect(seen).resolves.toEqual({ origin: 'external', partitionId: p.id, sessionId: 'chat-7' });
+  });
+});

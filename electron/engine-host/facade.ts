@@ -4,7 +4,7 @@
 // cancellation travel beside them. A crashed worker is restarted and reopens the last database.
 import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import type { DataChanged, Progress } from '../../shared/contract';
+import type { AgentStateChanged, DataChanged, Progress } from '../../shared/contract';
 import { StatelensError } from '../../shared/errors';
 import type { OpenRequest } from './engine-session';
 import type { EngineOpName, OpInput, OpOutput } from './operations';
@@ -18,6 +18,7 @@ export interface EngineHostOptions extends WorkerOptions {
 export interface EngineEvents {
   progress: [Progress];
   changed: [DataChanged];
+  agentStateChanged: [AgentStateChanged];
   /** The worker died unexpectedly (it is restarted on the next call). */
   crashed: [Error];
 }
@@ -75,6 +76,7 @@ export class EngineHost extends EventEmitter<EngineEvents> {
       else call.reject(new StatelensError(m.error.code, m.error.message, m.error.details));
     } else if (m.type === 'progress') this.emit('progress', m.progress);
     else if (m.type === 'changed') this.emit('changed', m.event);
+    else if (m.type === 'agentStateChanged') this.emit('agentStateChanged', m.event);
   }
 
   private onWorkerGone(worker: Worker, error: Error): void {

@@ -1,6 +1,6 @@
 // The messages between the engine facade (main process or `statelens serve`) and the engine
 // worker thread. Plain structured-clone data only; errors travel as the shared error shape.
-import type { DataChanged, Progress } from '../../shared/contract';
+import type { AgentStateChanged, DataChanged, Progress } from '../../shared/contract';
 import type { ErrorShape } from '../../shared/errors';
 import type { EngineOpName } from './operations';
 
@@ -24,4 +24,5 @@ export type FromWorker =
   | { readonly type: 'result'; readonly id: number; readonly ok: false; readonly error: ErrorShape }
   | { readonly type: 'progress'; readonly progress: Progress }
   | { readonly type: 'changed'; readonly event: DataChanged }
+  | { readonly type: 'agentStateChanged'; readonly event: AgentStateChanged }
   | { readonly type: 'closed' };

@@ -27,7 +27,10 @@ export function runWorker(port: MessagePort, options: WorkerOptions): void {
     unsubscribe = undefined;
     watchedStore = store;
     if (store) {
-      unsubscribe = store.onChange((e) => post({ type: 'changed', event: { origin: e.origin, partitionIds: [...e.partitionIds], what: [...e.what] } }));
+      unsubscribe = store.onChange((e) => {
+        post({ type: 'changed', event: { origin: e.origin, partitionIds: [...e.partitionIds], what: [...e.what] } });
+        for (const a of e.agentStates ?? []) post({ type: 'agentStateChanged', event: { origin: e.origin, partitionId: a.partitionId, sessionId: a.sessionId } });
+      });
     }
   }
 

@@ -12,6 +12,13 @@ export interface ChangeEvent {
   readonly origin: 'local' | 'external';
   readonly partitionIds: readonly number[];
   readonly what: readonly string[];
+  /** The sessions whose agent state changed (announced as their own event by the hosts). */
+  readonly agentStates?: readonly AgentStateChange[];
+}
+
+export interface AgentStateChange {
+  readonly partitionId: number;
+  readonly sessionId: string;
 }
 
 export interface EngineServices {

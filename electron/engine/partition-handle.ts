@@ -2,7 +2,7 @@
 // run in one transaction per call and announce a change; reads never cross the partition.
 import type { Fact, Identity, PartitionRef } from '../../shared/domain';
 import type { FactWriteInput, WriteResult } from '../../shared/writes';
-import type { PartitionContext } from './context';
+import type { AgentStateChange, PartitionContext } from './context';
 import { currentFact, eachFactAsOf, factsAsOf, getFact, validFacts, allFacts, type FactsAsOfPage } from './facts/read';
 import { chainFor } from './query/chain';
 import { writeFactsBatched, type WriteOptions } from './facts/write';
@@ -12,6 +12,7 @@ import { getIdentity, releaseIdentity, setIdentity } from './layers/identity';
 import { addWorkingItem, clearSession, listWorkingItems, type WorkingItemInput } from './layers/working-set';
 import { StatelensError } from '../../shared/errors';
 import { environmentAt, listSignals, setSignal } from './layers/environment';
+import { nextTurnIndex, recordTurn, type RecordedTurn, type TurnInput } from './layers/turns';
 import { documentsFor, listDocuments, putDocument, type DocumentInput } from './layers/documents';
 import { listSavedQueries, saveQuery } from './layers/saved-queries';
 import type { Environment, EnvironmentSignal, OrgDocument, SavedQuery, WorkingItem } from '../../shared/domain';
@@ -45,8 +46,8 @@ export class PartitionHandle {
   }
 
   /** Runs `fn` in one transaction on this partition and announces the change. */
-  transact<T>(what: string, fn: (ctx: PartitionContext) => T): T {
-    return this.store.write([this.ctx.partitionId], what, () => fn(this.ctx));
+  transact<T>(what: string, fn: (ctx: PartitionContext) => T, agentStates?: (result: T) => readonly AgentStateChange[]): T {
+    return this.store.write([this.ctx.partitionId], what, () => fn(this.ctx), agentStates);
   }
 
   writeFacts(inputs: readonly FactWriteInput[], options?: WriteOptions): WriteResult[] {
@@ -112,6 +113,18 @@ export class PartitionHandle {
 
   addWorkingItems(items: readonly WorkingItemInput[]): string[] {
     return this.transact('working_set', (ctx) => items.map((i) => addWorkingItem(ctx, i)));
+  }
+
+  /** Appends conversation turns and applies the facts they contradict (see layers/turns). */
+  recordTurns(sessionId: string, turns: readonly TurnInput[], options: { actor?: string } = {}): RecordedTurn[] {
+    return this.transact('working_set', (ctx) => {
+      let next = nextTurnIndex(ctx, sessionId);
+      return turns.map((t) => {
+        const recorded = recordTurn(ctx, sessionId, { ...t, turnIndex: t.turnIndex ?? next }, options);
+        next = recorded.turnIndex + 1;
+        return recorded;
+      });
+    });
   }
 
   workingItems(options?: { sessionId?: string; at?: string; includeExpired?: boolean }): WorkingItem[] {
@@ -199,11 +212,15 @@ export class PartitionHandle {
   }
 
   applyAgentStateUpdate(sessionId: string, update: AgentStateUpdateInput): AgentState {
-    return this.transact('agent_state', (ctx) => applyAgentStateUpdate(ctx, sessionId, update));
+    return this.transact('agent_state', (ctx) => applyAgentStateUpdate(ctx, sessionId, update), () => [{ partitionId: this.id, sessionId }]);
   }
 
   verifyExpectation(sessionId: string, expectationId: string, toolResult: ToolResult): VerificationResult {
-    return this.transact('agent_state', (ctx) => verifyExpectation(ctx, sessionId, expectationId, toolResult));
+    return this.transact(
+      'agent_state',
+      (ctx) => verifyExpectation(ctx, sessionId, expectationId, toolResult),
+      (r) => (r.outcome === 'skipped' ? [] : [{ partitionId: this.id, sessionId }]),
+    );
   }
 
   putContextDocument(sessionId: string, body: string): ContextDocumentVersion {

@@ -4,7 +4,7 @@
 import { Maturity as MaturitySchema, type Maturity, type PartitionRef, type PartitionSummary } from '../../shared/domain';
 import { recordAudit } from './audit/audit';
 import { StatelensError } from '../../shared/errors';
-import type { ChangeEvent, EngineClock, EngineServices, PartitionContext } from './context';
+import type { AgentStateChange, ChangeEvent, EngineClock, EngineServices, PartitionContext } from './context';
 import { mapSqliteError, openDatabase, type OpenOptions, type Sqlite } from './db/open';
 import { retainRawFile } from './db/raw-file';
 import { stmt } from './db/statements';
@@ -28,6 +28,8 @@ export class Store {
   readonly services: EngineServices;
   private readonly listeners = new Set<ChangeListener>();
   private lastDataVersion: number;
+  /** updated_at of every session's agent state, to tell which ones another process changed. */
+  private agentStateMarks: Map<string, string>;
   private closed = false;
   private readonly closeHooks: (() => void)[] = [];
 
@@ -42,6 +44,7 @@ export class Store {
       emit: (event) => this.emit(event),
     };
     this.lastDataVersion = this.dataVersion();
+    this.agentStateMarks = readAgentStateMarks(db);
   }
 
   static open(path: string, options: StoreOptions = {}): Store {
@@ -74,8 +77,9 @@ export class Store {
     return !this.closed;
   }
 
-  /** Runs `fn` in one IMMEDIATE transaction (all or nothing) and announces the change. */
-  write<T>(partitionIds: readonly number[], what: string, fn: () => T): T {
+  /** Runs `fn` in one IMMEDIATE transaction (all or nothing) and announces the change;
+   * `agentStates` names the sessions whose agent state the result changed. */
+  write<T>(partitionIds: readonly number[], what: string, fn: () => T, agentStates?: (result: T) => readonly AgentStateChange[]): T {
     this.assertWritable();
     let result: T;
     try {
@@ -85,7 +89,9 @@ export class Store {
       throw mapSqliteError(e, this.path) ?? e;
     }
     this.lastDataVersion = this.dataVersion();
-    this.emit({ origin: 'local', partitionIds, what: [what] });
+    const changed = agentStates?.(result) ?? [];
+    if (changed.length > 0) this.agentStateMarks = readAgentStateMarks(this.db);
+    this.emit({ origin: 'local', partitionIds, what: [what], ...(changed.length > 0 ? { agentStates: changed } : {}) });
     return result;
   }
 
@@ -191,7 +197,23 @@ export class Store {
     const v = this.dataVersion();
     if (v === this.lastDataVersion) return false;
     this.lastDataVersion = v;
-    this.emit({ origin: 'external', partitionIds: [], what: ['external write'] });
+    // Another process changed agent state when a session's updated_at moved (or it appeared).
+    const marks = readAgentStateMarks(this.db);
+    const agentStates: AgentStateChange[] = [];
+    for (const [k, at] of marks) {
+      if (this.agentStateMarks.get(k) === at) continue;
+      const [pid, sessionId] = JSON.parse(k) as [number, string];
+      agentStates.push({ partitionId: pid, sessionId });
+    }
+    this.agentStateMarks = marks;
+    this.emit({ origin: 'external', partitionIds: [], what: ['external write'], ...(agentStates.length > 0 ? { agentStates } : {}) });
     return true;
   }
+}
+
+/** (partition, session) -> updated_at of every stored agent state. Agent states are one row per
+ * session, so this stays small. */
+function readAgentStateMarks(db: Sqlite): Map<string, string> {
+  const rows = stmt<[], { partition_id: number; session_id: string; updated_at: string }>(db, 'SELECT partition_id, session_id, updated_at FROM agent_states').all();
+  return new Map(rows.map((r) => [JSON.stringify([r.partition_id, r.session_id]), r.updated_at]));
 }

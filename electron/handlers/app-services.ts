@@ -23,8 +23,10 @@ export function createAppServices(engine: EngineHost, shell: Shell, options: { v
   const events = new ContractEvents(options.validate);
   const onProgress = (p: Parameters<typeof events.emit<'progress'>>[1]) => events.emit('progress', p);
   const onChanged = (e: Parameters<typeof events.emit<'data.changed'>>[1]) => events.emit('data.changed', e);
+  const onAgentState = (e: Parameters<typeof events.emit<'agentState.changed'>>[1]) => events.emit('agentState.changed', e);
   engine.on('progress', onProgress);
   engine.on('changed', onChanged);
+  engine.on('agentStateChanged', onAgentState);
   return {
     engine,
     handlers,
@@ -33,6 +35,7 @@ export function createAppServices(engine: EngineHost, shell: Shell, options: { v
     async close() {
       engine.off('progress', onProgress);
       engine.off('changed', onChanged);
+      engine.off('agentStateChanged', onAgentState);
       await engine.close();
     },
   };

@@ -2,14 +2,13 @@
 // environment signals, agent state deltas and expectation checks, context assembly, context
 // documents and fact search. Every tool names its partition. Agents write; the inspector reviews.
 import { z } from 'zod';
-import { AgentStateUpdate, ToolResult } from '../../shared/agent-state';
+import { AgentStateDelta, ToolResult } from '../../shared/agent-state';
 import { AssemblyStrategy, DEFAULT_STRATEGY, MAX_BUDGET, TokenizerName } from '../../shared/assembly';
 import { Identity, type Fact } from '../../shared/domain';
 import { StatelensError } from '../../shared/errors';
 import { FactFilter } from '../../shared/query';
 import { FactWriteInput, MAX_VALUE_CHARS } from '../../shared/writes';
 import { PartitionDesignation } from '../engine/ingest/designation';
-import { addWorkingItem } from '../engine/layers/working-set';
 import type { PartitionHandle } from '../engine/partition-handle';
 import { MATURITY_NOT_WRITABLE, partitionLabel } from '../engine/partitions/partitions';
 import { listFacts } from '../engine/query/list-facts';
@@ -64,7 +63,7 @@ export const TOOLS: readonly McpTool[] = [
     name: 'record_turns',
     title: 'Record conversation turns',
     description:
-      "Append conversation turns to a session's working set (numbered after the turns already stored; a turn recorded again with the same turn_index replaces it). The working set lasts until end_session clears it.",
+      "Append conversation turns to a session's working set (numbered after the turns already stored; a turn recorded again with the same turn_index replaces it; the working set lasts until end_session clears it). A turn that names the entity of a valid fact, states a different value of the same kind (day, time, date, amount, percentage, count, address, place, name) and carries a change cue (\"let's do\", \"actually\", \"instead\", \"moved to\", \"now\", \"reschedule\", ...) supersedes it with a fact written from the turn (rule implicit); when the turn hedges or asks, or the match is ambiguous, or it denies the fact without a new value, the fact is flagged needs_review with the turn as the cause. Imagined states (\"what if\"), constraints and facts from a source above a peer are never changed by a turn. Each item lists these `conflicts`.",
     input: z.strictObject({
       partition,
       session_id: sessionId.default('default'),
@@ -75,15 +74,10 @@ export const TOOLS: readonly McpTool[] = [
     }),
     run(store, a) {
       const h = writable(store, a.partition);
-      const items = h.transact('working_set', (ctx) => {
-        let next = ctx.db.prepare("SELECT count(*) FROM working_items WHERE partition_id = ? AND session_id = ? AND item_type = 'turn'").pluck().get(ctx.partitionId, a.session_id) as number;
-        return a.turns.map((t) => {
-          const turn = t.turn_index ?? next;
-          next = turn + 1;
-          const id = addWorkingItem(ctx, { sessionId: a.session_id, key: `turn:${turn}`, value: t.text, itemType: 'turn', speaker: t.speaker, turnIndex: turn, ...(t.ts ? { createdAt: t.ts } : {}) });
-          return { id, turnIndex: turn };
-        });
-      });
+      const items = h.recordTurns(
+        a.session_id,
+        a.turns.map((t) => ({ speaker: t.speaker, text: t.text, ...(t.ts ? { ts: t.ts } : {}), ...(t.turn_index !== undefined ? { turnIndex: t.turn_index } : {}) })),
+      );
       return { ...where(h), sessionId: a.session_id, items };
     },
   }),
@@ -130,8 +124,8 @@ export const TOOLS: readonly McpTool[] = [
     name: 'update_agent_state',
     title: 'Update agent state',
     description:
-      "Apply one delta to a session's agent state (seed 003): entities and dependencies merge; assumptions, expectations and hypotheses upsert by id; item ops add / update / remove. Returns the new state.",
-    input: z.strictObject({ partition, session_id: sessionId, update: AgentStateUpdate }),
+      "Apply one delta to a session's agent state: entities and dependencies merge; assumptions, expectations and hypotheses upsert by id; item ops add / update / remove. The delta is either flat ({current_understanding, assumptions, expectations, tentative_hypotheses, items}) or the end-of-turn summarizer's output as it returns it ({agent_state_item_updates, agent_state_updates}), which also stamps lastSummarizedAt. Assembled contexts (state_based) include the session's agent state. Returns the new state.",
+    input: z.strictObject({ partition, session_id: sessionId, update: AgentStateDelta }),
     run(store, a) {
       const h = writable(store, a.partition);
       return { ...where(h), state: h.applyAgentStateUpdate(a.session_id, a.update) };

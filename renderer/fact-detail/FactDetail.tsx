@@ -6,6 +6,7 @@ import { Button } from '../ui/Button';
 import { FactBadges, MemoryTypeLabel } from '../ui/FactBadges';
 import { formatTime } from '../ui/format';
 import { Highlight } from '../ui/Highlight';
+import { TurnCauseText } from '../ui/TurnCause';
 
 export type FactDetailData = ChannelOutput<'facts.get'>;
 type Brief = FactDetailData['dependsOn'][number];
@@ -77,6 +78,10 @@ export function ReviewCauseView({ fact, cause, onOpen }: { fact: Pick<Fact, 'rev
         <p>
           Upstream change: <FactLink id={cause.cause.id} label={cause.cause.key} onOpen={onOpen} /> <span className="muted">({cause.cause.isValid ? 'valid' : cause.cause.status}{cause.cause.supersessionRule ? `, ${cause.cause.supersessionRule}` : ''})</span>
           <span className="memory-text brief-value"> {cause.cause.value}</span>
+        </p>
+      ) : cause?.turn ? (
+        <p>
+          Contradicted by <TurnCauseText turn={cause.turn} />
         </p>
       ) : causeId ? (
         <p>

@@ -6,6 +6,7 @@ import { useAppState, useDispatch } from '../app/state';
 import { useMutation, useQuery } from '../api/hooks';
 import { Button } from '../ui/Button';
 import { FactBadges } from '../ui/FactBadges';
+import { TurnCauseText } from '../ui/TurnCause';
 import { formatTime, plural } from '../ui/format';
 import { EmptyState, ErrorState, Loading } from '../ui/states';
 import { useToast } from '../ui/Toast';
@@ -48,6 +49,8 @@ export function ReviewCard({ item, checked, onCheck, onOpen, onDismiss, onDelete
           <span>
             fact <code>{item.cause.causeFactId}</code> was deleted
           </span>
+        ) : item.cause.turn ? (
+          <TurnCauseText turn={item.cause.turn} />
         ) : (
           <span className="faint">not recorded</span>
         )}

@@ -61,7 +61,7 @@ describe('the channel table', () => {
         'sessions.list',
       ].sort(),
     );
-    expect([...EVENT_CHANNELS].sort()).toEqual(['app.command', 'data.changed', 'progress']);
+    expect([...EVENT_CHANNELS].sort()).toEqual(['agentState.changed', 'app.command', 'data.changed', 'progress']);
     expect(new Set(Object.keys(CONTRACT)).size).toBe(CALL_CHANNELS.length + EVENT_CHANNELS.length);
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentState } from '../../../shared/domain';
 import { isStatelensError } from '../../../shared/errors';
 import { openTmpStore } from '../../../test/helpers/tmp';
+import { Store } from '../store';
 
 const USER = { kind: 'user', org: 'acme', user: 'u1' } as const;
 
@@ -153,6 +154,85 @@ describe('verifyExpectation (seed 003 §6)', () => {
     expect(codeOf(() => p.verifyExpectation('s', 'nope', { id: 't', count: 1 }))).toBe('NOT_FOUND');
     expect(codeOf(() => p.verifyExpectation('s', id, { id: 't', count: -1 }))).toBe('INVALID_INPUT');
     expect(codeOf(() => p.verifyExpectation('s', id, { count: 1 } as never))).toBe('INVALID_INPUT');
+    store.close();
+  });
+});
+
+describe("the summarizer's output as a delta", () => {
+  it('applies {agent_state_item_updates, agent_state_updates} as one delta and stamps lastSummarizedAt', () => {
+    const { store, p } = setup();
+    p.applyAgentStateUpdate('s', { items: [{ op: 'add', item: { id: 'i1', kind: 'task', title: 'Draft plan', status: 'active' } }] });
+    const s = p.applyAgentStateUpdate('s', {
+      agent_state_item_updates: [
+        { op: 'update', id: 'i1', patch: { id: 'i1', status: 'resolved' } },
+        { op: 'add', item: { id: 'i2', kind: 'question', title: 'Which vendor?', status: 'active', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' } },
+      ],
+      agent_state_updates: {
+        current_understanding: { entities: [{ id: 'p1', kind: 'project', name: 'Apollo' }] },
+        assumptions: [{ id: 'a1', hypothesis: 'Budget is fixed', confidence: 0.8, evidence: ['turn 3'] }],
+        expectations: [{ id: 'e1', action: 'create 2 tasks', expected_outcome: 'two tasks exist', expected_count: 2 }],
+        tentative_hypotheses: [{ id: 'h1', hypothesis: 'Globex may be cheaper' }],
+      },
+    });
+    expect(s.items.map((i) => [i.id, i.status])).toEqual([
+      ['i1', 'resolved'],
+      ['i2', 'active'],
+    ]);
+    expect(s.current_understanding.entities).toEqual([{ id: 'p1', kind: 'project', name: 'Apollo' }]);
+    expect(s.assumptions[0]?.hypothesis).toBe('Budget is fixed');
+    expect(s.expectations[0]).toMatchObject({ id: 'e1', status: 'pending' });
+    expect(s.tentative_hypotheses[0]?.id).toBe('h1');
+    expect(s.lastSummarizedAt).toBeDefined();
+    store.close();
+  });
+
+  it('refuses a malformed summarizer output naming the field, and changes nothing', () => {
+    const { store, p } = setup();
+    const err = (() => {
+      try {
+        p.applyAgentStateUpdate('s', { agent_state_updates: { assumptions: [{ id: 'a', hypothesis: 'x', confidence: 2 }] } });
+      } catch (e) {
+        return e as Error;
+      }
+      return null;
+    })();
+    expect(err?.message).toMatch(/Invalid summarizer output: agent_state_updates\.assumptions\.0\.confidence/);
+    expect(codeOf(() => p.applyAgentStateUpdate('s', { agent_state_updates: { items: [] } } as never))).toBe('INVALID_INPUT');
+    expect(p.agentStateRecord('s').state).toBeNull();
+    store.close();
+  });
+});
+
+describe('agent-state change events', () => {
+  it('a delta or a verification announces the session changed; a fact write or a skipped check does not', () => {
+    const { store, p } = setup();
+    const seen: unknown[] = [];
+    store.onChange((e) => seen.push(e.agentStates ?? null));
+    p.writeFact({ key: 'k', value: 'v' });
+    p.applyAgentStateUpdate('s', { expectations: [{ id: 'e1', action: 'a', expected_outcome: 'o', expected_count: 1 }, { id: 'e2', action: 'b', expected_outcome: 'vague' }] });
+    p.verifyExpectation('s', 'e2', { id: 't1', count: 1 });
+    p.verifyExpectation('s', 'e1', { id: 't2', count: 1 });
+    expect(seen).toEqual([null, [{ partitionId: p.id, sessionId: 's' }], null, [{ partitionId: p.id, sessionId: 's' }]]);
+    store.close();
+  });
+
+  it("another connection's change is announced for the sessions it touched, once", () => {
+    const { store, p } = setup();
+    p.applyAgentStateUpdate('s1', { assumptions: [{ id: 'a', hypothesis: 'h', confidence: 0.5 }] });
+    const seen: unknown[] = [];
+    store.onChange((e) => seen.push(e));
+    const other = Store.open(store.path);
+    const q = other.scope(USER);
+    q.applyAgentStateUpdate('s2', { assumptions: [{ id: 'b', hypothesis: 'h', confidence: 0.5 }] });
+    q.writeFact({ key: 'k', value: 'v' });
+    expect(store.pollExternalChanges()).toBe(true);
+    q.writeFact({ key: 'k2', value: 'v' });
+    expect(store.pollExternalChanges()).toBe(true);
+    other.close();
+    expect(seen).toEqual([
+      { origin: 'external', partitionIds: [], what: ['external write'], agentStates: [{ partitionId: p.id, sessionId: 's2' }] },
+      { origin: 'external', partitionIds: [], what: ['external write'] },
+    ]);
     store.close();
   });
 });

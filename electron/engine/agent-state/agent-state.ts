@@ -1,7 +1,7 @@
 // A session's agent state (seed 003): stored as one JSON document per (partition, session),
 // changed only by deltas (merge / upsert / item ops) and by verifying expectations against
 // tool results. Writers run inside the caller's transaction (PartitionHandle.transact).
-import { AgentStateUpdate, ToolResult, type AgentStateRecord, type AgentStateUpdateInput, type VerificationResult } from '../../../shared/agent-state';
+import { AgentStateUpdate, flattenAgentStateDelta, isSummarizerOutput, SummarizerOutput, ToolResult, type AgentStateDelta, type AgentStateRecord, type AgentStateUpdateInput, type VerificationResult } from '../../../shared/agent-state';
 import { AgentState, type AgentStateItem, type Assumption, type Expectation } from '../../../shared/domain';
 import { StatelensError } from '../../../shared/errors';
 import { z } from 'zod';
@@ -117,9 +117,12 @@ function store(ctx: PartitionContext, state: AgentState): void {
   ).run(ctx.partitionId, state.sessionId, json, ctx.clock.now());
 }
 
-/** Applies one delta to the session's state and stores it; returns the new state. */
+/** Applies one delta (flat, or the summarizer's output, which also stamps lastSummarizedAt) to
+ * the session's state and stores it; returns the new state. */
 export function applyAgentStateUpdate(ctx: PartitionContext, sessionId: string, updateInput: AgentStateUpdateInput): AgentState {
-  const update = parseInput(AgentStateUpdate, updateInput, 'agent state update');
+  const delta: AgentStateDelta = isSummarizerOutput(updateInput) ? parseInput(SummarizerOutput, updateInput, 'summarizer output') : parseInput(AgentStateUpdate, updateInput, 'agent state update');
+  const update = flattenAgentStateDelta(delta);
+  if (isSummarizerOutput(delta) && update.lastSummarizedAt === undefined) update.lastSummarizedAt = ctx.clock.now();
   const next = mergeAgentState(getAgentState(ctx, sessionId), update, { now: () => ctx.clock.now(), newId: (p) => ctx.newId(p) });
   store(ctx, next);
   return next;

@@ -1,7 +1,7 @@
-// How items read in an assembled context: one line per fact, turn or signal, with the markers
+// How items read in an assembled context: one line per fact, turn, signal or agent-state entry, with the markers
 // that keep hypothetical and draft material from reading as commitments.
 import type { ItemMark } from '../../../shared/assembly';
-import type { Identity } from '../../../shared/domain';
+import type { AgentState, Identity } from '../../../shared/domain';
 import { inferScope } from '../facts/inference';
 import { environmentAt } from '../layers/environment';
 import type { LeanFact, SignalRow, WorkingRow } from './source';
@@ -83,5 +83,30 @@ export function environmentLines(now: string, signals: readonly SignalRow[]): st
   const lines = [`- current_time: ${now}`, `- current_date: ${env.currentDate}`, `- timezone: ${oneLine(env.timezone)}`];
   if (env.location !== null) lines.push(`- location: ${oneLine(env.location)}`);
   for (const [key, value] of Object.entries(env.externalData)) lines.push(`- ${oneLine(key)}: ${oneLine(value)}`);
+  return lines;
+}
+
+/** The session's agent state as context lines: what the agent assumes (with confidence), what it
+ * expects of its actions (with status), its open hypotheses, the active items, then the entities
+ * and dependencies it understands. Resolved and discarded items are no longer current. */
+export function agentStateLines(state: AgentState): string[] {
+  const lines: string[] = [];
+  const names = new Map(state.current_understanding.entities.map((e) => [e.id, e.name ?? e.id]));
+  const nameOf = (id: string) => oneLine(names.get(id) ?? id);
+  for (const a of state.assumptions) {
+    const evidence = a.evidence && a.evidence.length > 0 ? ` (evidence: ${a.evidence.map(oneLine).join(', ')})` : '';
+    lines.push(`- Assumption (confidence ${a.confidence.toFixed(2)}): ${oneLine(a.hypothesis)}${evidence}`);
+  }
+  for (const e of state.expectations) {
+    const invariant = e.invariant ? `; invariant: ${oneLine(e.invariant)}` : '';
+    lines.push(`- Expectation [${e.status ?? 'pending'}]: ${oneLine(e.action)} → ${oneLine(e.expected_outcome)}${invariant}`);
+  }
+  for (const h of state.tentative_hypotheses) lines.push(`- Tentative hypothesis: ${oneLine(h.hypothesis)}${h.reason ? ` (${oneLine(h.reason)})` : ''}`);
+  for (const i of state.items) {
+    if (i.status !== 'active') continue;
+    lines.push(`- ${i.kind.charAt(0).toUpperCase()}${i.kind.slice(1)}: ${oneLine(i.title)}${i.details ? ` — ${oneLine(i.details)}` : ''}`);
+  }
+  for (const e of state.current_understanding.entities) lines.push(`- Entity: ${oneLine(e.name ?? e.id)} (${oneLine(e.kind)}${e.name ? `, ${oneLine(e.id)}` : ''})`);
+  for (const d of state.current_understanding.dependencies) lines.push(`- Dependency: ${nameOf(d.from)} → ${nameOf(d.to)}${d.rel ? ` (${oneLine(d.rel)})` : ''}`);
   return lines;
 }

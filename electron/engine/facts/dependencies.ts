@@ -36,8 +36,8 @@ export function transitiveDependents(ctx: PartitionContext, root: string): strin
 
 const FLAG = 'UPDATE facts SET needs_review = 1, review_cause = ?, review_cause_fact = ? WHERE id = ? AND partition_id = ?';
 
-/** Marks one fact needs_review because of `root`. */
-export function flagFact(ctx: PartitionContext, id: string, cause: string, root: string): void {
+/** Marks one fact needs_review because of `root` (null: the cause is not a fact, e.g. a turn). */
+export function flagFact(ctx: PartitionContext, id: string, cause: string, root: string | null): void {
   stmt(ctx.db, FLAG).run(cause, root, id, ctx.partitionId);
 }
 

@@ -214,6 +214,9 @@ export interface WriteOptions {
   readonly actor?: string;
   /** Skip supersession inference (used by importers replaying explicitly stated history). */
   readonly inferSupersession?: boolean;
+  /** The audit log's reason when the fact's own reason quotes fact text (the audit outlives
+   * deleted facts and must never hold their text). */
+  readonly auditReason?: string;
 }
 
 /** Writes one persistent fact. Must run inside a transaction owned by the caller. */
@@ -370,7 +373,7 @@ function writeVia(ctx: PartitionContext, access: FactAccess, raw: FactWriteInput
       actor,
       action: 'supersede',
       targetIds: [target.id, id],
-      reason: `${rule}: ${reason ?? ''}`.trim(),
+      reason: `${rule}: ${options.auditReason ?? reason ?? ''}`.trim(),
       details: { rule, flagged: flagged.length },
     });
   }

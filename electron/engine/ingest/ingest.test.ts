@@ -257,3 +257,22 @@ describe('ingest (the agents wire format)', () => {
     });
   });
 });
+
+describe('ingested turns that contradict a fact', () => {
+  it('supersede it implicitly, as a turn recorded any other way does', () => {
+    const store = openTmpStore();
+    ingestEvents(
+      store,
+      [
+        { type: 'state_write', ts: '2026-02-01T09:00:00Z', writes: [{ layer: 'persistent_facts', key: 'meeting', value: 'Meeting is Tuesday at 2pm' }] },
+        { type: 'conversation_turn', ts: '2026-02-01T10:00:00Z', speaker: 'user', text: "Let's do the meeting Thursday at 3pm" },
+      ],
+      { partition: U1 },
+    );
+    const h = store.scope(U1);
+    expect(h.currentValue('meeting')).toBe('Meeting is Thursday at 3pm');
+    const [old] = h.chain(h.currentFact('meeting')?.id ?? '').versions;
+    expect(old).toMatchObject({ value: 'Meeting is Tuesday at 2pm', supersessionRule: 'implicit' });
+    store.close();
+  });
+});

@@ -11,6 +11,7 @@ import { setSignal } from '../layers/environment';
 import { setIdentity } from '../layers/identity';
 import { saveQuery } from '../layers/saved-queries';
 import { addWorkingItem } from '../layers/working-set';
+import { recordTurn } from '../layers/turns';
 import type { PartitionHandle } from '../partition-handle';
 import type { Store } from '../store';
 import { DEFAULT_MAX_LINE_BYTES, readLines } from '../snapshot/line-reader';
@@ -207,7 +208,7 @@ class Ingestor {
       case 'conversation_turn': {
         const turn = event.turn_index ?? this.nextTurn(p, session);
         if (event.turn_index !== undefined) p.turns.set(session, event.turn_index);
-        at(undefined, () => addWorkingItem(ctx, { sessionId: session, key: `turn:${turn}`, value: event.text, itemType: 'turn', speaker: event.speaker, turnIndex: turn, createdAt: event.ts }));
+        at(undefined, () => recordTurn(ctx, session, { speaker: event.speaker, text: event.text, ts: event.ts, turnIndex: turn }, { actor: this.options.actor ?? 'ingest' }));
         this.summary.workingItems++;
         return;
       }

@@ -1,7 +1,7 @@
 // Everything the fact detail panel shows about one fact: the fact, its supersession chain and
 // proposals, the facts it rests on and that rest on it, why it needs review, and its audit trail.
 import { StatelensError } from '../../../shared/errors';
-import type { FactDetail, ReviewCause } from '../../../shared/inspect';
+import type { FactDetail, ReviewCause, TurnCause } from '../../../shared/inspect';
 import type { AuditEntry, Fact } from '../../../shared/domain';
 import { auditRowToEntry } from '../audit/audit';
 import type { PartitionContext } from '../context';
@@ -26,7 +26,30 @@ export function factAudit(ctx: PartitionContext, factId: string, limit = DETAIL_
     .map(auditRowToEntry);
 }
 
-export function reviewCauseOf(ctx: PartitionContext, fact: Pick<Fact, 'needsReview' | 'reviewCause' | 'reviewCauseFact'>): ReviewCause | null {
+/** The turn behind the latest turn-raised review flag of a fact (recorded in the audit log). */
+function turnCauseOf(ctx: PartitionContext, factId: string): TurnCause | null {
+  const details = stmt<[number, string], string>(
+    ctx.db,
+    `SELECT details FROM audit_log WHERE partition_id = ? AND action = 'flag_review' AND EXISTS (SELECT 1 FROM json_each(target_ids) WHERE value = ?)
+     ORDER BY id DESC LIMIT 1`,
+  )
+    .pluck()
+    .get(ctx.partitionId, factId);
+  if (details === undefined) return null;
+  const d = JSON.parse(details) as { workingItemId?: unknown; sessionId?: unknown; turnIndex?: unknown; cue?: unknown };
+  if (typeof d.workingItemId !== 'string') return null;
+  const turn = stmt<[string, number], { speaker: string | null; value: string }>(ctx.db, 'SELECT speaker, value FROM working_items WHERE id = ? AND partition_id = ?').get(d.workingItemId, ctx.partitionId);
+  return {
+    workingItemId: d.workingItemId,
+    sessionId: typeof d.sessionId === 'string' ? d.sessionId : null,
+    turnIndex: typeof d.turnIndex === 'number' ? d.turnIndex : null,
+    speaker: turn?.speaker ?? null,
+    text: turn?.value ?? null,
+    cue: typeof d.cue === 'string' ? d.cue : '',
+  };
+}
+
+export function reviewCauseOf(ctx: PartitionContext, fact: Pick<Fact, 'id' | 'needsReview' | 'reviewCause' | 'reviewCauseFact'>): ReviewCause | null {
   if (!fact.needsReview) return null;
   const cause = fact.reviewCauseFact ? briefOf(ctx, fact.reviewCauseFact) : null;
   const supersededBy = fact.reviewCauseFact
@@ -35,6 +58,7 @@ export function reviewCauseOf(ctx: PartitionContext, fact: Pick<Fact, 'needsRevi
   return {
     text: fact.reviewCause,
     causeFactId: fact.reviewCauseFact,
+    turn: fact.reviewCauseFact ? null : turnCauseOf(ctx, fact.id),
     cause,
     replacement: supersededBy ? briefOf(ctx, supersededBy) : null,
   };

@@ -32,9 +32,10 @@ export function reviewQueue(ctx: PartitionContext, pageInput: z.input<typeof Pag
   return {
     entries: shown.map((r) => ({
       fact: toRowView(r, null),
-      cause: reviewCauseOf(ctx, { needsReview: true, reviewCause: r.review_cause, reviewCauseFact: r.review_cause_fact }) ?? {
+      cause: reviewCauseOf(ctx, { id: r.id, needsReview: true, reviewCause: r.review_cause, reviewCauseFact: r.review_cause_fact }) ?? {
         text: r.review_cause,
         causeFactId: r.review_cause_fact,
+        turn: null,
         cause: null,
         replacement: null,
       },

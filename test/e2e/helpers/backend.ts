@@ -90,3 +90,16 @@ export function externalWrite(dbPath: string, input: FactWriteInput, ref: Partit
     writer.close();
   }
 }
+
+/** Writes facts and then records turns in acme/ana through its own connection, as another agent
+ * process would (turns may supersede or flag the facts they contradict). */
+export function externalTurns(dbPath: string, facts: readonly FactWriteInput[], sessionId: string, turns: ReadonlyArray<{ speaker: string; text: string }>, ref: PartitionRef = { kind: 'user', org: 'acme', user: 'ana' }): void {
+  const writer = Store.open(dbPath);
+  try {
+    const h = writer.scope(ref);
+    h.writeFacts(facts);
+    h.recordTurns(sessionId, turns);
+  } finally {
+    writer.close();
+  }
+}

@@ -1,15 +1,17 @@
 // The specification's full `state_based` assembly: identity; environment (now, freshest signal per
 // subject); valid facts by relevance (FTS5 BM25 over key and value, relevant constraints first)
 // within the facts' share of the rest (70% by default), then unmatched facts newest first; the
-// org documents the identity may read; then the curated working set. No superseded value comes
-// back (turns asserting one stay out, or are marked history for why-questions; facts quoting one
-// as wrong have it withheld); labelled text outside the identity's audience or scope stays out.
+// org documents the identity may read; the session's agent state; then the curated working set.
+// No superseded value comes back (turns asserting one stay out, or are marked history for
+// why-questions; facts quoting one as wrong have it withheld); labelled text outside the
+// identity's audience or scope stays out.
 // Scale: facts are never all read. FTS gives a bounded candidate list per term, the tail streams
 // from the (partition_id, ts) index, only tried lines are tokenised, filling stops when full.
 import type { ItemMark } from '../../../../shared/assembly';
+import { agentStateRecord } from '../../agent-state/agent-state';
 import { DeadValues, normalised, type DeadSource } from '../curation';
 import { asksForHistory, continuity, episodes } from '../conversation';
-import { environmentLines, factLine, factMarks, identityLines, isTurn, itemLine, itemMarks, oneLine } from '../format';
+import { agentStateLines, environmentLines, factLine, factMarks, identityLines, isTurn, itemLine, itemMarks, oneLine } from '../format';
 import { freshSignals, sameSubject } from '../freshness';
 import { scopeLabelOf } from '../labels';
 import { withheldAudience } from '../permissions';
@@ -41,9 +43,10 @@ export const STATE_SECTIONS = [
   { name: 'environment', title: 'Environment' },
   { name: 'constraints', title: 'Constraints (check all)' },
   { name: 'facts', title: 'Current facts' },
-  { name: 'review', title: 'Must recalculate (depends on a superseded fact)' },
+  { name: 'review', title: 'Must recalculate (depends on a superseded fact, or contradicted by a turn)' },
   { name: 'hypothetical', title: 'Hypothetical and draft (not commitments)' },
   { name: 'documents', title: 'Organisational documents' },
+  { name: 'agent_state', title: 'Agent state (this session)' },
   { name: 'working', title: 'Working set' },
 ] as const;
 
@@ -195,6 +198,17 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
       }
       const ref: ItemRef = { kind: 'document', id: d.id, label: d.title, score, marks: [] };
       if (!builder.tryAdd('documents', `- ${oneLine(d.title)}: ${oneLine(d.body)}`, ref)) log.exclude('document', d.id, d.title, { reason: 'budget' });
+    }
+  }
+
+  // The session's agent state (assumptions, expectations, hypotheses, understanding), as stored
+  // now: it has no history, so an assembly as of an earlier time leaves it out.
+  const agent = agentStateRecord(ctx, req.sessionId);
+  if (agent.state && (view.asOf === null || (agent.updatedAt !== null && agent.updatedAt <= view.asOf))) {
+    for (const line of agentStateLines(agent.state)) {
+      // An entry quoting a superseded value is stale agent state: left out, like such a turn.
+      if (labelled(line) || deadValues.find(line, { restates: false })) continue;
+      if (!builder.tryAdd('agent_state', line)) break;
     }
   }
 

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { detectTurnConflicts, entityOf, extractValues, mayChangeFacts } from './turn-conflicts';
+
+const meeting = { id: 'f1', key: 'meeting', value: 'Meeting is Tuesday at 2pm' };
+
+describe('extractValues', () => {
+  it('recognises days, times, dates, amounts, percentages, addresses, places and counts', () => {
+    const kinds = (t: string) => extractValues(t).map((m) => `${m.kind}=${m.norm}`);
+    expect(kinds('Meeting is Tuesday at 2pm')).toEqual(['day=tuesday', 'time=14:00']);
+    expect(kinds('Thursday at 3:30 p.m.')).toEqual(['day=thursday', 'time=15:30']);
+    expect(kinds('due March 5th, or 2026-04-01')).toEqual(['date=03-05', 'date=04-01']);
+    expect(kinds('budget of $1,200k and a 15% discount')).toEqual(['money=1200000', 'percent=15']);
+    expect(kinds('My address is 123 Main St')).toEqual(['address=123 main st']);
+    expect(kinds('The offsite is in Berlin with Dana Lee')).toEqual(['place=berlin', 'name=dana lee']);
+    expect(kinds('We have 5 engineers')).toEqual(['quantity:engineer=5']);
+  });
+});
+
+describe('entityOf', () => {
+  it('takes the content words of the key, without attribute and version words', () => {
+    expect([...entityOf({ key: 'meeting_time_v2', value: 'x' }).values()]).toEqual(['meeting']);
+    expect([...entityOf({ key: 'clientMeetingDay', value: 'x' }).values()]).toEqual(['client', 'meeting']);
+  });
+  it('falls back to the words of the value outside its typed values', () => {
+    expect([...entityOf({ key: 'time', value: 'Meeting is Tuesday at 2pm' }).values()]).toEqual(['meeting']);
+  });
+});
+
+describe('detectTurnConflicts', () => {
+  it("supersedes the spec's example: same entity, different day and time, a change cue", () => {
+    const [c, ...rest] = detectTurnConflicts("Let's do the meeting Thursday at 3pm", [meeting]);
+    expect(rest).toEqual([]);
+    expect(c).toMatchObject({ factId: 'f1', cue: "let's do", entity: 'meeting', confident: true, doubt: null, replacement: 'Meeting is Thursday at 3pm' });
+    expect(c?.changes).toEqual([
+      { kind: 'day', from: 'Tuesday', to: 'Thursday' },
+      { kind: 'time', from: '2pm', to: '3pm' },
+    ]);
+  });
+
+  it('detects other cues and kinds: amounts, addresses, counts', () => {
+    const budget = { id: 'b', key: 'project_budget', value: 'The project budget is $200,000' };
+    expect(detectTurnConflicts('Actually the budget is $150,000 now', [budget])[0]).toMatchObject({ confident: true, cue: 'actually', replacement: 'The project budget is $150,000' });
+    const address = { id: 'a', key: 'address_v1', value: 'My address is 123 Main St' };
+    expect(detectTurnConflicts('I moved to 456 Oak Ave, new address', [address])[0]).toMatchObject({ confident: true, replacement: 'My address is 456 Oak Ave' });
+    const team = { id: 't', key: 'team_size', value: 'The team has 5 engineers' };
+    expect(detectTurnConflicts('The team is now 7 engineers', [team])[0]).toMatchObject({ confident: true, replacement: 'The team has 7 engineers' });
+  });
+
+  it('finds nothing without a change cue', () => {
+    expect(detectTurnConflicts('The meeting Thursday at 3pm went well', [meeting])).toEqual([]);
+  });
+
+  it('finds nothing when the turn does not name the entity', () => {
+    expect(detectTurnConflicts("Let's do the dentist appointment Thursday at 3pm", [meeting])).toEqual([]);
+  });
+
+  it('finds nothing when the values are the same', () => {
+    expect(detectTurnConflicts("Actually, let's keep the meeting Tuesday at 2pm", [meeting])).toEqual([]);
+    expect(detectTurnConflicts('Actually the meeting is at 2 p.m. on Tuesday', [meeting])).toEqual([]);
+  });
+
+  it('finds nothing when the turn states no value of the same kind', () => {
+    expect(detectTurnConflicts("Actually let's do the meeting in Room 4", [meeting])).toEqual([]);
+  });
+
+  it('finds nothing in an imagined state', () => {
+    expect(detectTurnConflicts("What if we moved the meeting to Thursday at 3pm instead?", [meeting])).toEqual([]);
+  });
+
+  it('is not confident when the turn asks or hedges: the fact is flagged for review', () => {
+    const [c] = detectTurnConflicts('Could we move the meeting to Thursday instead?', [meeting]);
+    expect(c).toMatchObject({ factId: 'f1', confident: false, replacement: null });
+    expect(c?.doubt).toMatch(/asks or hedges/);
+  });
+
+  it('is not confident when a kind has several values or facts match equally', () => {
+    expect(detectTurnConflicts("Let's do the meeting Thursday or Friday", [meeting])[0]).toMatchObject({ confident: false });
+    const other = { id: 'f2', key: 'meeting_day', value: 'The meeting is Monday in Room 4' };
+    const both = detectTurnConflicts("Let's do the meeting Thursday", [meeting, other]);
+    expect(both.map((c) => [c.factId, c.confident])).toEqual([
+      ['f1', false],
+      ['f2', false],
+    ]);
+  });
+
+  it('prefers the fact whose entity the turn names best', () => {
+    const client = { id: 'c', key: 'client_meeting', value: 'Client meeting is Monday' };
+    const team = { id: 't', key: 'team_meeting', value: 'Team meeting is Friday' };
+    const out = detectTurnConflicts("Let's move the client meeting to Wednesday", [client, team]);
+    expect(out.find((c) => c.factId === 'c')).toMatchObject({ confident: true, replacement: 'Client meeting is Wednesday' });
+    expect(out.find((c) => c.factId === 't')).toMatchObject({ confident: false });
+  });
+
+  it('flags a denial of a named fact for review, with no replacement', () => {
+    const [c] = detectTurnConflicts('The meeting is cancelled', [meeting]);
+    expect(c).toMatchObject({ factId: 'f1', cue: 'cancelled', confident: false, changes: [] });
+  });
+});
+
+describe('mayChangeFacts', () => {
+  it('is true only for a turn with a change or denial cue that is not an imagined state', () => {
+    expect(mayChangeFacts("Let's do Thursday")).toBe(true);
+    expect(mayChangeFacts('The meeting is cancelled')).toBe(true);
+    expect(mayChangeFacts('Thanks, see you Tuesday')).toBe(false);
+    expect(mayChangeFacts("What if we moved it to Thursday instead")).toBe(false);
+  });
+});

@@ -1,0 +1,287 @@
+// Implicit supersession from conversation turns, decided without a language model: a turn that
+// names the entity of a fact, states a different value of the same kind (day, time, date,
+// amount, percentage, quantity, address, place, name) and carries a change cue contradicts it.
+// Pure functions over strings; the write side (what to record) lives in layers/turns.ts.
+import { queryWords, stem } from '../assembly/terms';
+
+/** The kinds of value a fact and a turn are compared on; a quantity is keyed by its unit. */
+export type ValueKind = 'day' | 'time' | 'date' | 'money' | 'percent' | 'address' | 'place' | 'name' | `quantity:${string}`;
+
+export interface ValueMention {
+  readonly kind: ValueKind;
+  /** Normalised form compared across texts ("14:00", "thursday", "1500"). */
+  readonly norm: string;
+  /** The words as written. */
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface ConflictCandidate {
+  readonly id: string;
+  readonly key: string;
+  readonly value: string;
+}
+
+export interface ValueChange {
+  readonly kind: ValueKind;
+  readonly from: string;
+  readonly to: string;
+}
+
+export interface TurnConflict {
+  readonly factId: string;
+  /** The change cue as the turn says it ("let's do", "actually", "moved to"). */
+  readonly cue: string;
+  /** The entity words of the fact the turn names. */
+  readonly entity: string;
+  /** Values of one kind that differ; empty when the turn denies the fact without a new value. */
+  readonly changes: readonly ValueChange[];
+  /** Confident: supersede with `replacement`. Otherwise flag the fact for review (`doubt` says why). */
+  readonly confident: boolean;
+  readonly doubt: string | null;
+  /** The fact's value with each changed value replaced by the turn's (confident only). */
+  readonly replacement: string | null;
+}
+
+const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+const DAY_RE = /\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|tues|thurs)\b/gi;
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTH_WORD = '(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\\.?';
+const DATE_MD_RE = new RegExp(`\\b${MONTH_WORD}\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b`, 'gi');
+const DATE_DM_RE = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH_WORD}\\b`, 'gi');
+const DATE_ISO_RE = /\b(\d{4})-(\d{2})-(\d{2})\b/g;
+const TIME_AMPM_RE = /\b(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)(?![a-z])/gi;
+const TIME_24_RE = /\b([01]?\d|2[0-3]):([0-5]\d)\b/g;
+const TIME_WORD_RE = /\b(noon|midday|midnight)\b/gi;
+const MONEY_RE = /(?:[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|bn|million|thousand|billion)\b)?|\b\d[\d,]*(?:\.\d+)?\s?(?:k|m)?\s(?:dollars|usd|euros?|eur|pounds|gbp)\b)/gi;
+const PERCENT_RE = /\b\d+(?:\.\d+)?\s?(?:%|percent\b)/gi;
+const ADDRESS_RE = /\b\d+\s+(?:[A-Z][a-z]+\s+){1,3}(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Boulevard|Lane|Ln|Dr|Drive|Way|Court|Ct|Place|Pl|Square|Sq)\b\.?/g;
+const CAPITALISED = "(?:[A-Z][\\w'&-]*|\\d+[A-Za-z]?)";
+const PLACE_RE = new RegExp(`\\b(?:in|at|to|from)\\s+(${CAPITALISED}(?:\\s+${CAPITALISED}){0,3})`, 'g');
+const NAME_RE = new RegExp(`\\b(?:with|named|called|by)\\s+(${CAPITALISED}(?:\\s+${CAPITALISED}){0,2})`, 'g');
+const QUANTITY_RE = /\b(\d[\d,]*(?:\.\d+)?)\s+([a-z]{3,})\b/gi;
+
+/** Words that open a sentence or are calendar names: never a place or a name by themselves. */
+const NOT_PROPER = new Set(['i', 'the', 'a', 'an', 'this', 'that', 'it', 'we', 'our', 'my', 'your', 'let', "let's", 'lets', 'please', ...DAYS, 'tues', 'thurs', ...MONTHS, 'noon', 'midnight', 'midday']);
+/** Words after a number that are not units of a count. */
+const NOT_UNITS = new Set(['and', 'or', 'the', 'for', 'with', 'from', 'into', 'onto', 'than', 'per', 'percent', 'dollars', 'usd', 'euros', 'euro', 'eur', 'pounds', 'gbp', 'thousand', 'million', 'billion', ...MONTHS, ...DAYS]);
+
+function numberNorm(text: string): string {
+  const m = /(\d[\d,]*(?:\.\d+)?)\s?(k|m|bn|million|thousand|billion)?/i.exec(text);
+  if (!m) return text.toLowerCase();
+  let n = Number((m[1] ?? '').replace(/,/g, ''));
+  const scale = (m[2] ?? '').toLowerCase();
+  if (scale === 'k' || scale === 'thousand') n *= 1e3;
+  else if (scale === 'm' || scale === 'million') n *= 1e6;
+  else if (scale === 'bn' || scale === 'billion') n *= 1e9;
+  return String(n);
+}
+
+function monthIndex(word: string): number {
+  const w = word.toLowerCase().replace(/\.$/, '');
+  return MONTHS.findIndex((m) => m.startsWith(w.slice(0, 3)));
+}
+
+function dayNorm(word: string): string {
+  const w = word.toLowerCase();
+  return DAYS.find((d) => d.startsWith(w.slice(0, 3))) ?? w;
+}
+
+function properPhrase(phrase: string): string | null {
+  const parts = phrase.split(/\s+/);
+  while (parts.length > 0 && NOT_PROPER.has((parts[parts.length - 1] ?? '').toLowerCase())) parts.pop();
+  if (parts.length === 0 || NOT_PROPER.has((parts[0] ?? '').toLowerCase())) return null;
+  return parts.join(' ');
+}
+
+/** Every typed value a text states, earlier kinds winning where spans overlap. */
+export function extractValues(text: string): ValueMention[] {
+  const out: ValueMention[] = [];
+  const taken = (start: number, end: number) => out.some((m) => start < m.end && m.start < end);
+  const add = (kind: ValueKind, norm: string, mText: string, start: number) => {
+    const end = start + mText.length;
+    if (!taken(start, end)) out.push({ kind, norm, text: mText, start, end });
+  };
+  const each = (re: RegExp, fn: (m: RegExpExecArray) => void) => {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) fn(m);
+  };
+  each(ADDRESS_RE, (m) => add('address', m[0].toLowerCase().replace(/\s+/g, ' ').replace(/\.$/, ''), m[0], m.index));
+  each(DATE_ISO_RE, (m) => add('date', `${m[2]}-${m[3]}`, m[0], m.index));
+  each(DATE_MD_RE, (m) => add('date', `${String(monthIndex(m[1] ?? '') + 1).padStart(2, '0')}-${(m[2] ?? '').padStart(2, '0')}`, m[0], m.index));
+  each(DATE_DM_RE, (m) => add('date', `${String(monthIndex(m[2] ?? '') + 1).padStart(2, '0')}-${(m[1] ?? '').padStart(2, '0')}`, m[0], m.index));
+  each(TIME_AMPM_RE, (m) => {
+    let h = Number(m[1]) % 12;
+    if (/^p/i.test(m[3] ?? '')) h += 12;
+    add('time', `${String(h).padStart(2, '0')}:${m[2] ?? '00'}`, m[0], m.index);
+  });
+  each(TIME_24_RE, (m) => add('time', `${(m[1] ?? '').padStart(2, '0')}:${m[2] ?? '00'}`, m[0], m.index));
+  each(TIME_WORD_RE, (m) => add('time', /night/i.test(m[0]) ? '00:00' : '12:00', m[0], m.index));
+  each(DAY_RE, (m) => add('day', dayNorm(m[0]), m[0], m.index));
+  each(MONEY_RE, (m) => add('money', numberNorm(m[0]), m[0], m.index));
+  each(PERCENT_RE, (m) => add('percent', numberNorm(m[0]), m[0], m.index));
+  each(PLACE_RE, (m) => {
+    const phrase = properPhrase(m[1] ?? '');
+    if (phrase) add('place', phrase.toLowerCase(), phrase, m.index + m[0].indexOf(phrase));
+  });
+  each(NAME_RE, (m) => {
+    const phrase = properPhrase(m[1] ?? '');
+    if (phrase && !/^\d/.test(phrase)) add('name', phrase.toLowerCase(), phrase, m.index + m[0].indexOf(phrase));
+  });
+  each(QUANTITY_RE, (m) => {
+    const unit = (m[2] ?? '').toLowerCase();
+    if (NOT_UNITS.has(unit)) return;
+    add(`quantity:${stem(unit.replace(/s$/, ''))}`, numberNorm(m[1] ?? ''), m[0], m.index);
+  });
+  return out.sort((a, b) => a.start - b.start);
+}
+
+// Change cues: the speaker replaces what was agreed. Denials say it no longer holds.
+const CHANGE_CUES: readonly RegExp[] = [
+  /\blet'?s (?:do|make|move|have|go with|switch|change|push|set|say|hold|meet|use|plan)\b/i,
+  /\b(?:actually|instead|rather|correction|scratch that)\b/i,
+  /\b(?:changed?|changing|moved?|moving|switch(?:ed|ing)?|updated?|shift(?:ed)?|push(?:ed)?|bump(?:ed)?|pushed back|postponed?|brought forward) (?:it |that |this |them )?(?:to|until|back to|up to|forward to)\b/i,
+  /\breschedul(?:e|ed|ing)\b/i,
+  /\b(?:make|made) it\b/i,
+  /\b(?:is|are|will be|'s) now\b|\bnow (?:is|are|it's|on|at|in)\b/i,
+  /\bnew (?:date|day|time|amount|figure|number|address|location|venue|place|plan)\b/i,
+];
+const DENIAL_CUES: readonly RegExp[] = [/\bno longer\b/i, /\bnot \w+(?: \w+)? any ?more\b/i, /\b(?:cancell?ed|called off|scrapped|dropped)\b/i];
+/** The turn only asks or wonders: worth a review, not a supersession. */
+const HEDGES = /\?|\b(?:maybe|perhaps|might|could we|should we|can we|shall we|would it|possibly|thinking about|considering|not sure|wonder)\b/i;
+/** Imagined states never change a fact. */
+const HYPOTHETICAL = /\b(?:what if|hypothetically|suppose|supposing|imagine if|in theory)\b/i;
+
+function firstCue(text: string, cues: readonly RegExp[]): string | null {
+  let best: RegExpExecArray | null = null;
+  for (const re of cues) {
+    const m = re.exec(text);
+    if (m && (!best || m.index < best.index)) best = m;
+  }
+  return best ? best[0].toLowerCase() : null;
+}
+
+/** Words that name an attribute or a version rather than the entity ("meeting_time_v2"). */
+const ATTRIBUTE_WORDS = new Set([
+  'time', 'day', 'date', 'when', 'where', 'location', 'place', 'venue', 'amount', 'value', 'status', 'new', 'old', 'latest', 'info', 'information', 'detail', 'details',
+  'note', 'notes', 'fact', 'data', 'number', 'count', 'total', 'name', 'schedule', 'scheduled', 'set', 'plan', 'planned', 'current', 'updated', 'final', 'confirmed', 'agreed',
+]);
+
+function keyWords(key: string): string[] {
+  const spaced = key.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[^\p{L}\p{N}]+/gu, ' ');
+  return queryWords(spaced)
+    .filter((w) => !/^v?\d+$/.test(w.word) && !ATTRIBUTE_WORDS.has(w.word))
+    .map((w) => w.stem);
+}
+
+/** The entity of a fact: the content words of its key, else the words of its value outside its
+ * typed values ("Meeting is Tuesday at 2pm" -> meeting). Stems, with the words as written. */
+export function entityOf(fact: Pick<ConflictCandidate, 'key' | 'value'>, mentions: readonly ValueMention[] = extractValues(fact.value)): Map<string, string> {
+  const fromKey = keyWords(fact.key);
+  const out = new Map<string, string>();
+  if (fromKey.length > 0) {
+    const spaced = fact.key.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[^\p{L}\p{N}]+/gu, ' ');
+    for (const w of queryWords(spaced)) if (fromKey.includes(w.stem)) out.set(w.stem, w.word);
+    return out;
+  }
+  let rest = fact.value;
+  for (const m of [...mentions].sort((a, b) => b.start - a.start)) rest = rest.slice(0, m.start) + ' ' + rest.slice(m.end);
+  for (const w of queryWords(rest)) if (!ATTRIBUTE_WORDS.has(w.word) && !/^\d/.test(w.word)) out.set(w.stem, w.word);
+  return out;
+}
+
+function mentionsByKind(mentions: readonly ValueMention[]): Map<ValueKind, ValueMention[]> {
+  const by = new Map<ValueKind, ValueMention[]>();
+  for (const m of mentions) by.set(m.kind, [...(by.get(m.kind) ?? []), m]);
+  return by;
+}
+
+const sameNorms = (a: readonly ValueMention[], b: readonly ValueMention[]) => {
+  const x = new Set(a.map((m) => m.norm));
+  const y = new Set(b.map((m) => m.norm));
+  return x.size === y.size && [...x].every((n) => y.has(n));
+};
+
+interface Match {
+  fact: ConflictCandidate;
+  entity: string;
+  score: number;
+  changes: ValueChange[];
+  ambiguous: string | null;
+  replacement: string | null;
+}
+
+function compare(fact: ConflictCandidate, turnStems: ReadonlySet<string>, turnByKind: Map<ValueKind, ValueMention[]>): Match | null {
+  const factMentions = extractValues(fact.value);
+  const entity = entityOf(fact, factMentions);
+  const named = [...entity].filter(([s]) => turnStems.has(s));
+  if (named.length === 0) return null;
+  const changes: ValueChange[] = [];
+  const swaps: Array<{ at: ValueMention; to: string }> = [];
+  let ambiguous: string | null = null;
+  for (const [kind, old] of mentionsByKind(factMentions)) {
+    const said = turnByKind.get(kind);
+    if (!said || sameNorms(old, said)) continue;
+    changes.push({ kind, from: old.map((m) => m.text).join(', '), to: said.map((m) => m.text).join(', ') });
+    const [o] = old;
+    const [s] = said;
+    if (old.length === 1 && said.length === 1 && o && s) swaps.push({ at: o, to: s.text });
+    else ambiguous ??= `more than one ${kind} in the fact or the turn`;
+  }
+  let replacement: string | null = null;
+  if (changes.length > 0 && ambiguous === null) {
+    replacement = fact.value;
+    for (const { at, to } of swaps.sort((a, b) => b.at.start - a.at.start)) replacement = replacement.slice(0, at.start) + to + replacement.slice(at.end);
+  }
+  return { fact, entity: named.map(([, w]) => w).join(' '), score: named.length / entity.size, changes, ambiguous, replacement };
+}
+
+/** Whether a turn could change any fact at all (a change or denial cue, not an imagined state):
+ * callers skip looking up candidate facts for every other turn. */
+export function mayChangeFacts(turn: string): boolean {
+  return !HYPOTHETICAL.test(turn) && (firstCue(turn, CHANGE_CUES) !== null || firstCue(turn, DENIAL_CUES) !== null);
+}
+
+/**
+ * The facts a turn contradicts. Nothing without a change cue, for imagined states, for facts
+ * whose entity the turn does not name, or when every value the turn states equals the fact's.
+ * A denial ("no longer", "cancelled") of a named fact is flagged even without a new value.
+ */
+export function detectTurnConflicts(turn: string, facts: readonly ConflictCandidate[]): TurnConflict[] {
+  if (HYPOTHETICAL.test(turn)) return [];
+  const change = firstCue(turn, CHANGE_CUES);
+  const denial = firstCue(turn, DENIAL_CUES);
+  if (!change && !denial) return [];
+  const turnStems = new Set(queryWords(turn).map((w) => w.stem));
+  const turnByKind = mentionsByKind(extractValues(turn));
+  const hedge = HEDGES.exec(turn);
+  const matches = facts.map((f) => compare(f, turnStems, turnByKind)).filter((m): m is Match => m !== null);
+  const changed = matches.filter((m) => m.changes.length > 0 && change !== null);
+  // Among facts whose values the turn changes, the ones it names best; a tie is ambiguous.
+  const best = changed.reduce((b, m) => Math.max(b, m.score), 0);
+  const top = changed.filter((m) => m.score === best);
+  const out: TurnConflict[] = [];
+  for (const m of changed) {
+    let doubt = m.ambiguous;
+    if (hedge) doubt ??= `the turn asks or hedges ("${hedge[0].toLowerCase()}") rather than decides`;
+    if (m.score < best) doubt ??= 'another fact matches the turn better';
+    if (top.length > 1) doubt ??= `${top.length} facts match the turn equally well`;
+    out.push({ factId: m.fact.id, cue: change ?? '', entity: m.entity, changes: m.changes, confident: doubt === null, doubt, replacement: doubt === null ? m.replacement : null });
+  }
+  if (denial) {
+    for (const m of matches) {
+      if (m.changes.length > 0 && change !== null) continue;
+      out.push({ factId: m.fact.id, cue: denial, entity: m.entity, changes: [], confident: false, doubt: 'the turn says it no longer holds without stating what replaces it', replacement: null });
+    }
+  }
+  return out;
+}
+
+const KIND_NAMES: Record<string, string> = { day: 'day', time: 'time', date: 'date', money: 'amount', percent: 'percentage', address: 'address', place: 'place', name: 'name' };
+
+/** "day and time" — what changed, in words (quantities by their unit). */
+export function describeKinds(changes: readonly ValueChange[]): string {
+  const names = changes.map((c) => KIND_NAMES[c.kind] ?? `number of ${c.kind.replace(/^quantity:/, '')}`);
+  return names.length <= 1 ? (names[0] ?? 'value') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1] ?? ''}`;
+}

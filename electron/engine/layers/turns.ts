@@ -1,0 +1,154 @@
+// Conversation turns: each is appended to its session's working set and then checked against
+// the valid facts it may contradict (implicit supersession). A confident contradiction writes
+// the replacement fact from the turn; a doubtful one flags the fact needs_review with the turn
+// as the cause. Every path that records turns (library, MCP, ingest) goes through recordTurn.
+import { z } from 'zod';
+import { StatelensError } from '../../../shared/errors';
+import { MAX_VALUE_CHARS } from '../../../shared/writes';
+import { recordAudit } from '../audit/audit';
+import { queryWords, ftsTerm } from '../assembly/terms';
+import type { PartitionContext } from '../context';
+import { stmt } from '../db/statements';
+import { flagFact } from '../facts/dependencies';
+import { authorityRank, DEFAULT_AUTHORITY_RANK } from '../facts/inference';
+import { describeKinds, detectTurnConflicts, mayChangeFacts, type TurnConflict, type ValueChange } from '../facts/turn-conflicts';
+import { writeFact } from '../facts/write';
+import { addWorkingItem } from './working-set';
+
+export const TurnInput = z.strictObject({
+  speaker: z.string().min(1).max(200),
+  text: z.string().max(MAX_VALUE_CHARS),
+  ts: z.string().min(1).max(64).optional(),
+  turnIndex: z.number().int().nonnegative().optional(),
+});
+export type TurnInput = z.input<typeof TurnInput>;
+
+/** What a turn did to one fact it contradicts. */
+export interface TurnConflictOutcome {
+  readonly factId: string;
+  readonly outcome: 'superseded' | 'needs_review';
+  /** The fact written from the turn (superseded only). */
+  readonly newFactId: string | null;
+  readonly cue: string;
+  readonly entity: string;
+  readonly changes: readonly ValueChange[];
+  /** Why it was only flagged (needs_review only). */
+  readonly doubt: string | null;
+  /** The explanation recorded on the fact. */
+  readonly reason: string;
+}
+
+export interface RecordedTurn {
+  readonly id: string;
+  readonly turnIndex: number;
+  readonly conflicts: readonly TurnConflictOutcome[];
+}
+
+/** Facts read per turn word: bounds the check at any partition size (newest first). */
+const CANDIDATES_PER_WORD = 50;
+
+interface CandidateRow {
+  id: string;
+  key: string;
+  value: string;
+  ts: string;
+  scope: string;
+  scope_id: string | null;
+  source_type: string;
+  source_authority: string | null;
+  is_constraint: number;
+  memory_type: string;
+  level: string | null;
+  importance: number;
+  time_sensitive: number;
+  constraint_type: string | null;
+}
+
+const CANDIDATES_SQL = `SELECT f.id, f.key, f.value, f.ts, f.scope, f.scope_id, f.source_type, f.source_authority, f.is_constraint,
+    f.memory_type, f.level, f.importance, f.time_sensitive, f.constraint_type
+  FROM facts_fts JOIN facts f ON f.rid = facts_fts.rowid
+  WHERE facts_fts MATCH ? AND +f.partition_id = ? AND +f.is_valid = 1
+  ORDER BY facts_fts.rowid DESC LIMIT ${CANDIDATES_PER_WORD}`;
+
+/** Valid facts sharing a word with the turn that it could speak about: established by the turn's
+ * time, global or of this session (never hypothetical, draft or another session's). */
+function candidates(ctx: PartitionContext, sessionId: string, text: string, at: string): CandidateRow[] {
+  const byId = new Map<string, CandidateRow>();
+  for (const w of queryWords(text).slice(0, 40)) {
+    for (const r of stmt<[string, number], CandidateRow>(ctx.db, CANDIDATES_SQL).all(ftsTerm(w.stem, w.word), ctx.partitionId)) byId.set(r.id, r);
+  }
+  return [...byId.values()].filter((f) => f.ts <= at && (f.scope === 'global' || f.scope === 'task' || (f.scope === 'session' && f.scope_id === sessionId)));
+}
+
+/** A fact the speaker of a turn may not override: a constraint, or a source above a peer's rank. */
+function outranksSpeaker(f: CandidateRow): boolean {
+  return f.is_constraint === 1 || authorityRank(f.source_authority, f.source_type) > DEFAULT_AUTHORITY_RANK;
+}
+
+function turnRef(sessionId: string, turnIndex: number, speaker: string): string {
+  return `turn ${turnIndex} of session "${sessionId}" (${speaker})`;
+}
+
+/** The recorded explanation: which turn, which cue, which entity, what kind of value changed. */
+function explain(c: TurnConflict, ref: string): string {
+  const what = c.changes.length > 0 ? `states a different ${describeKinds(c.changes)}` : 'denies it';
+  return `${ref} names "${c.entity}" with the change cue "${c.cue}" and ${what}`;
+}
+
+export function nextTurnIndex(ctx: PartitionContext, sessionId: string): number {
+  const max = stmt<[number, string], number | null>(ctx.db, "SELECT max(turn_index) FROM working_items WHERE partition_id = ? AND session_id = ? AND item_type = 'turn'")
+    .pluck()
+    .get(ctx.partitionId, sessionId);
+  return max === null || max === undefined ? 0 : max + 1;
+}
+
+/** Appends one turn and applies what it contradicts. Runs inside the caller's transaction. */
+export function recordTurn(ctx: PartitionContext, sessionId: string, raw: TurnInput, options: { actor?: string } = {}): RecordedTurn {
+  const parsed = TurnInput.safeParse(raw);
+  if (!parsed.success) throw new StatelensError('INVALID_INPUT', `Invalid turn: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+  const turn = parsed.data;
+  const turnIndex = turn.turnIndex ?? nextTurnIndex(ctx, sessionId);
+  const at = turn.ts ?? ctx.clock.now();
+  const id = addWorkingItem(ctx, { sessionId, key: `turn:${turnIndex}`, value: turn.text, itemType: 'turn', speaker: turn.speaker, turnIndex, createdAt: at });
+
+  const facts = mayChangeFacts(turn.text) ? candidates(ctx, sessionId, turn.text, at) : [];
+  const byId = new Map(facts.map((f) => [f.id, f]));
+  const ref = turnRef(sessionId, turnIndex, turn.speaker);
+  const conflicts: TurnConflictOutcome[] = [];
+  for (const c of detectTurnConflicts(turn.text, facts.filter((f) => !outranksSpeaker(f)))) {
+    const fact = byId.get(c.factId);
+    if (!fact) continue;
+    const reason = explain(c, ref);
+    const details = { sessionId, turnIndex, workingItemId: id, cue: c.cue, kinds: c.changes.map((x) => x.kind) };
+    if (c.confident && c.replacement !== null) {
+      const written = writeFact(
+        ctx,
+        {
+          key: fact.key,
+          value: c.replacement,
+          source: { type: 'conversation', identity: turn.speaker, turnIndex },
+          ts: at,
+          scope: fact.scope as 'global',
+          scopeId: fact.scope_id,
+          memoryType: fact.memory_type as 'user',
+          ...(fact.level ? { level: fact.level as 'event' } : {}),
+          importance: fact.importance,
+          isConstraint: fact.is_constraint === 1,
+          timeSensitive: fact.time_sensitive === 1,
+          supersedes: fact.id,
+          rule: 'implicit',
+          reason,
+        },
+        { actor: options.actor ?? 'engine', auditReason: `${ref}: change cue "${c.cue}"` },
+      );
+      conflicts.push({ factId: fact.id, outcome: 'superseded', newFactId: written.factId, cue: c.cue, entity: c.entity, changes: c.changes, doubt: null, reason });
+    } else {
+      const said = c.changes.length > 0 ? `: ${c.changes.map((x) => `${x.to} instead of ${x.from}`).join('; ')}` : '';
+      const cause = `contradicted by ${reason}${said}; not applied because ${c.doubt ?? 'it was not confident'}`;
+      flagFact(ctx, fact.id, cause, null);
+      recordAudit(ctx, { actor: options.actor ?? 'engine', action: 'flag_review', targetIds: [fact.id, id], reason: `${ref}: change cue "${c.cue}", not applied (${c.doubt ?? 'not confident'})`, details });
+      conflicts.push({ factId: fact.id, outcome: 'needs_review', newFactId: null, cue: c.cue, entity: c.entity, changes: c.changes, doubt: c.doubt, reason: cause });
+    }
+  }
+  return { id, turnIndex, conflicts };
+}

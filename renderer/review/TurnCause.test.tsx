@@ -1,0 +1,19 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { externalTurns } from '../../test/e2e/helpers/backend';
+import { mountInspector } from '../test-utils/harness';
+
+describe('a review flag raised by a conversation turn', () => {
+  it('shows the turn, its speaker, the change cue and the entity on the review card', async () => {
+    const m = await mountInspector({ initial: (s) => ({ partitionId: s.mainPartition, view: 'review' }) });
+    const view = await screen.findByRole('region', { name: 'Review queue' });
+    await waitFor(() => expect(within(view).getByTestId('review-total').textContent).toBe('3 facts need review'));
+    // Another agent process records the fact, then the user's hedged turn.
+    externalTurns(m.backend.dbPath, [{ key: 'meeting', value: 'Meeting is Tuesday at 2pm' }], 'ui', [{ speaker: 'user', text: 'Could we move the meeting to Thursday <b>instead</b>?' }]);
+    const card = await within(view).findByRole('listitem', { name: 'Review meeting' });
+    expect(card.textContent).toContain('Why: contradicted by turn 0 of session "ui" (user) names "meeting" with the change cue "instead"');
+    expect(card.textContent).toContain('Upstream change: conversation turn 0 of session ui (user): “Could we move the meeting to Thursday <b>instead</b>?” — change cue “instead”');
+    // Memory text stays text: the markup in the turn is not rendered.
+    expect(card.querySelector('b')).toBeNull();
+  });
+});

@@ -1,0 +1,97 @@
+// Implicit supersession through the public interface: an agent records a fact and then the
+// user's turn over MCP (the SDK's client, the real `statelens mcp` child); the context it
+// assembles no longer presents the old statement, and the inspector can say why.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Store } from '../../electron/engine/store';
+import { cliEntry, repoRoot } from '../helpers/child';
+
+let client: Client;
+let dir: string;
+let dbPath: string;
+
+async function ok(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const first = r.content[0];
+  if (!first || first.type !== 'text') throw new Error('no text content');
+  if (r.isError) throw new Error(`${name} failed: ${first.text}`);
+  return JSON.parse(first.text) as Record<string, unknown>;
+}
+
+interface Conflict {
+  factId: string;
+  outcome: string;
+  newFactId: string | null;
+  cue: string;
+  entity: string;
+  reason: string;
+}
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-mcp-turns-'));
+  dbPath = path.join(dir, 'agent.db');
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cliEntry, 'mcp', '--db', dbPath], cwd: repoRoot, stderr: 'pipe' });
+  client = new Client({ name: 'statelens-turns-test', version: '1.0.0' });
+  await client.connect(transport);
+}, 60_000);
+
+afterAll(async () => {
+  await client?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a turn that contradicts a fact, over MCP', () => {
+  it('"Meeting is Tuesday at 2pm", then "Let\'s do the meeting Thursday at 3pm": only Thursday is current, and the chain says why', async () => {
+    const P = 'user:acme/ana';
+    const written = await ok('record_facts', { partition: P, facts: [{ key: 'meeting', value: 'Meeting is Tuesday at 2pm', ts: '2026-03-01T09:00:00Z' }] });
+    const oldId = (written.results as Array<{ factId: string }>)[0]?.factId;
+    const recorded = await ok('record_turns', { partition: P, session_id: 'chat', turns: [{ speaker: 'user', text: "Let's do the meeting Thursday at 3pm", ts: '2026-03-01T10:00:00Z' }] });
+    const [conflict] = (recorded.items as Array<{ conflicts: Conflict[] }>)[0]?.conflicts ?? [];
+    expect(conflict).toMatchObject({ factId: oldId, outcome: 'superseded', cue: "let's do", entity: 'meeting' });
+
+    const ctx = await ok('assemble_context', { partition: P, strategy: 'state_based', query: 'When is the meeting?', session_id: 'chat', preview: true });
+    expect(ctx.text).toContain('meeting: Meeting is Thursday at 3pm');
+    expect(ctx.text).not.toContain('Tuesday');
+    expect(ctx.text).not.toContain('2pm');
+
+    const store = Store.open(dbPath, { readonly: true });
+    try {
+      const h = store.scope({ kind: 'user', org: 'acme', user: 'ana' });
+      const chain = h.chain(oldId ?? '');
+      expect(chain.versions.map((v) => v.value)).toEqual(['Meeting is Tuesday at 2pm', 'Meeting is Thursday at 3pm']);
+      const old = chain.versions[0];
+      expect(old?.supersessionRule).toBe('implicit');
+      expect(old?.supersessionReason).toBe(`turn 0 of session "chat" (user) names "meeting" with the change cue "let's do" and states a different day and time`);
+      expect(chain.versions[1]?.source).toMatchObject({ type: 'conversation', identity: 'user', turnIndex: 0 });
+    } finally {
+      store.close();
+    }
+  });
+
+  it('a hedged turn flags the fact for review instead; the context marks it and the review queue names the turn', async () => {
+    const P = 'user:acme/ben';
+    const written = await ok('record_facts', { partition: P, facts: [{ key: 'meeting', value: 'Meeting is Tuesday at 2pm' }] });
+    const oldId = (written.results as Array<{ factId: string }>)[0]?.factId;
+    const recorded = await ok('record_turns', { partition: P, turns: [{ speaker: 'user', text: 'Could we maybe move the meeting to Thursday instead?' }] });
+    expect((recorded.items as Array<{ conflicts: Conflict[] }>)[0]?.conflicts[0]).toMatchObject({ factId: oldId, outcome: 'needs_review', newFactId: null });
+
+    const ctx = await ok('assemble_context', { partition: P, strategy: 'state_based', query: 'When is the meeting?', preview: true });
+    expect(ctx.text).toContain('[NEEDS REVIEW] meeting: Meeting is Tuesday at 2pm');
+
+    const store = Store.open(dbPath, { readonly: true });
+    try {
+      const h = store.scope({ kind: 'user', org: 'acme', user: 'ben' });
+      const [entry] = h.reviewQueue().entries;
+      expect(entry?.fact.id).toBe(oldId);
+      expect(entry?.cause.text).toMatch(/^contradicted by turn 0 of session "default" \(user\) names "meeting" with the change cue "instead"/);
+      expect(entry?.cause.turn).toMatchObject({ sessionId: 'default', turnIndex: 0, speaker: 'user', text: 'Could we maybe move the meeting to Thursday instead?', cue: 'instead' });
+    } finally {
+      store.close();
+    }
+  });
+});
