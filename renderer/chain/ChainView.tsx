@@ -4,7 +4,7 @@
 // with its full reason and what changed in the value. The as-of instant is marked, and the
 // selected version is scrolled into view.
 import { select, zoom, zoomIdentity, type ZoomBehavior } from 'd3';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Fact } from '../../shared/domain';
 import { useQuery } from '../api/hooks';
 import { Button } from '../ui/Button';
@@ -67,6 +67,21 @@ function Card({ card, selected, travelling, onSelect }: { card: PlacedCard; sele
   );
 }
 
+/** Centres `el` in its nearest scrolling ancestor, vertically and horizontally. */
+function scrollIntoNearest(el: Element): void {
+  const r = el.getBoundingClientRect();
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    const s = getComputedStyle(p);
+    const scrollsY = /(auto|scroll)/.test(s.overflowY) && p.scrollHeight > p.clientHeight;
+    const scrollsX = /(auto|scroll)/.test(s.overflowX) && p.scrollWidth > p.clientWidth;
+    if (!scrollsY && !scrollsX) continue;
+    const box = p.getBoundingClientRect();
+    if (scrollsY) p.scrollTop += r.top + r.height / 2 - (box.top + box.height / 2);
+    if (scrollsX && (r.left < box.left || r.right > box.right)) p.scrollLeft += r.left + r.width / 2 - (box.left + box.width / 2);
+    if (scrollsY) return;
+  }
+}
+
 function arrowTitle(a: ChainArrow): string {
   return `${a.step}. ${a.kind === 'proposal' ? 'Failed to replace' : 'Superseded'}: ${a.label}${a.reason ? ` — ${a.reason}` : ''}`;
 }
@@ -83,11 +98,19 @@ function Arrow({ arrow }: { arrow: ChainArrow }) {
 
 /** Drawn after the cards, so no card covers a label. */
 function ArrowLabel({ arrow }: { arrow: ChainArrow }) {
+  const textRef = useRef<SVGTextElement>(null);
+  const [width, setWidth] = useState(labelWidth(arrow));
+  // The layout reserves room from an estimate; the box hugs the text as drawn.
+  useLayoutEffect(() => {
+    const t = textRef.current;
+    const w = t && typeof t.getComputedTextLength === 'function' ? t.getComputedTextLength() : 0;
+    if (w > 0) setWidth(w);
+  }, [arrow]);
   return (
     <g className={`chain-label chain-label-${arrow.kind}`} data-step={arrow.step}>
       <title>{arrowTitle(arrow)}</title>
-      <rect x={arrow.labelAt.x - 2} y={arrow.labelAt.y} width={labelWidth(arrow) + 4} height={LABEL_H} rx={3} className="chain-label-bg" />
-      <text x={arrow.labelAt.x} y={arrow.labelAt.y + LABEL_H - 3} className="chain-rule">
+      <rect x={arrow.labelAt.x - 3} y={arrow.labelAt.y} width={width + 6} height={LABEL_H} rx={3} className="chain-label-bg" />
+      <text ref={textRef} x={arrow.labelAt.x} y={arrow.labelAt.y + LABEL_H - 3} className="chain-rule">
         {labelText(arrow)}
       </text>
     </g>
@@ -127,17 +150,16 @@ function Steps({ arrows, onSelect }: { arrows: readonly ChainArrow[]; onSelect: 
         return (
           <li key={a.step} className={`chain-step chain-step-${a.kind}`} data-step={a.step}>
             <div className="chain-step-head">
-              <span className="chain-step-no">{a.step}</span> <strong>{a.label}</strong>{' '}
-              <span className="muted">
-                {a.kind === 'proposal' ? 'against' : 'by'}{' '}
-                <button type="button" className="link-button" onClick={() => onSelect(to.id)}>
-                  the version of {formatTime(to.ts)}
-                </button>
-                , from{' '}
-                <button type="button" className="link-button" onClick={() => onSelect(from.id)}>
-                  the {a.kind === 'proposal' ? 'proposal' : 'version'} of {formatTime(from.ts)}
-                </button>
-              </span>
+              <span className="chain-step-no">{a.step}</span> <strong>{a.label}</strong>
+            </div>
+            <div className="chain-step-route muted">
+              <button type="button" className="link-button" onClick={() => onSelect(from.id)}>
+                {a.kind === 'proposal' ? 'proposal' : a.kind === 'late' ? 'late version' : 'version'} of {formatTime(from.ts)}
+              </button>
+              {a.kind === 'proposal' ? ' failed to replace ' : a.kind === 'late' ? ' was already outdated by ' : ' replaced by '}
+              <button type="button" className="link-button" onClick={() => onSelect(to.id)}>
+                version of {formatTime(to.ts)}
+              </button>
             </div>
             <p className="chain-step-reason" data-testid="chain-step-reason">
               {a.reason ?? 'No reason was recorded.'}
@@ -176,12 +198,13 @@ export function ChainDiagram({ versions, proposals, asOf, selectedId, onSelect }
     };
   }, []);
 
-  // Bring the selected version into view (a long chain is taller than the panel).
+  // Bring the selected version into view (a long chain is taller than the panel): only the
+  // nearest scrolling container moves, never the page around it.
   useEffect(() => {
     const svg = svgRef.current;
     if (!svg || !selectedId) return;
     const card = [...svg.querySelectorAll<SVGGElement>('.chain-card')].find((c) => c.dataset.factId === selectedId);
-    if (card && typeof card.scrollIntoView === 'function') card.scrollIntoView({ block: 'center', inline: 'nearest' });
+    if (card) scrollIntoNearest(card);
   }, [selectedId, layout]);
 
   const asOfY = asOf ? layout.yOf(asOf) : null;

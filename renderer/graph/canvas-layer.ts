@@ -88,10 +88,22 @@ export function createCanvasLayer(host: HTMLElement, nodeCount: number): GraphLa
       if (hovered) strokeEdges([hovered], p.selected, 2, 1);
       (drawn as { arrowheads: number }).arrowheads = heads;
 
+      // Discs: one path per colour (a handful of fills per frame, not one per node).
+      const byFill = new Map<string, typeof f.scene.nodes>();
       for (const s of f.scene.nodes) {
+        if (s.x < -s.r || s.y < -s.r || s.x > width + s.r || s.y > height + s.r) continue;
+        const fill = fillOf(s.node, p);
+        const list = byFill.get(fill);
+        if (list) list.push(s);
+        else byFill.set(fill, [s]);
+      }
+      for (const [fill, list] of byFill) {
         ctx.beginPath();
-        ctx.arc(s.x, s.y, s.r, 0, Math.PI * 2);
-        ctx.fillStyle = fillOf(s.node, p);
+        for (const s of list) {
+          ctx.moveTo(s.x + s.r, s.y);
+          ctx.arc(s.x, s.y, s.r, 0, Math.PI * 2);
+        }
+        ctx.fillStyle = fill;
         ctx.fill();
       }
       for (const s of f.scene.nodes) {

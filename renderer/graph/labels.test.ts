@@ -20,6 +20,14 @@ describe('graph labels (pure)', () => {
     expect(l.x > disc.x1 || l.x + l.w < disc.x0 || top > disc.y1 || l.y < disc.y0).toBe(true);
   });
 
+  it('go to the left of a node at the right edge, so they stay in view', () => {
+    const { labels } = planLabels([sn('edge', 790, 100)], ctx);
+    const l = labels[0];
+    if (!l) throw new Error('no label');
+    expect(l.x + l.w).toBeLessThanOrEqual(790 - 5);
+    expect(l.x).toBeGreaterThanOrEqual(0);
+  });
+
   it('never overlap one another; the more important label wins the place', () => {
     const nodes = [sn('a', 100, 100), sn('b', 104, 102, { needsReview: true }), sn('c', 100, 300)];
     const { labels } = planLabels(nodes, ctx);

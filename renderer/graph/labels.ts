@@ -72,7 +72,8 @@ export function planLabels(nodes: readonly ScreenNode[], c: LabelContext): { lab
     const detail = level === 'value' || note ? 'value' : 'key';
     const text = note ? clip(`${n.node.key} → ${note}`, 64) : detail === 'value' ? clip(`${n.node.key} = ${n.node.value}`, 48) : clip(n.node.key, 32);
     const w = text.length * LABEL_CHAR_PX;
-    const x = n.x + n.r + 4;
+    // Beside the disc on the right, or on the left where the right would run out of the view.
+    const x = n.x + n.r + 4 + w > c.width - 4 && n.x - n.r - 4 - w >= 4 ? n.x - n.r - 4 - w : n.x + n.r + 4;
     const y = n.y + LABEL_FONT_PX / 2 - 1;
     const box = { x0: x - 1, y0: y - LABEL_FONT_PX, x1: x + w + 1, y1: y + 3 };
     const keys = cells(box.x0, box.y0, box.x1, box.y1);

@@ -198,7 +198,7 @@ describe.skipIf(missing !== undefined)('supersession chain and dependency graph 
     }
     // Scroll each label into view before asking what is drawn at its centre.
     for (let i = 0; i < geometry.labels.length; i++) {
-      await page.$$eval('[data-testid="chain-svg"] .chain-label', (ls, n) => ls[n]?.scrollIntoView({ block: 'center', inline: 'center' }), i);
+      await page.$$eval('[data-testid="chain-svg"] .chain-label', (ls, n) => ls[n]?.scrollIntoView({ block: 'nearest', inline: 'nearest' }), i);
       const onTop = await page.$$eval(
         '[data-testid="chain-svg"] .chain-label',
         (ls, n) => {
@@ -212,6 +212,8 @@ describe.skipIf(missing !== undefined)('supersession chain and dependency graph 
       );
       expect(onTop, `label "${geometry.labels[i]?.text}" is hidden`).toBe(true);
     }
+    // Back to where the app put it (the selected version in view), then a picture of each theme.
+    await open(ids.late.partition, ids.late.head, 'Chain');
     await both('chain-late-lane', () => page.waitForSelector('[data-testid="chain-svg"] .chain-card[data-kind="late"]').then(() => undefined));
     expect(pageErrors(page)).toEqual([]);
   });
@@ -234,7 +236,10 @@ describe.skipIf(missing !== undefined)('supersession chain and dependency graph 
     const labels = await page.$$eval('[data-testid="chain-svg"] .chain-label text', (ts) => ts.map((t) => t.textContent ?? ''));
     expect(labels.filter((l) => l.includes('arrived late'))).toHaveLength(lateSteps.length);
     for (const s of steps.filter((x) => x.reason.startsWith('newer timestamp'))) expect(s.head).toContain('newer time');
-    await page.$eval('.chain-steps', (el) => el.scrollIntoView({ block: 'start' }));
+    await page.$eval('.chain-steps', (el) => {
+      const panel = el.closest('.fact-panel-body');
+      if (panel) panel.scrollTop += el.getBoundingClientRect().top - panel.getBoundingClientRect().top - 8;
+    });
     await both('chain-steps', async () => {
       await page.waitForSelector('.chain-step del, .chain-step ins');
     });
