@@ -106,15 +106,22 @@ export function createCanvasLayer(host: HTMLElement, nodeCount: number): GraphLa
         ctx.fillStyle = fill;
         ctx.fill();
       }
+      // Review rings: one path for all of them, outside the disc and any path ring.
+      ctx.beginPath();
+      for (const s of f.scene.nodes) {
+        if (!s.node.needsReview) continue;
+        ctx.moveTo(s.x + s.r + REVIEW_RING_GAP, s.y);
+        ctx.arc(s.x, s.y, s.r + REVIEW_RING_GAP, 0, Math.PI * 2);
+        drawn.reviewRings.push(s.node.id);
+      }
+      ctx.strokeStyle = p.review;
+      ctx.lineWidth = 2;
+      if (drawn.reviewRings.length > 0) ctx.stroke();
       for (const s of f.scene.nodes) {
         const id = s.node.id;
         if (f.pathNodes.has(id)) {
           ring(s.x, s.y, s.r, p.path, 2);
           drawn.pathNodes.push(id);
-        }
-        if (s.node.needsReview) {
-          ring(s.x, s.y, s.r + REVIEW_RING_GAP, p.review, 2);
-          drawn.reviewRings.push(id);
         }
         if (id === f.selectedId) {
           ring(s.x, s.y, s.r + SELECTED_RING_GAP, p.selected, 2.5);

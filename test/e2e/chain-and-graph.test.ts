@@ -117,6 +117,9 @@ describe.skipIf(missing !== undefined)('supersession chain and dependency graph 
   let page: Page;
 
   const open = async (partition: number, fact: string, tab: 'Chain' | 'Graph') => {
+    // Through the partition without a fact, so the panel opens afresh (and scrolls itself).
+    await page.goto(`${served.origin}/#/memories/${partition}`);
+    await page.waitForSelector('text=No fact open');
     await page.goto(`${served.origin}/#/memories/${partition}/${fact}`);
     await page.waitForSelector('.fact-panel');
     await page.click(`role=tab[name="${tab}"]`);
@@ -237,7 +240,7 @@ describe.skipIf(missing !== undefined)('supersession chain and dependency graph 
     expect(labels.filter((l) => l.includes('arrived late'))).toHaveLength(lateSteps.length);
     for (const s of steps.filter((x) => x.reason.startsWith('newer timestamp'))) expect(s.head).toContain('newer time');
     await page.$eval('.chain-steps', (el) => {
-      const panel = el.closest('.fact-panel-body');
+      const panel = el.closest('.tab-panel');
       if (panel) panel.scrollTop += el.getBoundingClientRect().top - panel.getBoundingClientRect().top - 8;
     });
     await both('chain-steps', async () => {
