@@ -117,10 +117,9 @@ describe.skipIf(missing !== undefined)('supersession chain and dependency graph 
   let page: Page;
 
   const open = async (partition: number, fact: string, tab: 'Chain' | 'Graph') => {
-    // Through the partition without a fact, so the panel opens afresh (and scrolls itself).
-    await page.goto(`${served.origin}/#/memories/${partition}`);
-    await page.waitForSelector('text=No fact open');
+    // A fresh load, so the panel opens afresh (and scrolls itself) whatever was open before.
     await page.goto(`${served.origin}/#/memories/${partition}/${fact}`);
+    await page.reload();
     await page.waitForSelector('.fact-panel');
     await page.click(`role=tab[name="${tab}"]`);
   };
