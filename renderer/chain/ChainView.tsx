@@ -1,30 +1,32 @@
-// The supersession chain of a fact, drawn with d3 (time scale, zoom and pan): every version with
-// its value, time, source and authority, the rule that superseded it, and the lower-authority
-// proposals beside the version they failed to replace. The as-of instant is marked.
+// The supersession chain of a fact, drawn with d3 (zoom and pan): every version with its value,
+// time, source and authority; versions that arrived late and lower-authority proposals in a side
+// lane; each arrow numbered and labelled with what happened, and under the diagram every step
+// with its full reason and what changed in the value. The as-of instant is marked, and the
+// selected version is scrolled into view.
 import { select, zoom, zoomIdentity, type ZoomBehavior } from 'd3';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Fact } from '../../shared/domain';
 import { useQuery } from '../api/hooks';
 import { Button } from '../ui/Button';
 import { formatTime } from '../ui/format';
 import { EmptyState, ErrorState, Loading } from '../ui/states';
-import { CARD_H, CARD_W, clampLines, layoutChain, MARGIN, type ChainArrow, type PlacedCard } from './layout';
+import { CARD_H, CARD_W, clampLines, LABEL_H, labelText, labelWidth, layoutChain, MARGIN, type ChainArrow, type PlacedCard } from './layout';
+import { diffWords } from './value-diff';
 
 const VALUE_CHARS = 26;
 
-/** The rule that superseded a version, as its arrow's label (the reason is in the tooltip). */
-const RULE_TEXT: Record<string, string> = {
-  explicit: 'explicit correction',
-  implicit: 'implicit: same key, new value',
-  authority: 'authority: outranked',
-  temporal: 'temporal: newer time',
-};
+function statusOf(card: PlacedCard): string {
+  const f = card.fact;
+  if (f.status === 'proposal') return 'proposal';
+  if (card.kind === 'late') return 'arrived late';
+  return f.isValid ? 'valid now' : 'superseded';
+}
 
 function Card({ card, selected, travelling, onSelect }: { card: PlacedCard; selected: boolean; travelling: boolean; onSelect: (id: string) => void }) {
   const f = card.fact;
   const lines = clampLines(f.value, VALUE_CHARS, 2);
-  const status = f.status === 'proposal' ? 'proposal' : f.isValid ? 'valid now' : 'superseded';
-  const cls = ['chain-card', `chain-${f.status}`, travelling && card.validAtAsOf ? 'valid-at' : '', selected ? 'selected' : '', f.needsReview ? 'review' : ''].join(' ');
+  const status = statusOf(card);
+  const cls = ['chain-card', `chain-${f.status}`, card.kind === 'late' ? 'chain-late' : '', travelling && card.validAtAsOf ? 'valid-at' : '', selected ? 'selected' : '', f.needsReview ? 'review' : ''].filter(Boolean).join(' ');
   const who = [f.source.type, f.source.authority].filter(Boolean).join(' · ');
   return (
     <g
@@ -32,9 +34,10 @@ function Card({ card, selected, travelling, onSelect }: { card: PlacedCard; sele
       transform={`translate(${card.x},${card.y})`}
       role="button"
       tabIndex={0}
-      aria-label={`${card.kind === 'proposal' ? 'Proposal' : 'Version'} ${f.value.slice(0, 80)}, ${status}, ${formatTime(f.ts)}`}
+      aria-label={`${card.kind === 'proposal' ? 'Proposal' : card.kind === 'late' ? 'Late version' : 'Version'} ${f.value.slice(0, 80)}, ${status}, ${formatTime(f.ts)}`}
       aria-pressed={selected}
       data-fact-id={f.id}
+      data-kind={card.kind}
       onClick={() => onSelect(f.id)}
       onKeyDown={(e) => {
         if (e.key === 'Enter' || e.key === ' ') {
@@ -55,7 +58,7 @@ function Card({ card, selected, travelling, onSelect }: { card: PlacedCard; sele
         </text>
       ))}
       <text x={10} y={CARD_H - 24} className="chain-card-meta">
-        {card.kind === 'proposal' ? formatTime(f.ts) : clampLines(f.key, VALUE_CHARS, 1)[0]}
+        {card.kind === 'version' ? clampLines(f.key, VALUE_CHARS, 1)[0] : formatTime(f.ts)}
       </text>
       <text x={10} y={CARD_H - 9} className="chain-card-meta">
         {clampLines(who, VALUE_CHARS, 1)[0]}
@@ -64,40 +67,108 @@ function Card({ card, selected, travelling, onSelect }: { card: PlacedCard; sele
   );
 }
 
-function Arrow({ arrow }: { arrow: ChainArrow }) {
-  const { from, to } = arrow;
-  let d: string;
-  let lx: number;
-  let ly: number;
-  const anchor = 'start';
-  if (arrow.kind === 'proposal') {
-    // From the proposal on the right, pointing left at the version it failed to replace.
-    const y = from.y + CARD_H / 2;
-    d = `M${from.x},${y} L${to.x + CARD_W + 4},${to.y + CARD_H / 2}`;
-    // Above the proposal card: the gap beside it is too narrow for words.
-    lx = from.x + 2;
-    ly = from.y - 7;
-  } else if (to.y > from.y) {
-    const x = from.x + 26;
-    d = `M${x},${from.y + CARD_H} L${x},${to.y - 4}`;
-    lx = x + 8;
-    ly = (from.y + CARD_H + to.y) / 2 + 4;
-  } else {
-    // A stale write placed after the version that beat it: curve round the right-hand side.
-    const x = from.x + CARD_W;
-    d = `M${x},${from.y + CARD_H / 2} C${x + 30},${from.y + CARD_H / 2} ${x + 30},${to.y + CARD_H / 2} ${x + 4},${to.y + CARD_H / 2}`;
-    lx = x + 18;
-    ly = (from.y + to.y + CARD_H) / 2;
+/** Centres `el` in its nearest scrolling ancestor, vertically and horizontally. */
+function scrollIntoNearest(el: Element): void {
+  const r = el.getBoundingClientRect();
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    const s = getComputedStyle(p);
+    const scrollsY = /(auto|scroll)/.test(s.overflowY) && p.scrollHeight > p.clientHeight;
+    const scrollsX = /(auto|scroll)/.test(s.overflowX) && p.scrollWidth > p.clientWidth;
+    if (!scrollsY && !scrollsX) continue;
+    const box = p.getBoundingClientRect();
+    if (scrollsY) p.scrollTop += r.top + r.height / 2 - (box.top + box.height / 2);
+    if (scrollsX && (r.left < box.left || r.right > box.right)) p.scrollLeft += r.left + r.width / 2 - (box.left + box.width / 2);
+    if (scrollsY) return;
   }
-  const label = arrow.kind === 'proposal' ? 'failed: lower authority' : arrow.rule ? (RULE_TEXT[arrow.rule] ?? arrow.rule) : 'superseded';
+}
+
+function arrowTitle(a: ChainArrow): string {
+  return `${a.step}. ${a.kind === 'proposal' ? 'Failed to replace' : 'Superseded'}: ${a.label}${a.reason ? ` — ${a.reason}` : ''}`;
+}
+
+function Arrow({ arrow }: { arrow: ChainArrow }) {
+  const d = arrow.points.map((p, i) => `${i === 0 ? 'M' : 'L'}${p.x},${p.y}`).join(' ');
   return (
-    <g className={`chain-arrow chain-arrow-${arrow.kind}`}>
-      <title>{`${arrow.kind === 'proposal' ? 'Failed to replace' : 'Superseded'}: ${arrow.rule ? (RULE_TEXT[arrow.rule] ?? arrow.rule) : ''}${arrow.reason ? ` — ${arrow.reason}` : ''}`}</title>
+    <g className={`chain-arrow chain-arrow-${arrow.kind}`} data-step={arrow.step}>
+      <title>{arrowTitle(arrow)}</title>
       <path d={d} markerEnd="url(#chain-arrowhead)" />
-      <text x={lx} y={ly} textAnchor={anchor} className="chain-rule">
-        {label}
+    </g>
+  );
+}
+
+/** Drawn after the cards, so no card covers a label. */
+function ArrowLabel({ arrow }: { arrow: ChainArrow }) {
+  const textRef = useRef<SVGTextElement>(null);
+  const [width, setWidth] = useState(labelWidth(arrow));
+  // The layout reserves room from an estimate; the box hugs the text as drawn.
+  useLayoutEffect(() => {
+    const t = textRef.current;
+    const w = t && typeof t.getComputedTextLength === 'function' ? t.getComputedTextLength() : 0;
+    if (w > 0) setWidth(w);
+  }, [arrow]);
+  return (
+    <g className={`chain-label chain-label-${arrow.kind}`} data-step={arrow.step}>
+      <title>{arrowTitle(arrow)}</title>
+      <rect x={arrow.labelAt.x - 3} y={arrow.labelAt.y} width={width + 6} height={LABEL_H} rx={3} className="chain-label-bg" />
+      <text ref={textRef} x={arrow.labelAt.x} y={arrow.labelAt.y + LABEL_H - 3} className="chain-rule">
+        {labelText(arrow)}
       </text>
     </g>
+  );
+}
+
+function ValueDiff({ before, after }: { before: string; after: string }) {
+  const parts = useMemo(() => diffWords(before, after), [before, after]);
+  return (
+    <p className="chain-step-diff" aria-label="What changed in the value">
+      {parts.map((p, i) =>
+        p.kind === 'same' ? (
+          <span key={i}>{p.text}</span>
+        ) : p.kind === 'remove' ? (
+          <del key={i} className="diff-remove-text">
+            <span className="sr-only">removed: </span>
+            {p.text}
+          </del>
+        ) : (
+          <ins key={i} className="diff-add-text">
+            <span className="sr-only">added: </span>
+            {p.text}
+          </ins>
+        ),
+      )}
+    </p>
+  );
+}
+
+function Steps({ arrows, onSelect }: { arrows: readonly ChainArrow[]; onSelect: (id: string) => void }) {
+  if (arrows.length === 0) return null;
+  return (
+    <ol className="chain-steps list-plain" aria-label="What happened at each step">
+      {arrows.map((a) => {
+        const from = a.from.fact;
+        const to = a.to.fact;
+        return (
+          <li key={a.step} className={`chain-step chain-step-${a.kind}`} data-step={a.step}>
+            <div className="chain-step-head">
+              <span className="chain-step-no">{a.step}</span> <strong>{a.label}</strong>
+            </div>
+            <div className="chain-step-route muted">
+              <button type="button" className="link-button" onClick={() => onSelect(from.id)}>
+                {a.kind === 'proposal' ? 'proposal' : a.kind === 'late' ? 'late version' : 'version'} of {formatTime(from.ts)}
+              </button>
+              {a.kind === 'proposal' ? ' failed to replace ' : a.kind === 'late' ? ' was already outdated by ' : ' replaced by '}
+              <button type="button" className="link-button" onClick={() => onSelect(to.id)}>
+                version of {formatTime(to.ts)}
+              </button>
+            </div>
+            <p className="chain-step-reason" data-testid="chain-step-reason">
+              {a.reason ?? 'No reason was recorded.'}
+            </p>
+            {a.kind === 'proposal' ? <ValueDiff before={to.value} after={from.value} /> : <ValueDiff before={from.value} after={to.value} />}
+          </li>
+        );
+      })}
+    </ol>
   );
 }
 
@@ -117,6 +188,8 @@ export function ChainDiagram({ versions, proposals, asOf, selectedId, onSelect }
         [svg.clientWidth || 800, svg.clientHeight || 300],
       ])
       .scaleExtent([0.3, 3])
+      // The wheel scrolls the chain (a long one is taller than the panel); Ctrl+wheel zooms.
+      .filter((e: Event) => (e.type === 'wheel' ? (e as WheelEvent).ctrlKey : !(e as MouseEvent).button))
       .on('zoom', (e: { transform: { toString(): string } }) => g.setAttribute('transform', e.transform.toString()));
     zoomRef.current = z;
     select(svg).call(z);
@@ -125,56 +198,71 @@ export function ChainDiagram({ versions, proposals, asOf, selectedId, onSelect }
     };
   }, []);
 
+  // Bring the selected version into view (a long chain is taller than the panel): only the
+  // nearest scrolling container moves, never the page around it.
+  useEffect(() => {
+    const svg = svgRef.current;
+    if (!svg || !selectedId) return;
+    const card = [...svg.querySelectorAll<SVGGElement>('.chain-card')].find((c) => c.dataset.factId === selectedId);
+    if (card) scrollIntoNearest(card);
+  }, [selectedId, layout]);
+
   const asOfY = asOf ? layout.yOf(asOf) : null;
   const versionCards = layout.cards.filter((c) => c.kind === 'version');
+  const late = layout.cards.filter((c) => c.kind === 'late').length;
   return (
     <div className="chain-diagram">
       <div className="row chain-toolbar">
         <span className="muted grow">
           {versions.length} version{versions.length === 1 ? '' : 's'}
-          {proposals.length > 0 ? ` · ${proposals.length} proposal${proposals.length === 1 ? '' : 's'} beside` : ''} · drag to pan, wheel to zoom
+          {late > 0 ? ` (${late} arrived late, drawn beside)` : ''}
+          {proposals.length > 0 ? ` · ${proposals.length} proposal${proposals.length === 1 ? '' : 's'} beside` : ''} · drag to pan, Ctrl+wheel to zoom
         </span>
         <Button small onClick={() => svgRef.current && zoomRef.current && select(svgRef.current).call(zoomRef.current.transform, zoomIdentity)}>
           Reset view
         </Button>
       </div>
-      <div className="chain-scroll">
-      <svg ref={svgRef} className="chain-svg" width={layout.width} height={layout.height} role="group" aria-label="Supersession chain timeline" data-testid="chain-svg">
-        <defs>
-          <marker id="chain-arrowhead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-            <path d="M0,0 L10,5 L0,10 z" className="chain-arrowhead" />
-          </marker>
-        </defs>
-        <g ref={gRef}>
-          <line className="chain-axis" x1={layout.axisX} x2={layout.axisX} y1={MARGIN.top - 10} y2={layout.height - MARGIN.bottom + 10} />
-          {versionCards.map((c) => (
-            <g key={`t-${c.fact.id}`} className="chain-tick" transform={`translate(${layout.axisX},${c.y + 14})`}>
-              <circle r={4} className={c.fact.isValid ? 'tick-valid' : ''} />
-              <text x={-8} y={-2} textAnchor="end">
-                {formatTime(c.fact.ts).slice(0, 10)}
-              </text>
-              <text x={-8} y={11} textAnchor="end" className="chain-tick-time">
-                {formatTime(c.fact.ts).slice(11)}
-              </text>
-            </g>
-          ))}
-          {layout.arrows.map((a, i) => (
-            <Arrow key={i} arrow={a} />
-          ))}
-          {layout.cards.map((c) => (
-            <Card key={c.fact.id} card={c} selected={c.fact.id === selectedId} travelling={asOf !== null} onSelect={onSelect} />
-          ))}
-          {asOfY !== null ? (
-            <g className="chain-asof" transform={`translate(0,${asOfY})`}>
-              <line x1={MARGIN.left} x2={layout.width - MARGIN.right} />
-              <text x={layout.width - MARGIN.right} y={-4} textAnchor="end">
-                as of {formatTime(asOf)}
-              </text>
-            </g>
-          ) : null}
-        </g>
-      </svg>
+      <div className="chain-scroll" data-testid="chain-scroll">
+        <svg ref={svgRef} className="chain-svg" width={layout.width} height={layout.height} role="group" aria-label="Supersession chain timeline" data-testid="chain-svg">
+          <defs>
+            <marker id="chain-arrowhead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+              <path d="M0,0 L10,5 L0,10 z" className="chain-arrowhead" />
+            </marker>
+          </defs>
+          <g ref={gRef}>
+            <line className="chain-axis" x1={layout.axisX} x2={layout.axisX} y1={MARGIN.top - 10} y2={layout.height - MARGIN.bottom + 10} />
+            {versionCards.map((c) => (
+              <g key={`t-${c.fact.id}`} className="chain-tick" transform={`translate(${layout.axisX},${c.y + 14})`}>
+                <circle r={4} className={c.fact.isValid ? 'tick-valid' : ''} />
+                <text x={-8} y={-2} textAnchor="end">
+                  {formatTime(c.fact.ts).slice(0, 10)}
+                </text>
+                <text x={-8} y={11} textAnchor="end" className="chain-tick-time">
+                  {formatTime(c.fact.ts).slice(11)}
+                </text>
+              </g>
+            ))}
+            {layout.arrows.map((a) => (
+              <Arrow key={a.step} arrow={a} />
+            ))}
+            {layout.cards.map((c) => (
+              <Card key={c.fact.id} card={c} selected={c.fact.id === selectedId} travelling={asOf !== null} onSelect={onSelect} />
+            ))}
+            {layout.arrows.map((a) => (
+              <ArrowLabel key={a.step} arrow={a} />
+            ))}
+            {asOfY !== null ? (
+              <g className="chain-asof" transform={`translate(0,${asOfY})`}>
+                <line x1={MARGIN.left} x2={layout.width - MARGIN.right} />
+                <text x={layout.width - MARGIN.right} y={-4} textAnchor="end">
+                  as of {formatTime(asOf)}
+                </text>
+              </g>
+            ) : null}
+          </g>
+        </svg>
       </div>
+      <Steps arrows={layout.arrows} onSelect={onSelect} />
     </div>
   );
 }

@@ -116,6 +116,8 @@ function recordingContext(): { ctx: CanvasRenderingContext2D; frames: Stroke[][]
     lineTo() {
       segments++;
     },
+    closePath() {},
+    strokeText() {},
     arc() {
       arcs++;
     },
@@ -139,6 +141,7 @@ describe('ForceGraph (canvas above the threshold)', () => {
   const path = ['b', 'a', 'root'];
   // The fallback of --accent (jsdom computes no style sheet).
   const PATH_COLOUR = '#2a62d4';
+  const REVIEW_COLOUR = '#d9342b';
 
   afterEach(() => {
     vi.restoreAllMocks();
@@ -163,13 +166,18 @@ describe('ForceGraph (canvas above the threshold)', () => {
     expect([...(frame?.pathNodes ?? [])].sort()).toEqual(['a', 'b', 'root']);
     expect(frame?.pathColour).toBe(PATH_COLOUR);
     const strokes = frames.filter((f) => f.length > 0).at(-1) ?? [];
-    const pathEdgeStroke = strokes.filter((s) => s.style === PATH_COLOUR && s.segments > 0);
+    const pathEdgeStroke = strokes.filter((s) => s.style === PATH_COLOUR && s.segments > 0 && s.arcs === 0);
     expect(pathEdgeStroke).toHaveLength(1);
     expect(pathEdgeStroke[0]?.segments).toBe(2);
     expect(pathEdgeStroke[0]?.width).toBeGreaterThan(strokes[0]?.width ?? 0);
-    // The other two edges in the plain edge stroke; rings: a and b in the path colour.
+    // The other two edges in the plain edge stroke; path rings on root, a and b.
     expect(strokes[0]?.segments).toBe(2);
-    expect(strokes.filter((s) => s.style === PATH_COLOUR && s.arcs === 1)).toHaveLength(2);
+    expect(strokes.filter((s) => s.style === PATH_COLOUR && s.arcs === 1)).toHaveLength(3);
+    // Root is selected and on the path, and still has its needs_review ring (a stroke of its own).
+    expect(frame?.reviewRings).toEqual(['root']);
+    expect(strokes.filter((s) => s.style === REVIEW_COLOUR && s.arcs === 1)).toHaveLength(1);
+    // Every edge has its arrowhead.
+    expect(frame?.arrowheads).toBe(4);
 
     // Click where 'c' is drawn: c is selected, not root.
     const at = new Map(probe.nodes().map((n) => [n.id, n]));
@@ -187,5 +195,47 @@ describe('ForceGraph (canvas above the threshold)', () => {
     // Far from every node: nothing is selected.
     fireEvent.click(canvas, { clientX: -5000, clientY: -5000 });
     expect(onSelect).toHaveBeenCalledTimes(2);
+  });
+
+  it('drags a node under the pointer instead of panning, and a drag is not a click', async () => {
+    const { ctx } = recordingContext();
+    vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockImplementation(() => ctx as never);
+    vi.spyOn(HTMLCanvasElement.prototype, 'getBoundingClientRect').mockReturnValue({ x: 0, y: 0, left: 0, top: 0, right: 800, bottom: 520, width: 800, height: 520, toJSON: () => ({}) });
+    const onSelect = vi.fn();
+    render(<ForceGraph nodes={nodes} edges={edges} focusId="root" selectedId="root" pathNodes={new Set()} pathEdges={new Set()} onSelect={onSelect} renderer="canvas" />);
+    const canvas = await screen.findByTestId('graph-canvas');
+    const probe = graphProbeOf(canvas);
+    if (!probe) throw new Error('no probe');
+    await waitFor(() => expect(probe.lastFrame()).not.toBeNull());
+    const before = new Map(probe.nodes().map((n) => [n.id, n]));
+    const c = before.get('c');
+    const root = before.get('root');
+    if (!c || !root) throw new Error('not drawn');
+    const zoomBefore = probe.lastFrame()?.zoom;
+    fireEvent.pointerDown(canvas, { clientX: c.x, clientY: c.y, button: 0, pointerId: 1 });
+    fireEvent.mouseDown(canvas, { clientX: c.x, clientY: c.y, button: 0 });
+    for (let i = 1; i <= 8; i++) {
+      fireEvent.pointerMove(canvas, { clientX: c.x + i * 20, clientY: c.y + i * 5, buttons: 1, pointerId: 1 });
+      fireEvent.mouseMove(window, { clientX: c.x + i * 20, clientY: c.y + i * 5, buttons: 1 });
+    }
+    fireEvent.pointerUp(canvas, { clientX: c.x + 160, clientY: c.y + 40, pointerId: 1 });
+    fireEvent.mouseUp(window, { clientX: c.x + 160, clientY: c.y + 40 });
+    fireEvent.click(canvas, { clientX: c.x + 160, clientY: c.y + 40 });
+    await waitFor(() => {
+      const after = new Map(probe.nodes().map((n) => [n.id, n]));
+      expect(after.get('c')?.x).toBeCloseTo(c.x + 160, 0);
+      expect(after.get('c')?.y).toBeCloseTo(c.y + 40, 0);
+    });
+    // The view did not pan: the pinned root is where it was, the zoom unchanged.
+    const after = new Map(probe.nodes().map((n) => [n.id, n]));
+    expect(after.get('root')?.x).toBeCloseTo(root.x, 6);
+    expect(after.get('root')?.y).toBeCloseTo(root.y, 6);
+    expect(probe.lastFrame()?.zoom).toBe(zoomBefore);
+    expect(onSelect).not.toHaveBeenCalled();
+    // A plain click on it still selects it.
+    const now = after.get('c');
+    if (!now) throw new Error('c gone');
+    fireEvent.click(canvas, { clientX: now.x, clientY: now.y });
+    expect(onSelect).toHaveBeenCalledWith('c');
   });
 });

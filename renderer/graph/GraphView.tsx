@@ -1,8 +1,10 @@
 // The dependency neighbourhood of the selected fact: k hops, coloured by validity, review flag
-// and memory type, the propagation path that flagged the fact highlighted.
+// and memory type, arrows from each fact to the facts that depend on it, the propagation path
+// that flagged the fact highlighted and the upstream change named with its new value.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { MAX_HOPS } from '../../shared/inspect';
 import type { ChannelOutput } from '../../shared/contract';
+import type { ReviewCause } from '../../shared/inspect';
 import { useQuery } from '../api/hooks';
 import { useTheme } from '../theme/theme';
 import { Button } from '../ui/Button';
@@ -38,6 +40,13 @@ export function GraphLegend() {
       <li className="row">
         <span className="legend-path" /> propagation path
       </li>
+      <li className="row">
+        <span className="legend-arrow" aria-hidden="true">
+          A → B
+        </span>{' '}
+        B depends on A (hover an arrow to name it)
+      </li>
+      <li className="row faint">drag a node to move it · drag the background to pan · wheel to zoom in for more labels</li>
     </ul>
   );
 }
@@ -64,6 +73,15 @@ export function GraphView({ partitionId, factId, onSelect }: { partitionId: numb
     return { pathNodes: new Set(p), pathEdges: pathEdgeKeys(p) };
   }, [propagation]);
 
+  // The upstream change that flagged the centre, with what it was replaced by.
+  const causeQ = useQuery('facts.get', propagation?.causeExists ? { partitionId, factId: focus } : null, { keepPrevious: false });
+  const cause = propagation?.causeExists ? (causeQ.data?.reviewCause ?? null) : null;
+  const annotations = useMemo(() => {
+    const m = new Map<string, string>();
+    if (cause?.cause) m.set(cause.cause.id, cause.replacement ? cause.replacement.value : 'changed');
+    return m;
+  }, [cause]);
+
   const select = (id: string) => {
     selectedHere.current = id;
     onSelect(id);
@@ -78,7 +96,7 @@ export function GraphView({ partitionId, factId, onSelect }: { partitionId: numb
         This fact rests on no other fact and nothing rests on it. Try another fact, or more hops.
       </EmptyState>
     );
-  else body = <ForceGraph nodes={nodes} edges={edges} focusId={focus} selectedId={factId} pathNodes={pathNodes} pathEdges={pathEdges} onSelect={select} themeKey={resolved} fitKey={fitKey} />;
+  else body = <ForceGraph nodes={nodes} edges={edges} focusId={focus} selectedId={factId} pathNodes={pathNodes} pathEdges={pathEdges} onSelect={select} themeKey={resolved} fitKey={fitKey} annotations={annotations} />;
 
   return (
     <div className="graph-view col">
@@ -93,7 +111,7 @@ export function GraphView({ partitionId, factId, onSelect }: { partitionId: numb
               {q.fetching ? ' · refreshing' : ''}
             </span>
           ) : null}
-          {propagation ? <PropagationNote propagation={propagation} /> : null}
+          {propagation ? <PropagationNote propagation={propagation} cause={cause} onSelect={select} /> : null}
         </div>
         <span className="grow" />
         <Button small onClick={() => setFitKey((k) => k + 1)}>
@@ -117,15 +135,40 @@ export function GraphView({ partitionId, factId, onSelect }: { partitionId: numb
   );
 }
 
-function PropagationNote({ propagation }: { propagation: NonNullable<ChannelOutput<'facts.neighbourhood'>['propagation']> }) {
+function PropagationNote({ propagation, cause, onSelect }: { propagation: NonNullable<ChannelOutput<'facts.neighbourhood'>['propagation']>; cause: ReviewCause | null; onSelect: (id: string) => void }) {
   const steps = propagation.path ? propagation.path.length - 1 : 0;
   if (!propagation.causeExists) return <span className="muted">The upstream fact that flagged it was deleted; no path remains.</span>;
   if (!propagation.path) return <span className="muted">The flag's path from the upstream change no longer exists.</span>;
   return (
-    <span className="muted" data-testid="propagation-note">
-      Propagation path highlighted: {steps} step{steps === 1 ? '' : 's'} from the upstream change.
-    </span>
+    <>
+      <span className="muted" data-testid="propagation-note">
+        Propagation path highlighted: {steps} step{steps === 1 ? '' : 's'} from the upstream change.
+      </span>
+      {cause?.cause ? (
+        <span className="graph-upstream" data-testid="upstream-change">
+          Upstream change:{' '}
+          <button type="button" className="link-button" onClick={() => cause.cause && onSelect(cause.cause.id)}>
+            {cause.cause.key}
+          </button>{' '}
+          <span className="graph-upstream-old">{snippet(cause.cause.value)}</span>
+          {cause.replacement ? (
+            <>
+              {' → now '}
+              <button type="button" className="link-button graph-upstream-new" onClick={() => cause.replacement && onSelect(cause.replacement.id)}>
+                {snippet(cause.replacement.value)}
+              </button>
+            </>
+          ) : (
+            ' (changed in place)'
+          )}
+        </span>
+      ) : null}
+    </>
   );
+}
+
+function snippet(v: string): string {
+  return v.length > 90 ? `${v.slice(0, 89)}…` : v;
 }
 
 function GraphNodeList({ nodes, onSelect }: { nodes: ReadonlyArray<{ id: string; key: string; status: string; needsReview: boolean; hop: number | null }>; onSelect: (id: string) => void }) {

@@ -1,7 +1,8 @@
-// Hit-testing for the canvas renderer of the dependency graph: which node a pointer is over,
-// from the simulation's node positions and the zoom transform. Pure (no canvas, no DOM), so
-// jsdom tests cover it; the canvas itself also exposes a read-only probe (node positions on
-// screen, what the last frame drew) that browser tests use to click a node where it is drawn.
+// Hit-testing for the dependency graph: which node or edge a pointer is over, from the
+// simulation's node positions and the zoom transform. Pure (no canvas, no DOM), so jsdom tests
+// cover it; the drawing surface also exposes a read-only probe (node and edge positions on
+// screen, what the last frame drew) that browser tests use to act where things are drawn.
+import { distanceToSegment, type Segment } from './edges';
 
 export interface PlacedNode {
   readonly id: string;
@@ -52,6 +53,24 @@ export function nodeAtPoint<N extends PlacedNode>(nodes: Iterable<N>, t: ViewTra
   return best;
 }
 
+/** How far from an edge, in screen pixels, the pointer still shows its label. */
+export const EDGE_HIT_PX = 5;
+
+/** The edge nearest to a screen point, when one lies within `radiusPx` of it. */
+export function edgeAtPoint<E extends { readonly seg: Segment | null }>(edges: Iterable<E>, sx: number, sy: number, radiusPx = EDGE_HIT_PX): E | undefined {
+  let best: E | undefined;
+  let bestD = radiusPx;
+  for (const e of edges) {
+    if (!e.seg) continue;
+    const d = distanceToSegment(sx, sy, e.seg);
+    if (d < bestD) {
+      best = e;
+      bestD = d;
+    }
+  }
+  return best;
+}
+
 /** What one frame of the canvas renderer drew (counted while drawing it). */
 export interface DrawnFrame {
   /** Frames drawn so far by this canvas. */
@@ -65,6 +84,38 @@ export interface DrawnFrame {
   readonly pathEdges: readonly string[];
   /** The colour the path was stroked with. */
   readonly pathColour: string;
+  /** Nodes drawn with the needs_review ring (whatever else marks them). */
+  readonly reviewRings: readonly string[];
+  /** Edges drawn with an arrowhead at the dependent fact. */
+  readonly arrowheads: number;
+  /** Labels drawn, and their font size on screen (the same at every zoom). */
+  readonly labels: number;
+  readonly labelFontPx: number;
+  /** What the labels said: nothing, keys, or keys and values. */
+  readonly labelDetail: 'none' | 'key' | 'value';
+  /** The zoom factor of the frame. */
+  readonly zoom: number;
+}
+
+export interface ProbedEdge {
+  /** The dependent fact and the fact it depends on. */
+  readonly from: string;
+  readonly to: string;
+  /** Client coordinates of the drawn segment, from the upstream fact to the dependent. */
+  readonly x1: number;
+  readonly y1: number;
+  readonly x2: number;
+  readonly y2: number;
+}
+
+export interface ProbedLabel {
+  readonly id: string;
+  readonly text: string;
+  /** Client coordinates of the label's box. */
+  readonly left: number;
+  readonly top: number;
+  readonly right: number;
+  readonly bottom: number;
 }
 
 export interface ProbedNode {
@@ -81,6 +132,10 @@ export interface ProbedNode {
 export interface GraphCanvasProbe {
   /** Every node with its on-screen centre in client coordinates. */
   nodes(): ProbedNode[];
+  /** Every drawn edge with its on-screen segment in client coordinates. */
+  edges(): ProbedEdge[];
+  /** Every label of the last frame, in client coordinates. */
+  labels(): ProbedLabel[];
   /** The id a click at these client coordinates selects, or null. */
   nodeAt(clientX: number, clientY: number): string | null;
   /** True once the layout has come to rest (positions no longer change between frames). */

@@ -27,13 +27,13 @@ function dump(store: Store): unknown {
 const count = (store: Store, sql: string): number => store.db.prepare(sql).pluck().get() as number;
 
 describe('demo generator', () => {
-  it('is deterministic: the same seed gives the same database, another seed another one', () => {
+  it('is deterministic: the same seed gives the same database (dependency web included), another seed another one', () => {
     const a = openTmpStore();
     const b = openTmpStore();
     const c = openTmpStore();
-    generateDemo(a, { facts: 700, seed: 'same' });
-    generateDemo(b, { facts: 700, seed: 'same' });
-    generateDemo(c, { facts: 700, seed: 'other' });
+    generateDemo(a, { facts: 2100, seed: 'same' });
+    generateDemo(b, { facts: 2100, seed: 'same' });
+    generateDemo(c, { facts: 2100, seed: 'other' });
     expect(dump(b)).toEqual(dump(a));
     expect(dump(c)).not.toEqual(dump(a));
     for (const s of [a, b, c]) s.close();
@@ -108,6 +108,39 @@ describe('demo generator', () => {
 
     const report = verifyDatabase(store);
     expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+    store.close();
+  });
+});
+
+describe('demo dependency web', () => {
+  it('gives one partition chains five levels deep, fan-in and fan-out, and a 2,000-fact neighbourhood', () => {
+    const store = openTmpStore();
+    generateDemo(store, { facts: 10_000, seed: 'web' });
+    const org = store.scope({ kind: 'organizational', org: 'northwind' });
+    const idOf = (key: string) => {
+      const f = org.allFacts().find((x) => x.key === key && x.status !== 'proposal');
+      if (!f) throw new Error(`no ${key}`);
+      return f.id;
+    };
+    // Fan-out: the budget's neighbourhood within three hops holds more than 2,000 facts.
+    const hood = org.neighbourhood(idOf('plan.atlas.budget'), { hops: 3, maxNodes: 5000 });
+    expect(hood.nodes.length).toBeGreaterThanOrEqual(2000);
+    expect(hood.truncated).toBe(false);
+    // Fan-in: hundreds of decisions rest on one vendor quote.
+    const quoteIds = org.allFacts().filter((f) => /^quote\.[a-z_]+\.pallet_cost$/.test(f.key)).map((f) => f.id);
+    const fanIn = count(store, `SELECT max(n) FROM (SELECT count(*) AS n FROM fact_edges WHERE depends_on IN (${quoteIds.map((q) => `'${q}'`).join(',')}) GROUP BY depends_on)`);
+    expect(fanIn).toBeGreaterThanOrEqual(50);
+    // Depth: outlook <- forecast <- decision <- workstream <- allocation <- budget.
+    const outlook = org.getFact(idOf('forecast.atlas.outlook'));
+    expect(outlook?.dependsOn.length).toBe(12);
+    const deep = org.neighbourhood(idOf('forecast.atlas.outlook'), { hops: 5, maxNodes: 5000 });
+    expect(deep.nodes.some((n) => n.key === 'plan.atlas.budget' && n.hop === 5)).toBe(true);
+    // The corrected allocation flagged everything downstream of it, several hops deep, with a path.
+    const flagged = org.getFact(idOf('forecast.atlas.fleet.spend'));
+    expect(flagged?.needsReview).toBe(true);
+    const path = org.neighbourhood(flagged?.id ?? '', { hops: 1 }).propagation?.path ?? [];
+    expect(path.length).toBeGreaterThanOrEqual(4);
+    expect(verifyDatabase(store).checks.filter((c) => !c.ok)).toEqual([]);
     store.close();
   });
 });

@@ -8,6 +8,7 @@ import type { FactWriteInput, SourceInput, WriteOutcome, WriteResult } from '../
 import { FactWriteBatch } from '../facts/write';
 import type { PartitionHandle } from '../partition-handle';
 import type { Store } from '../store';
+import { planWeb, webBudget, webWrite } from './dependencies';
 import { Rng } from './prng';
 import { showcaseFor, type ShowcaseOp } from './showcase';
 import { CONSTRAINTS, CORRECTIONS, fill, MONTHS, ORG_TEMPLATES, ORGS, slug, USER_TEMPLATES, type DemoCapability, type DemoOrg, type DemoUser, type FactTemplate } from './vocabulary';
@@ -154,6 +155,15 @@ export function generateDemo(store: Store, options: DemoOptions): DemoStats {
   };
   const weights = slots.map((s) => [s, s.kind === 'user' ? 6 : s.kind === 'capability' ? 1.5 : 2] as const);
 
+  // The dependency web, spread over the year between the random activity.
+  const webOrg = ORGS[0];
+  const webSlot = webOrg ? slots.find((s) => s.org.id === webOrg.id && s.kind === 'organizational') : undefined;
+  const web = webOrg && webSlot ? planWeb(webOrg, webBudget(total)) : [];
+  const webRng = new Rng(`${String(options.seed ?? 'statelens')}:dependencies`);
+  const webIds = new Map<string, string>();
+  const webStride = Math.max(1, Math.floor((total - showcase.length) / (web.length + 1)));
+  let webAt = 0;
+
   let showcaseAt = 0;
   let tick = 0;
   while (stats.facts < total) {
@@ -176,6 +186,15 @@ export function generateDemo(store: Store, options: DemoOptions): DemoStats {
           const r = write(slot, op.input);
           if (op.remember && r.outcome !== 'duplicate' && r.outcome !== 'proposal' && r.outcome !== 'stale') {
             remember(slot, rng, { key: op.input.key, id: r.factId, writer: op.writer, ts: op.input.ts ?? endIso, timeSensitive: op.remember === 'time-sensitive', template: null });
+          }
+          continue;
+        }
+        if (webSlot && webAt < web.length && tick % webStride === 0) {
+          const f = web[webAt++];
+          const ts = new Date(bulkStart + tick++ * step).toISOString();
+          if (f) {
+            const r = write(webSlot, webWrite(f, webRng, ts, webIds));
+            if (r.outcome !== 'duplicate') webIds.set(f.key, r.factId);
           }
           continue;
         }

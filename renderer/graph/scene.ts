@@ -1,0 +1,42 @@
+// One frame of the graph in screen coordinates: where each disc is drawn and each directed edge
+// runs, for the current zoom. Both renderers draw from it and the pointer is hit-tested against
+// it. Zoom moves nodes apart; discs and text keep their size on screen.
+import type { ViewTransform } from './canvas-hit';
+import { arrowSegment, type Segment } from './edges';
+import { nodeRadius, type GraphModel, type SimLink, type SimNode } from './simulation';
+
+export interface ScreenNode {
+  readonly node: SimNode;
+  readonly x: number;
+  readonly y: number;
+  readonly r: number;
+}
+
+export interface ScreenEdge {
+  readonly link: SimLink;
+  /** From the upstream fact to the one that depends on it; null when the discs touch. */
+  readonly seg: Segment | null;
+}
+
+export interface Scene {
+  readonly nodes: ScreenNode[];
+  readonly edges: ScreenEdge[];
+  readonly byId: ReadonlyMap<string, ScreenNode>;
+}
+
+export function projectScene(m: GraphModel, t: ViewTransform, focusId: string): Scene {
+  const count = m.nodes.length;
+  const nodes: ScreenNode[] = m.nodes.map((n) => ({ node: n, x: (n.x ?? 0) * t.k + t.x, y: (n.y ?? 0) * t.k + t.y, r: nodeRadius(count, n.id === focusId) }));
+  const byId = new Map(nodes.map((s) => [s.node.id, s]));
+  const edges: ScreenEdge[] = m.links.map((link) => {
+    const up = byId.get(link.target.id);
+    const down = byId.get(link.source.id);
+    return { link, seg: up && down ? arrowSegment(up.x, up.y, up.r, down.x, down.y, down.r) : null };
+  });
+  return { nodes, edges, byId };
+}
+
+/** The words shown when the pointer rests on an edge. */
+export function edgeLabel(link: SimLink): string {
+  return `${link.source.key} depends on ${link.target.key}`;
+}
