@@ -8,6 +8,7 @@ import type { FactRow } from '../facts/rows';
 import { canRead } from '../layers/documents';
 import { LATEST_SIGNALS_SQL } from '../layers/environment';
 import { getIdentity } from '../layers/identity';
+import type { WorkingRow } from '../layers/working-set';
 
 /** Validity "now" (is_valid) or as of a past time (from the recorded history). */
 export interface TimeView {
@@ -434,18 +435,7 @@ export function factTimes(ctx: PartitionContext, ids: readonly string[]): Map<st
   return out;
 }
 
-export interface WorkingRow {
-  id: string;
-  session_id: string;
-  key: string;
-  value: string;
-  item_type: string;
-  speaker: string | null;
-  turn_index: number | null;
-  created_at: string;
-  expires_at: string | null;
-  priority: number;
-}
+export type { WorkingRow };
 
 export const WORKING_LIMIT = 5_000;
 

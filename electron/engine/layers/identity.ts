@@ -4,7 +4,8 @@ import type { Identity } from '../../../shared/domain';
 import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
 
-interface IdentityRow {
+/** An `identities` row as SQLite returns it. */
+export interface IdentityRow {
   user_name: string;
   user_id: string;
   authority: string;
@@ -36,7 +37,10 @@ export function setIdentity(ctx: PartitionContext, identity: Identity): void {
 
 export function getIdentity(ctx: PartitionContext): Identity | undefined {
   const row = stmt<[number], IdentityRow>(ctx.db, 'SELECT * FROM identities WHERE partition_id = ?').get(ctx.partitionId);
-  if (!row) return undefined;
+  return row ? identityFromRow(row) : undefined;
+}
+
+export function identityFromRow(row: IdentityRow): Identity {
   return {
     userName: row.user_name,
     userId: row.user_id,

@@ -19,7 +19,8 @@ export const WorkingItemInput = z.strictObject({
 });
 export type WorkingItemInput = z.input<typeof WorkingItemInput>;
 
-interface WorkingRow {
+/** A `working_items` row as SQLite returns it. */
+export interface WorkingRow {
   id: string;
   session_id: string;
   key: string;
@@ -32,7 +33,7 @@ interface WorkingRow {
   priority: number;
 }
 
-function toItem(r: WorkingRow): WorkingItem {
+export function workingItemFromRow(r: WorkingRow): WorkingItem {
   return {
     id: r.id,
     sessionId: r.session_id,
@@ -70,5 +71,5 @@ export function listWorkingItems(ctx: PartitionContext, options: { sessionId?: s
        AND (?3 = 1 OR expires_at IS NULL OR expires_at > ?4) ORDER BY created_at, rid`,
   )
     .all({ 1: ctx.partitionId, 2: options.sessionId ?? null, 3: options.includeExpired ? 1 : 0, 4: at })
-    .map(toItem);
+    .map(workingItemFromRow);
 }
