@@ -4,6 +4,7 @@
 import { AgentStateUpdate, ToolResult, type AgentStateRecord, type AgentStateUpdateInput, type VerificationResult } from '../../../shared/agent-state';
 import { AgentState, type AgentStateItem, type Assumption, type Expectation } from '../../../shared/domain';
 import { StatelensError } from '../../../shared/errors';
+import { describeIssues } from '../../../shared/issues';
 import { z } from 'zod';
 import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
@@ -105,7 +106,7 @@ export function mergeAgentState(state: AgentState, update: AgentStateUpdate, ser
 
 function store(ctx: PartitionContext, state: AgentState): void {
   const checked = AgentState.safeParse(state);
-  if (!checked.success) throw new StatelensError('INVALID_INPUT', `The update would leave invalid agent state: ${checked.error.issues[0]?.message ?? ''}`);
+  if (!checked.success) throw new StatelensError('INVALID_INPUT', `The update would leave invalid agent state: ${describeIssues(checked.error)}`);
   const json = JSON.stringify(checked.data);
   if (Buffer.byteLength(json, 'utf8') > MAX_AGENT_STATE_BYTES) {
     throw new StatelensError('INVALID_INPUT', `Agent state of session ${state.sessionId} would exceed ${MAX_AGENT_STATE_BYTES} bytes; remove items or assumptions first`);

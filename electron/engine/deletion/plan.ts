@@ -9,6 +9,7 @@ import type { FactStatus } from '../../../shared/domain';
 import type { PartitionContext } from '../context';
 import type { Sqlite } from '../db/open';
 import { stmt } from '../db/statements';
+import { parseInput } from '../query/validate';
 import { filterToSql } from './filter-sql';
 import {
   CLEAR_TEMP_TABLES,
@@ -50,11 +51,7 @@ export interface PlanStats {
 }
 
 export function parseSelection(selection: DeletionSelectionInput): DeletionSelection {
-  const parsed = DeletionSelection.safeParse(selection);
-  if (!parsed.success) {
-    throw new StatelensError('INVALID_INPUT', `Invalid deletion selection: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
-  }
-  return parsed.data;
+  return parseInput(DeletionSelection, selection, 'deletion selection');
 }
 
 export function clearPlan(db: Sqlite): void {

@@ -2,9 +2,9 @@
 // optional expiry. No supersession tracking; expired items are excluded from reads by default.
 import { z } from 'zod';
 import type { WorkingItem } from '../../../shared/domain';
-import { StatelensError } from '../../../shared/errors';
 import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
+import { parseInput } from '../query/validate';
 
 export const WorkingItemInput = z.strictObject({
   sessionId: z.string().min(1).max(200).default('default'),
@@ -49,9 +49,7 @@ export function workingItemFromRow(r: WorkingRow): WorkingItem {
 }
 
 export function addWorkingItem(ctx: PartitionContext, raw: WorkingItemInput): string {
-  const parsed = WorkingItemInput.safeParse(raw);
-  if (!parsed.success) throw new StatelensError('INVALID_INPUT', `Invalid working-set item: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  const item = parsed.data;
+  const item = parseInput(WorkingItemInput, raw, 'working-set item');
   const id = ctx.newId('w');
   stmt(
     ctx.db,
