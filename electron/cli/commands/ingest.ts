@@ -1,12 +1,12 @@
 // `statelens ingest EVENTS.jsonl`: the agents' wire format (StateBench event shapes plus a
 // partition per line or per run) applied in one transaction; a bad line imports nothing.
-import { EXIT, stringOpt, type CliCommand } from '../command';
-import { Maturity } from '../../../shared/domain';
+import { enumOpt, EXIT, stringOpt, type CliCommand } from '../command';
+import { MATURITIES } from '../../../shared/domain';
 import { StatelensError } from '../../../shared/errors';
 import { designationFromFlags } from '../../engine/ingest/designation';
 import { ingestFile } from '../../engine/ingest/ingest';
 import { progressBar } from '../progress';
-import { openDb } from './export';
+import { openDb } from '../database';
 
 export const ingestCommand: CliCommand = {
   name: 'ingest',
@@ -50,15 +50,13 @@ written. --dry-run checks and applies everything, then rolls back. Exit codes: 0
       capability: stringOpt(args, 'capability'),
       organizational: args.values.organizational === true,
     });
-    const maturityText = stringOpt(args, 'maturity');
-    const maturity = maturityText === undefined ? undefined : Maturity.safeParse(maturityText);
-    if (maturity && !maturity.success) throw new StatelensError('INVALID_INPUT', `--maturity must be junior, senior or master; got "${maturityText}"`);
+    const maturity = enumOpt(args, 'maturity', MATURITIES);
     const store = openDb(args, { create: true });
     const bar = progressBar(io, 'ingest');
     try {
       const summary = ingestFile(store, file === '-' ? 0 : file, {
         ...(partition ? { partition } : {}),
-        ...(maturity?.success ? { maturity: maturity.data } : {}),
+        ...(maturity ? { maturity } : {}),
         dryRun: args.values['dry-run'] === true,
         sourceName: file === '-' ? 'stdin' : file,
         onProgress: (n) => bar.update(n),
