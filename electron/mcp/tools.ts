@@ -103,7 +103,7 @@ export const TOOLS: readonly McpTool[] = [
     name: 'update_agent_state',
     title: 'Update agent state',
     description:
-      "Apply one delta to a session's agent state (seed 003): entities and dependencies merge; assumptions, expectations and hypotheses upsert by id; item ops add / update / remove. Returns the new state.",
+      "Apply one delta to a session's agent state: entities and dependencies merge; assumptions, expectations and hypotheses upsert by id; item ops add / update / remove. Returns the new state.",
     input: z.strictObject({ partition, session_id: sessionId, update: AgentStateUpdate }),
     run(store, a) {
       const h = writable(store, a.partition);

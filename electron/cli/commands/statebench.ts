@@ -1,6 +1,6 @@
 // `statelens statebench FILE --strategy NAME`: imports a StateBench split into a temporary
 // database (or into --db FILE, which is kept for inspection afterwards), assembles a context at
-// every query (as of the query's time), writes one JSONL line per query and prints the README's
+// every query (as of the query's time), writes one JSONL line per query and prints StateBench's
 // figures beside the `reference` ablation from the same run.
 import { AssemblyStrategy, TokenizerName } from '../../../shared/assembly';
 import { StatelensError } from '../../../shared/errors';

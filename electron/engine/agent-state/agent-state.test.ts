@@ -108,7 +108,7 @@ describe('agent state deltas', () => {
   });
 });
 
-describe('verifyExpectation (seed 003 §6)', () => {
+describe('verifyExpectation', () => {
   function withExpectation(e: object) {
     const { store, p } = setup();
     const s = p.applyAgentStateUpdate('s', { expectations: [{ action: 'create tasks', expected_outcome: 'two tasks created', ...e }] });

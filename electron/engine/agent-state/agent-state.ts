@@ -1,4 +1,4 @@
-// A session's agent state (seed 003): stored as one JSON document per (partition, session),
+// A session's agent state (what the agent assumes, expects and is working on): stored as one JSON document per (partition, session),
 // changed only by deltas (merge / upsert / item ops) and by verifying expectations against
 // tool results. Writers run inside the caller's transaction (PartitionHandle.transact).
 import { AgentStateUpdate, ToolResult, type AgentStateRecord, type AgentStateUpdateInput, type VerificationResult } from '../../../shared/agent-state';
@@ -127,7 +127,7 @@ export function applyAgentStateUpdate(ctx: PartitionContext, sessionId: string, 
 }
 
 /**
- * Checks a tool result against one expectation (seed 003 §6): a match confirms it, a mismatch
+ * Checks a tool result against one expectation: a match confirms it, a mismatch
  * fails it and adds an assumption describing the discrepancy, a skip changes nothing.
  */
 export function verifyExpectation(ctx: PartitionContext, sessionId: string, expectationId: string, toolResultInput: ToolResult): VerificationResult {

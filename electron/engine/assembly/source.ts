@@ -126,8 +126,8 @@ const ORDER_SQL: Record<SimpleOrder, string> = {
   // Accessed facts by last access; never-accessed ones after them, newest established first.
   recent: 'f.last_accessed_at IS NULL, f.last_accessed_at DESC, f.ts DESC, f.created_at DESC, f.rid DESC',
   important: 'f.importance DESC, f.ts DESC, f.rid DESC',
-  // ADR-006 (BALANCED_SCORE). See validFactsOrdered for why "added" is the fact's ts and not
-  // its created_at.
+  // Importance decayed by age (BALANCED_SCORE). See validFactsOrdered for why a fact's age
+  // counts from its ts and not its created_at.
   balanced: 'score DESC, f.ts DESC, f.rid DESC',
 };
 
@@ -136,7 +136,8 @@ const ORDERED_BATCH = 64;
 /** Below this many facts in the partition, balanced scores them all (cheaper than bounding). */
 const SCORE_ALL_BELOW = 4_096;
 
-// ADR-006: importance x 1 / (1 + hours since the fact was added), never negative age.
+// Importance x 1 / (1 + hours since the fact was added), never a negative age: a recent fact of
+// middling importance can outrank an old important one.
 const BALANCED_SCORE = 'f.importance / (1.0 + max(0.0, (julianday(@now) - julianday(f.ts)) * 24.0))';
 
 /**
@@ -155,7 +156,7 @@ export function* validFactsOrdered(
   /** Partitions with fewer facts are scored whole (tests lower it to reach the bounded path). */
   scoreAllBelow = SCORE_ALL_BELOW,
 ): Generator<LeanFact & { score: number }> {
-  // ADR-006 ages a memory from `added_at`, when it entered the agent's memory. Here that is `ts`
+  // `balanced` ages a memory from when it entered the agent's memory. Here that is `ts`
   // (when the agent's recorded history has the fact established), not `created_at` (when this
   // database stored the row): the two are equal for a live agent write, whose ts defaults to
   // the write time, and differ only for back-dated writes, where created_at says nothing about

@@ -1,4 +1,4 @@
-// Query-plan tests (after Signal Desktop's migration tests): every sort of the memories table
+// Query-plan tests: every sort of the memories table
 // is a walk along an index — no full scan, no temp b-tree for ORDER BY — on every page segment.
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// HTM's ADR-006 strategies over valid facts: `recent` (last access, then never-accessed newest
+// The simple strategies over valid facts: `recent` (last access, then never-accessed newest
 // first), `important` (importance) and `balanced` (importance x 1/(1 + hours since established)).
 // Each fills in its order until the next fact does not fit. SQL does the ordering, so only the
 // facts that fit are ever read and tokenised.
