@@ -2,19 +2,9 @@
 // says what was being parsed and names each bad field ("(root)" when the value itself is wrong),
 // and nothing is written.
 import { describe, expect, it } from 'vitest';
-import { StatelensError } from '../../shared/errors';
 import { designationFromFlags } from '../../electron/engine/ingest/designation';
+import { thrownBy } from '../helpers/errors';
 import { openTmpStore } from '../helpers/tmp';
-
-function failure(run: () => unknown): StatelensError {
-  try {
-    run();
-  } catch (e) {
-    if (e instanceof StatelensError) return e;
-    throw e;
-  }
-  throw new Error('expected a StatelensError');
-}
 
 describe('engine input errors', () => {
   const store = openTmpStore();
@@ -36,7 +26,7 @@ describe('engine input errors', () => {
   ];
   for (const [name, run, message] of cases) {
     it(`${name}: INVALID_INPUT naming the field`, () => {
-      const e = failure(run);
+      const e = thrownBy(run);
       expect(e.code).toBe('INVALID_INPUT');
       expect(e.message).toMatch(message);
       expect(counts()).toEqual(before);

@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { AgentState } from '../../../shared/domain';
-import { isStatelensError } from '../../../shared/errors';
+import { codeOf } from '../../../test/helpers/errors';
 import { openTmpStore } from '../../../test/helpers/tmp';
 
 const USER = { kind: 'user', org: 'acme', user: 'u1' } as const;
-
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    return isStatelensError(e) ? e.code : `untyped: ${String(e)}`;
-  }
-  return 'no error';
-}
 
 function setup() {
   const store = openTmpStore();
