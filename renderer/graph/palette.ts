@@ -1,6 +1,6 @@
 // The graph's colours, read from the theme's CSS variables (the canvas cannot use CSS), and the
 // fill of a node by status and memory type.
-import { cssVar } from '../theme/theme';
+import { cssVar } from '../theme/css-var';
 import type { GraphNodeData } from './simulation';
 
 export interface Palette {
