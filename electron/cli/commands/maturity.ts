@@ -5,7 +5,7 @@ import { Maturity } from '../../../shared/domain';
 import { StatelensError } from '../../../shared/errors';
 import { partitionLabel } from '../../engine/partitions/partitions';
 import { EXIT, requireString, stringOpt, type CliCommand } from '../command';
-import { openDb, partitionIdArg } from './export';
+import { openDb, partitionIdArg } from '../database';
 
 export const maturityCommand: CliCommand = {
   name: 'maturity',
