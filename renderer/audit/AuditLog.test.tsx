@@ -1,14 +1,35 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { Store } from '../../electron/engine/store';
 import { mountInspector } from '../test-utils/harness';
+import { formatTime } from '../ui/format';
+
+/** Three supersessions by another process, each at a known, later time than anything seeded. */
+function supersedeThreeTimes(dbPath: string): string[] {
+  const times = ['2040-01-01T00:00:00.000Z', '2040-01-02T00:00:00.000Z', '2040-01-03T00:00:00.000Z', '2040-01-04T00:00:00.000Z'];
+  let i = 0;
+  const store = Store.open(dbPath, { clock: { now: () => times[Math.min(i, times.length - 1)] ?? '' } });
+  try {
+    const ana = store.scope({ kind: 'user', org: 'acme', user: 'ana' });
+    for (; i < times.length; i++) ana.writeFact({ key: 'audit_order', value: `version ${i}`, ts: times[i] ?? '', ...(i > 0 ? { supersedes: 'audit_order' } : {}) });
+  } finally {
+    store.close();
+  }
+  return times.slice(1).reverse().map(formatTime);
+}
 
 describe('audit log', () => {
   it('lists supersessions of the partition, newest first, and narrows to one fact', async () => {
     const m = await mountInspector({ initial: (s) => ({ partitionId: s.mainPartition, view: 'audit' }) });
     const view = await screen.findByRole('region', { name: 'Audit log' });
     await waitFor(() => expect(view.querySelectorAll('tr[data-audit-action="supersede"]').length).toBeGreaterThanOrEqual(3));
+    const seeded = view.querySelectorAll('tbody tr').length;
+    const newest = supersedeThreeTimes(m.backend.dbPath);
+    await waitFor(() => expect(view.querySelectorAll('tbody tr').length).toBe(seeded + 3));
     const times = [...view.querySelectorAll('tbody tr td:first-child')].map((td) => td.textContent ?? '');
-    expect(times.length).toBeGreaterThan(0);
+    // The three latest entries lead, latest first, and no row is newer than the one above it.
+    expect(times.slice(0, 3)).toEqual(newest);
+    expect([...times].sort().reverse()).toEqual(times);
     fireEvent.change(within(view).getByLabelText('Fact id'), { target: { value: m.backend.seeded.homeCityFirst } });
     await waitFor(() => {
       const rows = view.querySelectorAll('tbody tr');
