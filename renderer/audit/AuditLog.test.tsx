@@ -1,20 +1,17 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { Store } from '../../electron/engine/store';
+import { externalWritesAt } from '../../test/e2e/helpers/backend';
 import { mountInspector } from '../test-utils/harness';
 import { formatTime } from '../ui/format';
 
-/** Three supersessions by another process, each at a known, later time than anything seeded. */
+/** Three supersessions by another process, each at a known, later time than anything seeded;
+ * returns their times as the log shows them, newest first. */
 function supersedeThreeTimes(dbPath: string): string[] {
   const times = ['2040-01-01T00:00:00.000Z', '2040-01-02T00:00:00.000Z', '2040-01-03T00:00:00.000Z', '2040-01-04T00:00:00.000Z'];
-  let i = 0;
-  const store = Store.open(dbPath, { clock: { now: () => times[Math.min(i, times.length - 1)] ?? '' } });
-  try {
-    const ana = store.scope({ kind: 'user', org: 'acme', user: 'ana' });
-    for (; i < times.length; i++) ana.writeFact({ key: 'audit_order', value: `version ${i}`, ts: times[i] ?? '', ...(i > 0 ? { supersedes: 'audit_order' } : {}) });
-  } finally {
-    store.close();
-  }
+  externalWritesAt(
+    dbPath,
+    times.map((at, i) => ({ at, input: { key: 'audit_order', value: `version ${i}`, ts: at, ...(i > 0 ? { supersedes: 'audit_order' } : {}) } })),
+  );
   return times.slice(1).reverse().map(formatTime);
 }
 
