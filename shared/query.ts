@@ -2,6 +2,7 @@
 // Shared by the engine's query layer, deletion, exports and the IPC contract.
 import { z } from 'zod';
 import { MemoryType, Scope } from './domain';
+import { Timestamp } from './timestamp';
 
 export const MAX_PAGE_SIZE = 500;
 const bounded = z.string().max(500);
@@ -18,13 +19,13 @@ export const FactFilter = z.strictObject({
   sourceTypes: z.array(bounded).max(50).optional(),
   authorities: z.array(bounded).max(50).optional(),
   /** Inclusive lower / exclusive upper bound on the fact's timestamp (ISO strings). */
-  from: z.string().max(64).optional(),
-  to: z.string().max(64).optional(),
+  from: Timestamp.optional(),
+  to: Timestamp.optional(),
   /** Full-text search over key and value (FTS5; plain words, no query syntax needed). */
   search: z.string().max(500).optional(),
   key: bounded.optional(),
   /** Show the state as of this time: only facts valid then (time travel). */
-  asOf: z.string().max(64).optional(),
+  asOf: Timestamp.optional(),
 });
 export type FactFilter = z.infer<typeof FactFilter>;
 export type FactFilterInput = z.input<typeof FactFilter>;

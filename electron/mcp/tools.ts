@@ -14,6 +14,7 @@ import type { PartitionHandle } from '../engine/partition-handle';
 import { partitionLabel } from '../engine/partitions/partitions';
 import { listFacts } from '../engine/query/list-facts';
 import type { Store } from '../engine/store';
+import { Timestamp } from '../../shared/timestamp';
 
 export interface McpTool {
   readonly name: string;
@@ -66,7 +67,7 @@ export const TOOLS: readonly McpTool[] = [
       partition,
       session_id: sessionId.default('default'),
       turns: z
-        .array(z.strictObject({ speaker: z.string().min(1).max(200), text: z.string().max(MAX_VALUE_CHARS), ts: z.string().min(1).max(64).optional(), turn_index: z.number().int().nonnegative().optional() }))
+        .array(z.strictObject({ speaker: z.string().min(1).max(200), text: z.string().max(MAX_VALUE_CHARS), ts: Timestamp.optional(), turn_index: z.number().int().nonnegative().optional() }))
         .min(1)
         .max(1000),
     }),
@@ -90,7 +91,7 @@ export const TOOLS: readonly McpTool[] = [
     description: 'Set external signals (now, timezone, alerts, ...) with the time each was observed; the latest value per key is kept.',
     input: z.strictObject({
       partition,
-      signals: z.array(z.strictObject({ key: z.string().min(1).max(500), value: z.unknown(), observed_at: z.string().min(1).max(64).optional() })).min(1).max(500),
+      signals: z.array(z.strictObject({ key: z.string().min(1).max(500), value: z.unknown(), observed_at: Timestamp.optional() })).min(1).max(500),
     }),
     run(store, a) {
       const h = writable(store, a.partition);

@@ -3,6 +3,7 @@
 // observation per key made by then.
 import type { EnvironmentSignal } from '../../../shared/domain';
 import { StatelensError } from '../../../shared/errors';
+import { requireTimestamp } from '../../../shared/timestamp';
 import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
 
@@ -10,11 +11,12 @@ export function setSignal(ctx: PartitionContext, key: string, value: unknown, ob
   if (!key || key.length > 500) throw new StatelensError('INVALID_INPUT', 'An environment signal needs a key of at most 500 characters');
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   if (text === undefined || text.length > 100_000) throw new StatelensError('INVALID_INPUT', `Environment signal ${key} is missing or too large`);
+  const observed = observedAt === undefined ? ctx.clock.now() : requireTimestamp(observedAt, `observedAt of environment signal ${key}`);
   stmt(
     ctx.db,
     `INSERT INTO environment_signals (partition_id, key, value, observed_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (partition_id, key, observed_at) DO UPDATE SET value = excluded.value`,
-  ).run(ctx.partitionId, key, text, observedAt ?? ctx.clock.now());
+  ).run(ctx.partitionId, key, text, observed);
 }
 
 /** The latest observation per key, as of `at` when given (SQLite takes the bare columns from the
