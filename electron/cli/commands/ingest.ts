@@ -1,12 +1,12 @@
 // `statelens ingest EVENTS.jsonl`: the agents' wire format (StateBench event shapes plus a
 // partition per line or per run) applied in one transaction; a bad line imports nothing.
-import { EXIT, stringOpt, type CliCommand } from '../command';
+import { EXIT, requireString, stringOpt, type CliCommand } from '../command';
 import { Maturity } from '../../../shared/domain';
 import { StatelensError } from '../../../shared/errors';
 import { designationFromFlags } from '../../engine/ingest/designation';
 import { ingestFile } from '../../engine/ingest/ingest';
+import { withDatabase } from '../new-database';
 import { progressBar } from '../progress';
-import { openDb } from './export';
 
 export const ingestCommand: CliCommand = {
   name: 'ingest',
@@ -53,16 +53,17 @@ written. --dry-run checks and applies everything, then rolls back. Exit codes: 0
     const maturityText = stringOpt(args, 'maturity');
     const maturity = maturityText === undefined ? undefined : Maturity.safeParse(maturityText);
     if (maturity && !maturity.success) throw new StatelensError('INVALID_INPUT', `--maturity must be junior, senior or master; got "${maturityText}"`);
-    const store = openDb(args, { create: true });
     const bar = progressBar(io, 'ingest');
     try {
-      const summary = ingestFile(store, file === '-' ? 0 : file, {
-        ...(partition ? { partition } : {}),
-        ...(maturity?.success ? { maturity: maturity.data } : {}),
-        dryRun: args.values['dry-run'] === true,
-        sourceName: file === '-' ? 'stdin' : file,
-        onProgress: (n) => bar.update(n),
-      });
+      const summary = await withDatabase(requireString(args, 'db'), (store) =>
+        ingestFile(store, file === '-' ? 0 : file, {
+          ...(partition ? { partition } : {}),
+          ...(maturity?.success ? { maturity: maturity.data } : {}),
+          dryRun: args.values['dry-run'] === true,
+          sourceName: file === '-' ? 'stdin' : file,
+          onProgress: (n) => bar.update(n),
+        }),
+      );
       bar.end();
       if (args.values.json) {
         io.out(JSON.stringify(summary));
@@ -79,7 +80,6 @@ written. --dry-run checks and applies everything, then rolls back. Exit codes: 0
       return EXIT.ok;
     } finally {
       bar.end();
-      store.close();
     }
   },
 };
