@@ -37,7 +37,6 @@ const shortText = z.string().max(1000);
 // Partition names are shown in every interface and typed back in the short forms
 // (user:ORG/USER, ...): control characters (NUL, newlines) and bidirectional overrides would let
 // one name display as another, and an org holding "/" or spaces could not be typed back.
-// eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
 const UNSAFE_NAME = /[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 const UNSAFE_NAME_ALL = new RegExp(UNSAFE_NAME.source, 'gu');
 
