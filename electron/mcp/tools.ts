@@ -16,6 +16,13 @@ import { listFacts } from '../engine/query/list-facts';
 import type { Store } from '../engine/store';
 import { Timestamp } from '../../shared/timestamp';
 
+// Size: a call is one line of at most MAX_MESSAGE_BYTES (64 MiB). The largest calls are
+// record_facts and record_turns, so each takes at most MAX_ITEMS_PER_CALL items of at most
+// MAX_VALUE_CHARS (100,000) characters: 100 × 100,000 = 10,000,000 characters, at most 30 MB as
+// UTF-8 (3 bytes a character) and 60 MB even if every character were a 6-byte JSON \u escape,
+// under 64 MiB = 67.1 MB. A larger line is answered with a JSON-RPC error, never read.
+const MAX_ITEMS_PER_CALL = 100;
+
 export interface McpTool {
   readonly name: string;
   readonly title: string;
@@ -50,7 +57,7 @@ export const TOOLS: readonly McpTool[] = [
       'Write persistent facts. Name the fact a write replaces in `supersedes` (an id, a source label or a key); otherwise the engine applies its supersession rules (explicit cues, implicit same-key, authority, temporal). Returns one result per fact (created, superseded, proposal, stale or duplicate).',
     input: z.strictObject({
       partition,
-      facts: z.array(FactWriteInput).min(1).max(1000),
+      facts: z.array(FactWriteInput).min(1).max(MAX_ITEMS_PER_CALL),
       actor: z.string().min(1).max(200).optional().describe('Who wrote, for the audit log'),
       maturity: Maturity.optional().describe('Capability partitions: the agent maturity that gates heuristic and strategy levels'),
     }),
@@ -69,7 +76,7 @@ export const TOOLS: readonly McpTool[] = [
       turns: z
         .array(z.strictObject({ speaker: z.string().min(1).max(200), text: z.string().max(MAX_VALUE_CHARS), ts: Timestamp.optional(), turn_index: z.number().int().nonnegative().optional() }))
         .min(1)
-        .max(1000),
+        .max(MAX_ITEMS_PER_CALL),
     }),
     run(store, a) {
       const h = writable(store, a.partition);
