@@ -2,6 +2,7 @@
 // what comes back (the text, its exact token count, sections and per-item provenance with
 // character spans). Shared by the engine, the CLI and the IPC contract.
 import { z } from 'zod';
+import { Timestamp } from './timestamp';
 
 export const ASSEMBLY_STRATEGIES = ['recent', 'important', 'balanced', 'state_based', 'reference', 'context_document'] as const;
 export const AssemblyStrategy = z.enum(ASSEMBLY_STRATEGIES);
@@ -44,7 +45,7 @@ export const AssemblyRequest = z.strictObject({
   /** Share of the budget left after identity and environment that facts may use (state_based). */
   factShare: z.number().gt(0).max(1).default(DEFAULT_FACT_SHARE),
   /** Assemble the state as it was at this time (ISO): facts valid then, items created by then. */
-  asOf: z.string().min(1).max(64).optional(),
+  asOf: Timestamp.optional(),
   /** Session whose working set, session-scoped facts and context document are used. */
   sessionId: z.string().min(1).max(200).default('default'),
   /** Task whose task-scoped facts apply; task facts of other tasks are out of scope. */

@@ -2,6 +2,7 @@
 // Shared by the engine's query layer, deletion, exports and the IPC contract.
 import { z } from 'zod';
 import { MemoryType, Scope } from './domain';
+import { Timestamp } from './timestamp';
 
 export const MAX_PAGE_SIZE = 500;
 export const MAX_SEARCH_CHARS = 500;
@@ -19,14 +20,14 @@ export const FactFilter = z.strictObject({
   sourceTypes: z.array(bounded).max(50).optional(),
   authorities: z.array(bounded).max(50).optional(),
   /** Inclusive lower / exclusive upper bound on the fact's timestamp (ISO strings). */
-  from: z.string().max(64).optional(),
-  to: z.string().max(64).optional(),
+  from: Timestamp.optional(),
+  to: Timestamp.optional(),
   /** Full-text search over key and value (FTS5; plain words, no query syntax needed). A search
    * with no word to look for (only spaces or punctuation) is refused, never read as "no search". */
   search: z.string().max(MAX_SEARCH_CHARS, `a search is at most ${MAX_SEARCH_CHARS} characters`).optional(),
   key: bounded.optional(),
   /** Show the state as of this time: only facts valid then (time travel). */
-  asOf: z.string().max(64).optional(),
+  asOf: Timestamp.optional(),
 });
 export type FactFilter = z.infer<typeof FactFilter>;
 export type FactFilterInput = z.input<typeof FactFilter>;

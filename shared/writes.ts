@@ -2,6 +2,7 @@
 // no channel that accepts these: users delete, agents create.
 import { z } from 'zod';
 import { CapabilityLevel, ConstraintType, MemoryType, Scope, SupersessionRule } from './domain';
+import { Timestamp } from './timestamp';
 
 export const MAX_VALUE_CHARS = 100_000;
 const ref = z.string().min(1).max(500);
@@ -27,7 +28,7 @@ export const FactWriteInput = z.strictObject({
   key: z.string().min(1).max(500),
   value: z.union([z.string().max(MAX_VALUE_CHARS), z.number(), z.boolean(), z.record(z.string(), z.unknown()), z.array(z.unknown())]),
   source: SourceInput.optional(),
-  ts: z.string().min(1).max(64).optional(),
+  ts: Timestamp.optional(),
   importance: z.number().min(0).max(10).optional(),
   memoryType: MemoryType.optional(),
   level: CapabilityLevel.optional(),

@@ -1,7 +1,7 @@
 // The engine's entry point: one open database, partition lookup and creation, change events
 // (own writes and other processes' writes through PRAGMA data_version). Data is reached only
 // through `store.scope(ref)`, which returns a handle bound to one partition.
-import { Maturity as MaturitySchema, type Maturity, type PartitionRef, type PartitionSummary } from '../../shared/domain';
+import { Maturity as MaturitySchema, PartitionRef, showUnsafe, type Maturity, type PartitionSummary } from '../../shared/domain';
 import { recordAudit } from './audit/audit';
 import { StatelensError } from '../../shared/errors';
 import type { AgentStateChange, ChangeEvent, EngineClock, EngineServices, PartitionContext } from './context';
@@ -108,6 +108,11 @@ export class Store {
     if (!row) {
       if (!options.create) throw new StatelensError('NOT_FOUND', `No partition ${partitionLabel(ref)}`, { ref });
       this.assertWritable();
+      const named = PartitionRef.safeParse(ref);
+      if (!named.success) {
+        const issue = named.error.issues[0];
+        throw new StatelensError('INVALID_INPUT', `Partition ${showUnsafe(partitionLabel(ref))} cannot be created: ${issue?.path.join('.') ?? 'name'} ${issue?.message ?? 'is invalid'}`, { field: issue?.path.join('.') });
+      }
       const maturity: Maturity | null = ref.kind === 'capability' ? 'junior' : null;
       stmt(this.db, 'INSERT INTO partitions (org_id, kind, subject, maturity, created_at) VALUES (?, ?, ?, ?, ?)').run(ref.org, ref.kind, subject, maturity, this.services.clock.now());
       row = stmt<[string, string, string], PartitionRow>(this.db, 'SELECT * FROM partitions WHERE org_id = ? AND kind = ? AND subject = ?').get(ref.org, ref.kind, subject);

@@ -3,13 +3,13 @@
 // failure — a bad argument, a missing partition, a locked database — comes back as an MCP tool
 // error carrying our error shape, and never stops the server. No Electron here.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { StatelensError, toErrorShape, type ErrorShape } from '../../shared/errors';
 import { describeIssues, fieldIssues } from '../../shared/issues';
 import { mapSqliteError } from '../engine/db/open';
 import { Store } from '../engine/store';
+import { LineTransport } from './line-transport';
 import { TOOLS, type McpTool } from './tools';
 
 export const SERVER_NAME = 'statelens';
@@ -70,7 +70,7 @@ export function createMcpServer(store: Store, tools: readonly McpTool[] = TOOLS)
 export async function serveStdio(dbPath: string, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Promise<void> {
   const store = Store.open(dbPath);
   const server = createMcpServer(store);
-  const transport = new StdioServerTransport();
+  const transport = new LineTransport(process.stdin, process.stdout);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
     process.stdin.once('end', () => resolve());

@@ -13,6 +13,14 @@ import type { PartitionHandle } from '../engine/partition-handle';
 import { MATURITY_NOT_WRITABLE, partitionLabel } from '../engine/partitions/partitions';
 import { listFacts } from '../engine/query/list-facts';
 import type { Store } from '../engine/store';
+import { Timestamp } from '../../shared/timestamp';
+
+// Size: a call is one line of at most MAX_MESSAGE_BYTES (64 MiB). The largest calls are
+// record_facts and record_turns, so each takes at most MAX_ITEMS_PER_CALL items of at most
+// MAX_VALUE_CHARS (100,000) characters: 100 × 100,000 = 10,000,000 characters, at most 30 MB as
+// UTF-8 (3 bytes a character) and 60 MB even if every character were a 6-byte JSON \u escape,
+// under 64 MiB = 67.1 MB. A larger line is answered with a JSON-RPC error, never read.
+const MAX_ITEMS_PER_CALL = 100;
 
 export interface McpTool {
   readonly name: string;
@@ -49,7 +57,7 @@ export const TOOLS: readonly McpTool[] = [
     input: z.strictObject(
       {
         partition,
-        facts: z.array(FactWriteInput).min(1).max(1000),
+        facts: z.array(FactWriteInput).min(1).max(MAX_ITEMS_PER_CALL),
         actor: z.string().min(1).max(200).optional().describe('Who wrote, for the audit log'),
       },
       { error: (issue) => (issue.code === 'unrecognized_keys' && issue.keys.includes('maturity') ? `maturity: ${MATURITY_NOT_WRITABLE}` : undefined) },
@@ -68,9 +76,9 @@ export const TOOLS: readonly McpTool[] = [
       partition,
       session_id: sessionId.default('default'),
       turns: z
-        .array(z.strictObject({ speaker: z.string().min(1).max(200), text: z.string().max(MAX_VALUE_CHARS), ts: z.string().min(1).max(64).optional(), turn_index: z.number().int().nonnegative().optional() }))
+        .array(z.strictObject({ speaker: z.string().min(1).max(200), text: z.string().max(MAX_VALUE_CHARS), ts: Timestamp.optional(), turn_index: z.number().int().nonnegative().optional() }))
         .min(1)
-        .max(1000),
+        .max(MAX_ITEMS_PER_CALL),
     }),
     run(store, a) {
       const h = writable(store, a.partition);
@@ -111,7 +119,7 @@ export const TOOLS: readonly McpTool[] = [
       'Set environment signals with the time each was observed; every observation is kept and the latest per key holds. Two keys are fields of their own: `timezone` (an IANA zone such as "Europe/Paris"; anything else is refused with INVALID_INPUT) and `location`; every other key is external data (API values, system state). Returns the signals and the environment as fields: currentTime, currentDate (in the timezone, UTC when none), timezone, location, externalData. Assembled contexts show the same fields.',
     input: z.strictObject({
       partition,
-      signals: z.array(z.strictObject({ key: z.string().min(1).max(500), value: z.unknown(), observed_at: z.string().min(1).max(64).optional() })).min(1).max(500),
+      signals: z.array(z.strictObject({ key: z.string().min(1).max(500), value: z.unknown(), observed_at: Timestamp.optional() })).min(1).max(500),
     }),
     run(store, a) {
       const h = writable(store, a.partition);

@@ -36,7 +36,30 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const STATUS_BY_CODE: Partial<Record<ErrorShape['code'], number>> = { UNKNOWN_CHANNEL: 404, INVALID_INPUT: 400, UNAUTHORIZED: 401, FORBIDDEN_SENDER: 403, INTERNAL: 500 };
+/** The HTTP status of every typed error (the body is the same `{ok: false, error}` shape): a
+ * complete table, so a new error code cannot fall back to a misleading 200. A read-only database
+ * answers 409 Conflict: the request is valid, the state of the open database refuses it. */
+export const STATUS_BY_CODE: Readonly<Record<ErrorShape['code'], number>> = {
+  INVALID_INPUT: 400,
+  UNAUTHORIZED: 401,
+  PERMISSION_DENIED: 403,
+  LEVEL_NOT_ALLOWED: 403,
+  FORBIDDEN_SENDER: 403,
+  NOT_FOUND: 404,
+  UNKNOWN_CHANNEL: 404,
+  READ_ONLY: 409,
+  CONFLICT: 409,
+  PARTITION_MISMATCH: 409,
+  NO_DATABASE: 409,
+  CANCELLED: 409,
+  NOT_A_STATELENS_DB: 422,
+  DB_TOO_NEW: 422,
+  IMPORT_FAILED: 422,
+  CORRUPT_DB: 500,
+  INTERNAL: 500,
+  BUSY: 503,
+  DISK_FULL: 507,
+};
 
 const UNAUTHORIZED_PAGE = 'Statelens: this address needs the session token. Open the exact URL that `statelens serve` printed (it ends with ?token=...).\n';
 
@@ -98,7 +121,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return sendError(res, 400, 'INVALID_INPUT', 'The request body is not valid JSON');
     }
     const result = await options.dispatch(channel, raw);
-    sendJson(res, result.ok ? 200 : (STATUS_BY_CODE[result.error.code] ?? 200), result);
+    sendJson(res, result.ok ? 200 : STATUS_BY_CODE[result.error.code], result);
   }
 
   function handleEvents(req: IncomingMessage, res: ServerResponse): void {
@@ -170,7 +193,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (isApi && url.pathname !== HTTP_EVENTS_PATH && !url.pathname.startsWith(`${HTTP_API_PREFIX}download/`)) {
       // Calls need the header: a cookie alone would let another page's form post in.
       if (!tokensEqual(token, presented.header)) return sendError(res, 401, 'UNAUTHORIZED', 'Missing or wrong session token (send it in the x-statelens-token header)');
-      return handleCall(req, res, decodeURIComponent(url.pathname.slice(HTTP_API_PREFIX.length)));
+      let channel: string;
+      try {
+        channel = decodeURIComponent(url.pathname.slice(HTTP_API_PREFIX.length));
+      } catch {
+        return sendError(res, 400, 'INVALID_INPUT', 'The channel in the path has a malformed percent-escape');
+      }
+      return handleCall(req, res, channel);
     }
     const viaQuery = tokensEqual(token, presented.query);
     const authorised = viaQuery || tokensEqual(token, presented.header) || tokensEqual(token, presented.cookie);

@@ -139,7 +139,7 @@ describe('StateBench import of hand-written timelines', () => {
       ['ws:0', 'context'],
       ['turn:0', 'turn'],
     ]);
-    expect(h.savedQueries()[0]).toMatchObject({ label: 'Q0', prompt: 'What is the budget?', ts: '2025-01-01T10:09:00' });
+    expect(h.savedQueries()[0]).toMatchObject({ label: 'Q0', prompt: 'What is the budget?', ts: '2025-01-01T10:09:00.000Z' });
     store.close();
   });
 

@@ -190,6 +190,24 @@ describe('the same answers as IPC', () => {
     for (const [channel, input] of cases) expect((await call(channel, input)).body).toEqual(await viaIpc(channel, input));
   });
 
+  it('answers a typed error with its matching HTTP status, and a malformed percent-escape with 400', async () => {
+    const cases: Array<[string, unknown, number, string]> = [
+      ['facts.get', { partitionId: fx.userPartition, factId: 'f_missing' }, 404, 'NOT_FOUND'],
+      ['facts.list', { partitionId: 999 }, 404, 'NOT_FOUND'],
+      ['facts.list', { partitionId: 'one' }, 400, 'INVALID_INPUT'],
+    ];
+    for (const [channel, input, status, code] of cases) {
+      const r = await call(channel, input);
+      expect(r.status, `${channel} ${JSON.stringify(input)}`).toBe(status);
+      expect(r.body).toMatchObject({ ok: false, error: { code } });
+    }
+    for (const bad of ['facts.list%E0%A4%A', '%', 'facts%zz.list']) {
+      const r = await call(bad, {});
+      expect(r.status, bad).toBe(400);
+      expect(r.body).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringMatching(/percent-escape/) as unknown } });
+    }
+  });
+
   it('applies a deletion and a dismissal with the same results, and refuses to open other files', async () => {
     const dismiss = { partitionId: fx.userPartition, factIds: [fx.flaggedId], reason: 'checked' };
     expect((await call('review.dismiss', dismiss)).body).toEqual(await viaIpc('review.dismiss', dismiss));

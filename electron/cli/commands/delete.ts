@@ -64,7 +64,7 @@ function printImpact(io: CliIO, where: string, impact: DeletionImpact): void {
 
 function printResult(io: CliIO, r: DeletionResult): void {
   io.out(`Deleted ${r.deleted} fact${r.deleted === 1 ? '' : 's'}; flagged ${r.flagged}, relinked ${r.relinked} (${r.cleared} cleared)${r.auditId !== null ? `; audit entry ${r.auditId}` : ''}.`);
-  if (r.scrub) io.out(`Text removed from the file and its WAL: ${r.scrub.complete ? 'yes' : `not fully (${r.scrub.detail})`}`);
+  if (r.scrub) io.out(`Text removed from the file and its WAL: ${r.scrub.complete ? 'yes' : 'NO (see below)'}`);
 }
 
 export const deleteCommand: CliCommand = {
@@ -84,8 +84,10 @@ export const deleteCommand: CliCommand = {
 The preview is the engine's: the selection as it applies it (each filter condition in words),
 what would be deleted, the dependents flagged needs_review, the chain
 pointers relinked or cleared. The delete is one transaction, recorded in the audit log (who, when,
-why — never the text), and the text is scrubbed from the database file and its WAL.
-Exit codes: 0 deleted (or nothing matched, or --dry-run), 1 failed or not confirmed,
+why — never the text), and the text is scrubbed from the database file and its WAL. While another
+program keeps a read transaction open the scrub waits a few seconds; if the text still cannot be
+overwritten the facts stay deleted, the command says where copies remain and exits 1.
+Exit codes: 0 deleted (or nothing matched, or --dry-run), 1 failed, not confirmed or not scrubbed,
 2 usage error or refused (no terminal to confirm on and no --yes).`,
   options: {
     db: { type: 'string' },
@@ -139,6 +141,11 @@ Exit codes: 0 deleted (or nothing matched, or --dry-run), 1 failed or not confir
       bar.end();
       if (json) io.out(JSON.stringify({ partitionId: handle.id, preview: impact, result }));
       else printResult(io, result);
+      // The facts are deleted, but copies of their text are still on disk: not a success.
+      if (result.scrub && !result.scrub.complete) {
+        io.err(`statelens delete: deleted, but copies of the deleted text remain on disk: ${result.scrub.detail}`);
+        return EXIT.failed;
+      }
       return EXIT.ok;
     } finally {
       store.close();

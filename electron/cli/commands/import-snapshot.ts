@@ -1,10 +1,10 @@
 // `statelens import snapshot FILE`: restores a json / ndjson snapshot or a SQLite copy into an
 // empty database, in one transaction; a bad file names the line and field and imports nothing.
-import { EXIT, type CliCommand } from '../command';
+import { EXIT, requireString, type CliCommand } from '../command';
 import { StatelensError } from '../../../shared/errors';
 import { importSnapshotFile } from '../../engine/snapshot/import';
+import { withDatabase } from '../new-database';
 import { progressBar } from '../progress';
-import { openDb } from '../database';
 
 export const importSnapshotCommand: CliCommand = {
   name: 'import snapshot',
@@ -22,20 +22,19 @@ line and field and nothing is imported. Exit codes: 0 imported, 1 failed, 2 usag
   async run(args, io) {
     const [file, ...extra] = args.positionals;
     if (!file || extra.length > 0) throw new StatelensError('INVALID_INPUT', 'Give exactly one snapshot FILE');
-    const store = openDb(args, { create: true });
+    const path = requireString(args, 'db');
     const bar = progressBar(io, 'import');
     try {
-      const summary = importSnapshotFile(store, file, { onProgress: (n) => bar.update(n) });
+      const summary = await withDatabase(path, (store) => importSnapshotFile(store, file, { onProgress: (n) => bar.update(n) }));
       bar.end();
       if (args.values.json) io.out(JSON.stringify({ kind: summary.kind, records: summary.records, counts: summary.counts, partitionIds: summary.partitionIds, scope: summary.header.scope }));
       else {
         const parts = Object.entries(summary.counts).map(([t, n]) => `${n} ${t}`).join(', ');
-        io.out(`Imported ${summary.records} records from ${file} (${summary.kind}) into ${store.path}: ${parts || 'nothing'}`);
+        io.out(`Imported ${summary.records} records from ${file} (${summary.kind}) into ${path}: ${parts || 'nothing'}`);
       }
       return EXIT.ok;
     } finally {
       bar.end();
-      store.close();
     }
   },
 };

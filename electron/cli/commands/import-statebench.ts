@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import { StatelensError } from '../../../shared/errors';
 import { importStatebenchParsed, readStatebenchFile } from '../../engine/import/statebench';
-import { Store } from '../../engine/store';
 import { EXIT, requireString, type CliCommand } from '../command';
+import { withDatabase } from '../new-database';
 import { progressBar } from '../progress';
 
 export const importStatebenchCommand: CliCommand = {
@@ -15,10 +15,11 @@ export const importStatebenchCommand: CliCommand = {
 Each line of FILE is one StateBench timeline: initial_state (identity, persistent facts, working
 set, environment) and events in order (conversation turns go to the working set, state writes and
 supersessions to the persistent facts, queries are kept as saved queries). A supersession names
-its target by id, label or key; every one must resolve. The database is created when missing.
+its target by id, label or key; every one must resolve, and fact ids are unique within a
+timeline: otherwise nothing is imported. The database is created when missing.
 
-All lines go in one transaction: a line that is not a valid timeline is reported with its number
-and field, and nothing is imported. Exit codes: 0 imported, 1 failed (nothing written), 2 usage
+All lines go in one transaction: a line that is not a valid timeline, or a supersedes that
+matches no fact, is reported with its line (and field), and nothing is imported. Exit codes: 0 imported, 1 failed (nothing written), 2 usage
 error.`,
   options: {
     db: { type: 'string' },
@@ -32,26 +33,23 @@ error.`,
     const path = requireString(args, 'db');
     // Validate the whole file before the database is opened (or created).
     const lines = readStatebenchFile(file);
-    const store = Store.open(path);
     const bar = progressBar(io, 'import');
     try {
-      const stats = importStatebenchParsed(store, lines, { sourceName: file, onProgress: (done, total) => bar.update(done, total) });
+      const stats = await withDatabase(path, (store) => importStatebenchParsed(store, lines, { sourceName: file, onProgress: (done, total) => bar.update(done, total) }));
       bar.end();
       if (args.values.json) {
         io.out(JSON.stringify({ ...stats, partitions: stats.partitionIds.length }));
       } else {
         io.out(
           `Imported ${stats.timelines} timelines from ${file} into ${path}: ${stats.facts} facts (${stats.initialFacts} initial), ` +
-            `${stats.supersessionWrites} supersession writes (${stats.supersessionsResolved} resolved, ${stats.unresolved.length} unresolved), ` +
+            `${stats.supersessionWrites} supersession writes (${stats.supersessionsResolved} resolved), ` +
             `${stats.inferredSupersessions} inferred supersessions, ${stats.proposals} proposals, ${stats.turns} turns, ${stats.workingItems} working items, ` +
             `${stats.environmentSignals} environment signals, ${stats.queries} queries`,
         );
       }
-      for (const u of stats.unresolved) io.err(`warning: line ${u.line} (timeline ${u.timeline}, event ${u.event}): supersedes "${u.supersedes}" matched no fact; stored as a new fact`);
       return EXIT.ok;
     } finally {
       bar.end();
-      store.close();
     }
   },
 };

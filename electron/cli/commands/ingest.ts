@@ -1,12 +1,12 @@
 // `statelens ingest EVENTS.jsonl`: the agents' wire format (StateBench event shapes plus a
 // partition per line or per run) applied in one transaction; a bad line imports nothing.
-import { EXIT, stringOpt, type CliCommand } from '../command';
+import { EXIT, requireString, stringOpt, type CliCommand } from '../command';
 import { StatelensError } from '../../../shared/errors';
 import { designationFromFlags } from '../../engine/ingest/designation';
 import { ingestFile } from '../../engine/ingest/ingest';
 import { MATURITY_NOT_WRITABLE } from '../../engine/partitions/partitions';
+import { withDatabase } from '../new-database';
 import { progressBar } from '../progress';
-import { openDb } from '../database';
 
 export const ingestCommand: CliCommand = {
   name: 'ingest',
@@ -54,15 +54,16 @@ written. --dry-run checks and applies everything, then rolls back. Exit codes: 0
       organizational: args.values.organizational === true,
     });
     if (args.values.maturity !== undefined) throw new StatelensError('INVALID_INPUT', `--maturity: ${MATURITY_NOT_WRITABLE}`);
-    const store = openDb(args, { create: true });
     const bar = progressBar(io, 'ingest');
     try {
-      const summary = ingestFile(store, file === '-' ? 0 : file, {
-        ...(partition ? { partition } : {}),
-        dryRun: args.values['dry-run'] === true,
-        sourceName: file === '-' ? 'stdin' : file,
-        onProgress: (n) => bar.update(n),
-      });
+      const summary = await withDatabase(requireString(args, 'db'), (store) =>
+        ingestFile(store, file === '-' ? 0 : file, {
+          ...(partition ? { partition } : {}),
+          dryRun: args.values['dry-run'] === true,
+          sourceName: file === '-' ? 'stdin' : file,
+          onProgress: (n) => bar.update(n),
+        }),
+      );
       bar.end();
       if (args.values.json) {
         io.out(JSON.stringify(summary));
@@ -79,7 +80,6 @@ written. --dry-run checks and applies everything, then rolls back. Exit codes: 0
       return EXIT.ok;
     } finally {
       bar.end();
-      store.close();
     }
   },
 };

@@ -1,6 +1,7 @@
 // Opening a Statelens database file safely: inspect read-only first, refuse what is not ours,
 // is corrupt or is newer than this build, and only then open read-write, migrate and set pragmas.
 import fs from 'node:fs';
+import nodePath from 'node:path';
 import Database from 'better-sqlite3';
 import { StatelensError } from '../../../shared/errors';
 import { MIGRATIONS, runMigration, SCHEMA_VERSION, type Migration } from './migrations';
@@ -59,6 +60,32 @@ interface Inspection {
   readonly userVersion: number;
 }
 
+/** Checks an open connection holds a Statelens database this build can read; returns its schema version. */
+function checkStatelensDatabase(db: Sqlite, path: string, nativeBinding?: string): number {
+  // Read through SQLite, not from the raw header: while another process has the database
+  // open, the committed application_id and user_version may still sit in its WAL.
+  const appId = db.pragma('application_id', { simple: true }) as number;
+  const userVersion = db.pragma('user_version', { simple: true }) as number;
+  const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[];
+  if (appId !== APPLICATION_ID) {
+    if (tables.length > 0 || userVersion !== 0) {
+      throw new StatelensError('NOT_A_STATELENS_DB', `${path} is a SQLite database of another application`, { tables: tables.slice(0, 10) });
+    }
+    throw new StatelensError('NOT_A_STATELENS_DB', `${path} is an empty SQLite database not created by Statelens`);
+  }
+  if (userVersion > SCHEMA_VERSION) {
+    throw new StatelensError('DB_TOO_NEW', `${path} has schema version ${userVersion}; this Statelens understands up to ${SCHEMA_VERSION}. Update Statelens to open it.`, {
+      fileVersion: userVersion,
+      supportedVersion: SCHEMA_VERSION,
+    });
+  }
+  const check = db.pragma('quick_check(1)', { simple: true }) as string;
+  if (check !== 'ok') throw new StatelensError('CORRUPT_DB', `${path} is corrupt: ${check.replace(/\s*\n\s*/g, ' ')}`); // one line for CLI and UI
+  const mismatch = userVersion > 0 ? schemaMismatch(db, userVersion, nativeBinding) : null;
+  if (mismatch) throw new StatelensError('CORRUPT_DB', `${path} is corrupt: its schema does not match Statelens schema version ${userVersion} (${mismatch})`);
+  return userVersion;
+}
+
 /** Looks at an existing file without changing a byte; throws a typed error when we must not open it. */
 export function inspectDatabaseFile(path: string, nativeBinding?: string): Inspection {
   if (!fs.existsSync(path)) return { exists: false, userVersion: 0 };
@@ -72,28 +99,7 @@ export function inspectDatabaseFile(path: string, nativeBinding?: string): Inspe
   let db: Sqlite | undefined;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
-    // Read through SQLite, not from the raw header: while another process has the database
-    // open, the committed application_id and user_version may still sit in its WAL.
-    const appId = db.pragma('application_id', { simple: true }) as number;
-    const userVersion = db.pragma('user_version', { simple: true }) as number;
-    const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[];
-    if (appId !== APPLICATION_ID) {
-      if (tables.length > 0 || userVersion !== 0) {
-        throw new StatelensError('NOT_A_STATELENS_DB', `${path} is a SQLite database of another application`, { tables: tables.slice(0, 10) });
-      }
-      throw new StatelensError('NOT_A_STATELENS_DB', `${path} is an empty SQLite database not created by Statelens`);
-    }
-    if (userVersion > SCHEMA_VERSION) {
-      throw new StatelensError('DB_TOO_NEW', `${path} has schema version ${userVersion}; this Statelens understands up to ${SCHEMA_VERSION}. Update Statelens to open it.`, {
-        fileVersion: userVersion,
-        supportedVersion: SCHEMA_VERSION,
-      });
-    }
-    const check = db.pragma('quick_check(1)', { simple: true }) as string;
-    if (check !== 'ok') throw new StatelensError('CORRUPT_DB', `${path} is corrupt: ${check.replace(/\s*\n\s*/g, ' ')}`); // one line for CLI and UI
-    const mismatch = userVersion > 0 ? schemaMismatch(db, userVersion, nativeBinding) : null;
-    if (mismatch) throw new StatelensError('CORRUPT_DB', `${path} is corrupt: its schema does not match Statelens schema version ${userVersion} (${mismatch})`);
-    return { exists: true, userVersion };
+    return { exists: true, userVersion: checkStatelensDatabase(db, path, nativeBinding) };
   } catch (e) {
     if (e instanceof StatelensError) throw e;
     throw mapSqliteError(e, path) ?? new StatelensError('CORRUPT_DB', `${path} could not be read: ${e instanceof Error ? e.message : String(e)}`);
@@ -128,12 +134,82 @@ export function migrate(db: Sqlite, from: number, migrations: readonly Migration
   }).immediate();
 }
 
+/**
+ * A WAL database is read through its -shm index, which SQLite creates beside the file; in a
+ * folder this process cannot write that is impossible, and a plain read-only open fails with
+ * "attempt to write a readonly database". When, in addition, no -wal file exists, nothing is
+ * uncommitted and no writer can be at work (a writer keeps its -wal beside the file, and could
+ * not create one in this folder either), so the file's bytes are the whole database: they are
+ * read once and opened as an immutable in-memory copy. With a -wal present the normal open is
+ * kept, since a writer may be changing the database under us.
+ */
+function canOnlyBeReadWhole(path: string): boolean {
+  if (!fs.existsSync(path) || fs.existsSync(`${path}-wal`)) return false;
+  try {
+    fs.accessSync(nodePath.dirname(path), fs.constants.W_OK);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** The file read once into memory (it holds the whole file: fine for a database its owner
+ * locked against writing), marked as a rollback-journal database, since a memory copy has no
+ * WAL, and opened read-only. */
+function openWholeCopy(path: string, nativeBinding?: string): Sqlite {
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(path);
+  } catch (e) {
+    const code = typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : '';
+    throw new StatelensError(code === 'EACCES' ? 'PERMISSION_DENIED' : 'READ_ONLY', `${path} cannot be read (${code || String(e)})`);
+  }
+  if (bytes.length < 100 || !bytes.subarray(0, 16).equals(SQLITE_HEADER)) throw new StatelensError('NOT_A_STATELENS_DB', `${path} is not a SQLite database (bad header)`);
+  bytes[18] = 1; // file format write version: legacy (rollback journal)
+  bytes[19] = 1; // file format read version
+  const db = new Database(bytes, { readonly: true, ...(nativeBinding ? { nativeBinding } : {}) });
+  try {
+    const userVersion = checkStatelensDatabase(db, path, nativeBinding);
+    if (userVersion < SCHEMA_VERSION) throw new StatelensError('READ_ONLY', `${path} has schema version ${userVersion} and needs a migration, which read-only mode cannot do`);
+    db.pragma('foreign_keys = ON');
+    return db;
+  } catch (e) {
+    db.close();
+    if (e instanceof StatelensError) throw e;
+    throw mapSqliteError(e, path) ?? new StatelensError('CORRUPT_DB', `${path} could not be read: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** Writing needs the file and its folder (for the -wal and -shm files) writable: say so at
+ * once, rather than let the first write fail on whatever input it was writing. */
+function refuseUnwritable(path: string): void {
+  for (const [target, what] of [
+    [path, 'the file is read-only'],
+    [nodePath.dirname(path), 'its folder is read-only (the -wal and -shm files cannot be created)'],
+  ] as const) {
+    try {
+      fs.accessSync(target, fs.constants.W_OK);
+    } catch {
+      throw new StatelensError('READ_ONLY', `${path} cannot be written: ${what}; it can still be read (facts, verify, export)`);
+    }
+  }
+}
+
+/** A plain read-only connection to an existing file, without the checks of openDatabase (its
+ * caller has its own), readable in a folder this process cannot write (see canOnlyBeReadWhole). */
+export function openReadOnlyConnection(path: string, nativeBinding?: string): Sqlite {
+  if (canOnlyBeReadWhole(path)) return openWholeCopy(path, nativeBinding);
+  return new Database(path, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
+}
+
 /** Opens (and, when new, creates) a Statelens database with WAL, foreign keys, busy timeout
  * and secure_delete, migrated to this build's schema. */
 export function openDatabase(path: string, options: OpenOptions = {}): Sqlite {
+  if (options.readonly && canOnlyBeReadWhole(path)) return openWholeCopy(path, options.nativeBinding);
   const readonly = options.readonly ?? false;
   const create = options.create ?? !readonly;
   const busy = options.busyTimeoutMs ?? 5000;
+  if (!readonly && fs.existsSync(path)) refuseUnwritable(path);
   const inspection = inspectDatabaseFile(path, options.nativeBinding);
   if (!inspection.exists && !create) throw new StatelensError('NOT_FOUND', `${path} does not exist`);
   let db: Sqlite;

@@ -182,16 +182,39 @@ function recheck(db: Sqlite, path: string, needles: NeedleSet): Assessment | nul
   return checkpointTruncate(db).busy ? null : assess(db, scanFreeSpace(path, needles));
 }
 
+/** How long a delete waits for other connections' read transactions to end before it reports
+ * the scrub incomplete: long enough for a reader's ordinary query, short enough for a person. */
+export const SCRUB_WAIT_MS = 3000;
+const RETRY_MS = 50;
+
+/** The checkpoint, retried while another connection's read transaction holds it back. */
+function checkpointWaiting(db: Sqlite): ScrubReport['checkpoint'] {
+  const until = Date.now() + SCRUB_WAIT_MS;
+  let result = checkpointTruncate(db);
+  while (result.busy && Date.now() < until) {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, RETRY_MS); // a synchronous sleep
+    result = checkpointTruncate(db);
+  }
+  return result;
+}
+
+// While a connection keeps reading a snapshot from before the delete, the checkpoint cannot
+// copy the delete's pages over the old ones: the text is still in the database file itself.
+const HELD_BY_READER =
+  `Another connection kept a read transaction open for ${SCRUB_WAIT_MS / 1000} s, so the delete could not be written over the old pages: ` +
+  'copies of the deleted text remain in the database file (and in its WAL). They are overwritten once that reader ends and a checkpoint runs: ' +
+  'the next write or delete does one, and so does closing every connection to the database.';
+
 /** Checkpoint, then zero the file's free space (or, failing that, scan it and rebuild what holds
  * a copy of the deleted text), and check that no copy is left. */
 export function scrubDeletedText(db: Sqlite, path: string, needles: NeedleSet): ScrubReport {
-  const checkpoint = checkpointTruncate(db);
+  const checkpoint = checkpointWaiting(db);
   const base = { checkpoint, remnantsFound: 0, remedy: 'none' as const, rebuilt: [] as string[], remnantsAfter: 0 };
   if (checkpoint.busy) {
     return {
       ...base,
       complete: false,
-      detail: 'Another connection is reading: the WAL could not be truncated, so old copies of the deleted text remain in it until the next checkpoint.',
+      detail: HELD_BY_READER,
     };
   }
   let wipe: FreeSpaceWipe | undefined;
@@ -276,7 +299,7 @@ export function scrubDeletedText(db: Sqlite, path: string, needles: NeedleSet): 
     detail: complete
       ? `Stale copies of the deleted text found in free space (${found.leaks} matches in ${found.holders.map((h) => h.name).join(', ') || 'many pages'}); ${how}; none is left.`
       : after === null
-        ? `Stale copies found; ${how}, but a reader holds the WAL, so old pages remain in it until the next checkpoint.`
+        ? `Stale copies found; ${how}, but then ${HELD_BY_READER[0]?.toLowerCase()}${HELD_BY_READER.slice(1)}`
         : `Stale copies found; ${how}; ${remaining} matches remain in free space.`,
   };
 }

@@ -8,6 +8,7 @@ import { derivedFactsOf, dependsOnOf } from './dependencies';
 import { decodeFactCursor, encodeFactCursor } from '../query/cursor';
 import { FACT_COLUMNS, rowToFact, type FactRow } from './rows';
 import { chainHead } from './write';
+import { requireTimestamp } from '../../../shared/timestamp';
 
 export function getFactRow(ctx: PartitionContext, id: string): FactRow | undefined {
   return stmt<[string, number], FactRow>(ctx.db, `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.id = ? AND f.partition_id = ?`).get(id, ctx.partitionId);
@@ -72,7 +73,7 @@ const AS_OF_WHERE = "f.partition_id = @pid AND f.ts <= @at AND +f.status <> 'pro
 export function factsAsOf(ctx: PartitionContext, at: string, page: { readonly limit?: number; readonly after?: string | null } = {}): FactsAsOfPage {
   const limit = page.limit ?? AS_OF_PAGE_SIZE;
   if (!Number.isSafeInteger(limit) || limit < 1) throw new StatelensError('INVALID_INPUT', `Invalid page size ${limit}: a positive integer is needed`);
-  const params: Record<string, unknown> = { pid: ctx.partitionId, at, limit: limit + 1 };
+  const params: Record<string, unknown> = { pid: ctx.partitionId, at: requireTimestamp(at, 'as-of time'), limit: limit + 1 };
   let sql = `SELECT ${FACT_COLUMNS} FROM facts f WHERE ${AS_OF_WHERE} ORDER BY f.ts, f.rid LIMIT @limit`;
   if (page.after) {
     const from = decodeFactCursor(page.after, AS_OF_ORDER);

@@ -8,7 +8,7 @@ import type { PartitionHandle } from '../partition-handle';
 import { openTmpStore } from '../../../test/helpers/tmp';
 
 const user = { kind: 'user', org: 'acme', user: 'u1' } as const;
-const day = (d: number): string => `2026-01-${String(d).padStart(2, '0')}T00:00:00Z`;
+const day = (d: number): string => `2026-01-${String(d).padStart(2, '0')}T00:00:00.000Z`;
 
 /** The error `fn` throws (failing the test when it throws none). */
 function refusal(fn: () => unknown): StatelensError {

@@ -54,6 +54,20 @@ describe('supersession rules', () => {
     store.close();
   });
 
+  it('refuses a timestamp that is not a date-time and compares offsets in UTC', () => {
+    const p = openTmpStore().scope(user, { create: true });
+    for (const ts of ['zzzz', '9999-pinned', '2026-02-30T00:00:00Z', '2026-01-01', '2026-01-01T25:00:00Z']) {
+      expect(() => p.writeFact({ key: 'stock_price', value: '$1', ts, timeSensitive: true }), ts).toThrow(/not a date-time/);
+    }
+    expect(p.validFacts()).toEqual([]);
+    // 10:00+05:00 is 05:00Z: earlier than 06:00Z, although it sorts after it as text.
+    p.writeFact({ key: 'stock_price', value: '$100', ts: '2026-01-01T06:00:00Z', timeSensitive: true });
+    const late = p.writeFact({ key: 'stock_price', value: '$90', ts: '2026-01-01T10:00:00+05:00', timeSensitive: true });
+    expect(late.outcome).toBe('stale');
+    expect(p.getFact(late.factId)?.ts).toBe('2026-01-01T05:00:00.000Z');
+    expect(p.currentValue('stock_price')).toBe('$100');
+  });
+
   it('flags transitive dependents needs_review, safe against cycles', () => {
     const store = openTmpStore();
     const p = store.scope(user, { create: true });

@@ -2,6 +2,7 @@
 // the public data carries extra keys (detection_mode, metadata, implicit_supersession, ...)
 // that the importer ignores; the keys it reads are checked strictly for type.
 import { z } from 'zod';
+import { Timestamp } from '../../../shared/timestamp';
 
 const text = z.string().max(100_000);
 const nullableText = text.nullable().optional();
@@ -20,7 +21,7 @@ export const StatebenchFact = z.looseObject({
   key: z.string().min(1).max(500),
   value,
   source: StatebenchSource.nullable().optional(),
-  ts: z.string().min(1).max(64).nullable().optional(),
+  ts: Timestamp.nullable().optional(),
   supersedes: z.string().min(1).max(500).nullable().optional(),
   superseded_by: z.string().min(1).max(500).nullable().optional(),
   is_valid: z.boolean().nullable().optional(),
@@ -47,7 +48,7 @@ export const StatebenchWrite = z.looseObject({
 });
 export type StatebenchWrite = z.infer<typeof StatebenchWrite>;
 
-const ts = z.string().min(1).max(64);
+const ts = Timestamp;
 
 export const StatebenchEvent = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('conversation_turn'), ts, speaker: z.string().min(1).max(200), text }),

@@ -89,6 +89,7 @@ export function parseStatebenchJsonl(text: string, sourceName = 'input'): Parsed
       const issue = fieldIssues(parsed.error, { root: '(timeline)', max: 1 })[0] ?? { field: '(timeline)', message: 'invalid' };
       throw new StatelensError('IMPORT_FAILED', `${sourceName} line ${line}: field ${issue.field}: ${issue.message}`, { line, field: issue.field });
     }
+    refuseDuplicateIds(parsed.data, line, sourceName);
     out.push({ line, timeline: parsed.data });
   }
   if (out.length === 0) throw new StatelensError('IMPORT_FAILED', `${sourceName} holds no timelines (empty file)`, { line: 0 });
@@ -99,6 +100,27 @@ export function parseStatebenchJsonl(text: string, sourceName = 'input'): Parsed
     seen.set(p.timeline.id, p.line);
   }
   return out;
+}
+
+/** StateBench's label for a write it did not name: it repeats by design and names nothing. */
+const UNNAMED_WRITE = 'W-AUTO';
+
+/** A fact id names one fact of its timeline: `supersedes` and dependencies resolve by it, so a
+ * repeated id would make them pick one of several facts silently. */
+function refuseDuplicateIds(t: StatebenchTimeline, line: number, sourceName: string): void {
+  const seen = new Map<string, string>();
+  const claim = (id: string | null | undefined, where: string): void => {
+    if (!id || id === UNNAMED_WRITE) return;
+    const first = seen.get(id);
+    if (first !== undefined) {
+      throw new StatelensError('IMPORT_FAILED', `${sourceName} line ${line} (timeline ${t.id}): field ${where}: fact id "${id}" repeats ${first}; fact ids must be unique in a timeline`, { line, field: where });
+    }
+    seen.set(id, where);
+  };
+  (t.initial_state.persistent_facts ?? []).forEach((f, i) => claim(f.id, `initial_state.persistent_facts.${i}.id`));
+  t.events.forEach((e, i) => {
+    if (e.type === 'state_write' || e.type === 'supersession') e.writes.forEach((w, j) => claim(w.layer === 'persistent_facts' ? w.id : null, `events.${i}.writes.${j}.id`));
+  });
 }
 
 /** Reads and validates a timeline file without touching any database. */
@@ -158,8 +180,22 @@ export function importStatebenchParsed(store: Store, lines: readonly ParsedLine[
       stats.timelines++;
       options.onProgress?.(stats.timelines, lines.length);
     }
+    refuseUnresolved(stats.unresolved, sourceName);
   });
   return stats;
+}
+
+/** Every `supersedes` must name a fact of its timeline: one that names nothing would store the
+ * replacement beside what it meant to replace, so the whole import is refused (and rolled back). */
+function refuseUnresolved(unresolved: readonly UnresolvedSupersession[], sourceName: string): void {
+  const first = unresolved[0];
+  if (!first) return;
+  const list = unresolved.slice(0, 5).map((u) => `line ${u.line} (timeline ${u.timeline}, ${u.event < 0 ? 'initial state' : `event ${u.event}`}): "${u.supersedes}"`);
+  throw new StatelensError(
+    'IMPORT_FAILED',
+    `${sourceName}: ${unresolved.length} supersedes matched no fact, so nothing was imported: ${list.join('; ')}${unresolved.length > list.length ? '; …' : ''}`,
+    { line: first.line, unresolved: unresolved.slice(0, 100) },
+  );
 }
 
 // StateBench writes `scope: "global"` and `is_constraint: false` as defaults on every fact, so
@@ -293,8 +329,8 @@ function applyWrite(handle: PartitionHandle, line: number, timeline: string, eve
   stats.dependencyEdges += (w.depends_on?.length ?? 0) + (w.derived_facts?.length ?? 0) - result.unresolvedDependencies.length;
   if (w.supersedes) {
     stats.supersessionWrites++;
-    if (result.supersededId) stats.supersessionsResolved++;
-    else stats.unresolved.push({ line, timeline, event: eventIndex, supersedes: w.supersedes });
+    if (result.unresolvedSupersedes !== null) stats.unresolved.push({ line, timeline, event: eventIndex, supersedes: w.supersedes });
+    else if (result.supersededId) stats.supersessionsResolved++;
     stats.applied?.push({ timeline, partitionId: handle.id, event: eventIndex, newFactId: result.factId, oldFactId: result.supersededId, supersedes: w.supersedes });
   } else if (result.supersededId) {
     stats.inferredSupersessions++;

@@ -1,7 +1,7 @@
 // Partition designations as agents and people type them: a PartitionRef object, or the short
 // forms `user:ORG/USER`, `capability:ORG/NAME` and `org:ORG` (organisational knowledge).
 import { z } from 'zod';
-import { PartitionRef } from '../../../shared/domain';
+import { PartitionRef, showUnsafe } from '../../../shared/domain';
 import { StatelensError } from '../../../shared/errors';
 import { parseInput } from '../query/validate';
 
@@ -11,16 +11,18 @@ const SHORT = /^(user|capability|org|organizational|organisational):([^/\s]{1,20
 export function parseDesignation(text: string): PartitionRef {
   const m = SHORT.exec(text.trim());
   const bad = (): StatelensError =>
-    new StatelensError('INVALID_INPUT', `"${text}" is not a partition: use user:ORG/USER, capability:ORG/NAME or org:ORG`, { partition: text });
+    new StatelensError('INVALID_INPUT', `"${showUnsafe(text)}" is not a partition: use user:ORG/USER, capability:ORG/NAME or org:ORG`, { partition: text });
   if (!m) throw bad();
   const [, kind, org, rest] = m;
   if (!org) throw bad();
-  if (kind === 'user' || kind === 'capability') {
-    if (!rest) throw bad();
-    return kind === 'user' ? { kind: 'user', org, user: rest } : { kind: 'capability', org, capability: rest };
+  if ((kind === 'user' || kind === 'capability') !== Boolean(rest)) throw bad();
+  const ref = kind === 'user' ? { kind, org, user: rest } : kind === 'capability' ? { kind, org, capability: rest } : { kind: 'organizational', org };
+  const parsed = PartitionRef.safeParse(ref);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new StatelensError('INVALID_INPUT', `"${showUnsafe(text)}" is not a partition: ${issue?.path.join('.') ?? 'name'} ${issue?.message ?? 'is invalid'}`, { partition: text });
   }
-  if (rest) throw bad();
-  return { kind: 'organizational', org };
+  return parsed.data;
 }
 
 export function formatDesignation(ref: PartitionRef): string {
@@ -52,7 +54,7 @@ export const PartitionDesignation = z.union(
         }
       }),
   ],
-  { error: (issue) => (typeof issue.input === 'string' ? `"${issue.input.slice(0, 100)}" is not a partition: use ${FORMS}` : `not a partition: use ${FORMS}`) },
+  { error: (issue) => (typeof issue.input === 'string' ? `"${showUnsafe(issue.input.slice(0, 100))}" is not a partition: use ${FORMS}` : `not a partition: use ${FORMS}`) },
 );
 export type PartitionDesignationInput = z.input<typeof PartitionDesignation>;
 

@@ -80,7 +80,7 @@ describe('ingest (the agents wire format)', () => {
       [1, 'assistant', 'Noted'],
     ]);
     expect(u.workingItems({ includeExpired: true }).some((w) => w.key === 'draft')).toBe(true);
-    expect(u.environment()).toEqual([{ key: 'now', value: '2026-01-01T10:00:00Z', observedAt: '2026-01-01T10:00:00Z' }]);
+    expect(u.environment()).toEqual([{ key: 'now', value: '2026-01-01T10:00:00Z', observedAt: '2026-01-01T10:00:00.000Z' }]);
     expect(u.savedQueries()).toMatchObject([{ label: 'Q0', prompt: 'What is the budget?' }]);
     const cap = store.scope({ kind: 'capability', org: 'acme', capability: 'billing' });
     expect(cap.ctx.maturity).toBe('junior');
@@ -192,14 +192,16 @@ describe('ingest (the agents wire format)', () => {
       ['malformed JSON', [EVENTS[1] as object, '{"type":"conversation_turn",'], /line 2: not valid JSON/],
       ['unknown event type', [{ type: 'telepathy', ts: 'x' }], /line 1: field type: unknown event type/],
       ['missing field', [{ type: 'conversation_turn', ts: '2026-01-01T00:00:00Z', speaker: 'user' }], /line 1: field text/],
-      ['wrong field type', [EVENTS[1] as object, { type: 'state_write', ts: 't', writes: [{ key: 42, value: 'v' }] }], /line 2: field writes\.0\.key/],
+      ['wrong field type', [EVENTS[1] as object, { type: 'state_write', ts: '2026-01-01T00:00:00Z', writes: [{ key: 42, value: 'v' }] }], /line 2: field writes\.0\.key/],
       ['unknown field', [{ type: 'query', prompt: 'q', colour: 'red' }], /line 1: .*colour/],
-      ['bad layer', [{ type: 'state_write', ts: 't', writes: [{ layer: 'dreams', key: 'k', value: 'v' }] }], /line 1: field writes\.0\.layer/],
-      ['empty writes', [{ type: 'state_write', ts: 't', writes: [] }], /line 1: field writes/],
+      ['bad layer', [{ type: 'state_write', ts: '2026-01-01T00:00:00Z', writes: [{ layer: 'dreams', key: 'k', value: 'v' }] }], /line 1: field writes\.0\.layer/],
+      ['empty writes', [{ type: 'state_write', ts: '2026-01-01T00:00:00Z', writes: [] }], /line 1: field writes/],
       ['bad partition', [{ type: 'query', prompt: 'q', partition: 'acme-u1' }], /line 1: field partition: "acme-u1" is not a partition/],
-      ['supersession without target', [{ type: 'supersession', ts: 't', writes: [{ key: 'k', value: 'v' }] }], /line 1: field writes\.0\.supersedes: a supersession write must name/],
-      ['level above maturity', [EVENTS[1] as object, { type: 'state_write', ts: 't', partition: 'capability:acme/x', writes: [{ key: 'k', value: 'v', level: 'strategy' }] }], /line 2: field writes\.0: A junior agent may not write strategy/],
-      ['oversized value', [{ type: 'conversation_turn', ts: 't', speaker: 'u', text: 'x'.repeat(100_001) }], /line 1: field text/],
+      ['supersession without target', [{ type: 'supersession', ts: '2026-01-01T00:00:00Z', writes: [{ key: 'k', value: 'v' }] }], /line 1: field writes\.0\.supersedes: a supersession write must name/],
+      ['level above maturity', [EVENTS[1] as object, { type: 'state_write', ts: '2026-01-01T00:00:00Z', partition: 'capability:acme/x', writes: [{ key: 'k', value: 'v', level: 'strategy' }] }], /line 2: field writes\.0: A junior agent may not write strategy/],
+      ['timestamp that is not a date-time', [{ type: 'conversation_turn', ts: 'zzzz', speaker: 'u', text: 'hi' }], /line 1: field ts: not a date-time: "zzzz"/],
+      ['timestamp that is a date only', [{ type: 'state_write', ts: '2026-01-01', writes: [{ key: 'k', value: 'v' }] }], /line 1: field ts: not a date-time/],
+      ['oversized value', [{ type: 'conversation_turn', ts: '2026-01-01T00:00:00Z', speaker: 'u', text: 'x'.repeat(100_001) }], /line 1: field text/],
     ];
     for (const [name, lines, pattern] of cases) {
       it(name, () => {

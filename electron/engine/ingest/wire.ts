@@ -5,8 +5,9 @@ import { z } from 'zod';
 import { ConstraintType, CapabilityLevel, MemoryType, Scope, SupersessionRule } from '../../../shared/domain';
 import { MAX_VALUE_CHARS } from '../../../shared/writes';
 import { PartitionDesignation } from './designation';
+import { Timestamp } from '../../../shared/timestamp';
 
-const ts = z.string().min(1).max(64);
+const ts = Timestamp;
 const ref = z.string().min(1).max(500);
 const refs = z.array(ref).max(1000).nullable().optional();
 const value = z.union([z.string().max(MAX_VALUE_CHARS), z.number(), z.boolean(), z.record(z.string(), z.unknown()), z.array(z.unknown())]);

@@ -4,6 +4,7 @@
 // (in the observed timezone), timezone, location and the rest as external data.
 import { ENVIRONMENT_FIELD_KEYS, type Environment, type EnvironmentSignal } from '../../../shared/domain';
 import { StatelensError } from '../../../shared/errors';
+import { requireTimestamp } from '../../../shared/timestamp';
 import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
 
@@ -12,11 +13,12 @@ export function setSignal(ctx: PartitionContext, key: string, value: unknown, ob
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   if (text === undefined || text.length > 100_000) throw new StatelensError('INVALID_INPUT', `Environment signal ${key} is missing or too large`);
   if (key === ENVIRONMENT_FIELD_KEYS.timezone && !isTimeZone(text)) throw new StatelensError('INVALID_INPUT', `timezone must be an IANA time zone such as "Europe/Paris" or "UTC"; got "${text}"`);
+  const observed = observedAt === undefined ? ctx.clock.now() : requireTimestamp(observedAt, `observedAt of environment signal ${key}`);
   stmt(
     ctx.db,
     `INSERT INTO environment_signals (partition_id, key, value, observed_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (partition_id, key, observed_at) DO UPDATE SET value = excluded.value`,
-  ).run(ctx.partitionId, key, text, observedAt ?? ctx.clock.now());
+  ).run(ctx.partitionId, key, text, observed);
 }
 
 /** The latest observation per key, as of `at` when given (SQLite takes the bare columns from the

@@ -7,6 +7,7 @@ import type { WorkingItem } from '../../../shared/domain';
 import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
 import { parseInput } from '../query/validate';
+import { Timestamp } from '../../../shared/timestamp';
 
 export const WorkingItemInput = z.strictObject({
   sessionId: z.string().min(1).max(200).default('default'),
@@ -15,8 +16,8 @@ export const WorkingItemInput = z.strictObject({
   itemType: z.string().min(1).max(100).default('context'),
   speaker: z.string().max(200).nullable().optional(),
   turnIndex: z.number().int().nonnegative().nullable().optional(),
-  createdAt: z.string().max(64).optional(),
-  expiresAt: z.string().max(64).nullable().optional(),
+  createdAt: Timestamp.optional(),
+  expiresAt: Timestamp.nullable().optional(),
   priority: z.number().min(-1000).max(1000).optional(),
 });
 export type WorkingItemInput = z.input<typeof WorkingItemInput>;

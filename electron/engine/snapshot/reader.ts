@@ -1,9 +1,8 @@
 // A consistent read snapshot for exports: a dedicated read-only connection holding ONE read
 // transaction for the whole export, so an agent writing meanwhile (WAL) changes nothing we see
 // and the store's own connection stays free for other work while the export awaits its output.
-import Database from 'better-sqlite3';
 import { StatelensError } from '../../../shared/errors';
-import { mapSqliteError, type Sqlite } from '../db/open';
+import { mapSqliteError, openReadOnlyConnection, type Sqlite } from '../db/open';
 
 export interface ReaderOptions {
   /** Path of a better-sqlite3 addon built for another ABI (the Electron app passes its own). */
@@ -21,7 +20,7 @@ export interface SnapshotReader {
 export function openSnapshotReader(path: string, options: ReaderOptions = {}): SnapshotReader {
   let db: Sqlite;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+    db = openReadOnlyConnection(path, options.nativeBinding);
   } catch (e) {
     throw mapSqliteError(e, path) ?? new StatelensError('NOT_FOUND', `${path} cannot be opened for export: ${e instanceof Error ? e.message : String(e)}`);
   }

@@ -46,6 +46,22 @@ describe('verifyDatabase', () => {
     expect(lines[0]).toMatch(/^ok\s+integrity_check/);
   });
 
+  it('fails on a fact or turn whose time is not a date-time, and counts date-times in another form', () => {
+    const store = populated();
+    expect(failing(verifyDatabase(store))).toEqual([]);
+    const p = store.scope(user);
+    const [first, second] = p.validFacts();
+    tamper(store, 'UPDATE facts SET ts = ? WHERE id = ?', 'zzzz', first?.id);
+    tamper(store, 'UPDATE facts SET ts = ? WHERE id = ?', '2026-01-01T10:00+05:00', second?.id);
+    p.addWorkingItems([{ key: 'turn:0', value: 'hi', itemType: 'turn' }]);
+    tamper(store, "UPDATE working_items SET created_at = '9999-pinned'");
+    const report = verifyDatabase(store);
+    expect(failing(report)).toEqual(['fact_ts_is_date_time', 'working_item_created_at_is_date_time']);
+    expect(report.checks.find((c) => c.name === 'fact_ts_is_date_time')?.detail).toContain('"zzzz"');
+    expect(report.checks.find((c) => c.name === 'fact_ts_canonical')?.count).toBe(1);
+    store.close();
+  });
+
   it('changes nothing, and works on a read-only connection', () => {
     const store = populated();
     const before = dumpTables(store.db);

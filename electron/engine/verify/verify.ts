@@ -1,6 +1,7 @@
 // Database verification: SQLite's own integrity and foreign-key checks, the full-text index
 // against its content, and every invariant of the engine's model (validity, chains, edges, review flags), as one structured
 // report. Reads only: whatever it needs to compute lives in temp tables that are rolled back.
+import { canonicalTimestamp } from '../../../shared/timestamp';
 import type { Sqlite } from '../db/open';
 import type { Store } from '../store';
 
@@ -162,6 +163,36 @@ function modelChecks(db: Sqlite): VerifyCheck[] {
   ];
 }
 
+/** Fact timestamps and working-set times are compared as text, which is time order only for
+ * date-times in the one canonical UTC form: anything else (a word, "9999-pinned") fails; a
+ * date-time in another form (an offset, no milliseconds) is counted, as it may sort wrongly. */
+function timestampChecks(db: Sqlite): VerifyCheck[] {
+  const checks: VerifyCheck[] = [];
+  for (const [table, column, label] of [
+    ['facts', 'ts', 'fact'],
+    ['working_items', 'created_at', 'working_item'],
+  ] as const) {
+    const bad: string[] = [];
+    let badCount = 0;
+    let otherForm = 0;
+    for (const [id, value] of db.prepare(`SELECT id, ${column} FROM ${table} ORDER BY rowid`).raw().iterate() as IterableIterator<[string, unknown]>) {
+      const canonical = typeof value === 'string' ? canonicalTimestamp(value) : undefined;
+      if (canonical === undefined) {
+        badCount += 1;
+        if (bad.length < SAMPLE) bad.push(`${id} (${JSON.stringify(value)})`);
+      } else if (canonical !== value) otherForm += 1;
+    }
+    checks.push(violations(`${label}_${column}_is_date_time`, `every ${label} ${column} is an ISO-8601 date-time`, { count: badCount, sample: bad }));
+    checks.push({
+      name: `${label}_${column}_canonical`,
+      ok: true,
+      count: otherForm,
+      detail: `${otherForm} ${label} ${column} values are date-times not in the canonical UTC form (YYYY-MM-DDTHH:MM:SS.sssZ); they compare as text, so an export and re-import normalises them`,
+    });
+  }
+  return checks;
+}
+
 /** A check that SQLite aborts (SQLITE_CORRUPT on a damaged page) is a failed check, not a crash. */
 function guarded(name: string, run: () => VerifyCheck | VerifyCheck[]): VerifyCheck[] {
   try {
@@ -184,6 +215,7 @@ export function verifyDatabase(store: Store): VerifyReport {
   db.exec('SAVEPOINT statelens_verify');
   try {
     checks.push(...guarded('model_invariants', () => modelChecks(db)));
+    checks.push(...guarded('timestamps', () => timestampChecks(db)));
   } finally {
     db.exec('ROLLBACK TO statelens_verify; RELEASE statelens_verify');
   }
