@@ -37,6 +37,9 @@ export const FactWriteInput = z.strictObject({
   isConstraint: z.boolean().optional(),
   constraintType: ConstraintType.nullable().optional(),
   timeSensitive: z.boolean().optional(),
+  /** The entity the fact is about ("Q3 offsite", "home address"): a write naming the same entity
+   * as a current fact, under another key, can supersede it (see the supersession rules). */
+  entity: z.string().min(1).max(200).nullable().optional(),
 });
 export type FactWriteInput = z.input<typeof FactWriteInput>;
 
@@ -45,11 +48,25 @@ export type FactWriteInput = z.input<typeof FactWriteInput>;
 export const WriteOutcome = z.enum(['created', 'superseded', 'proposal', 'stale', 'duplicate']);
 export type WriteOutcome = z.infer<typeof WriteOutcome>;
 
+/** The authority a write was ranked with: the role its authority text names (word by word), or
+ * `peer` when no role was recognised; `origin` says whether the text came from the write's source
+ * or from the partition identity (the user's own words carry the user's authority). */
+export const WriteAuthority = z.strictObject({
+  role: z.enum(['policy', 'executive', 'director', 'manager', 'employee', 'peer', 'contractor', 'intern', 'guest']),
+  recognised: z.boolean(),
+  by: z.string().nullable(),
+  origin: z.enum(['source', 'identity', 'none']),
+});
+export type WriteAuthority = z.infer<typeof WriteAuthority>;
+
 export const WriteResult = z.strictObject({
   factId: z.string(),
   outcome: WriteOutcome,
   supersededId: z.string().nullable(),
   rule: SupersessionRule.nullable(),
+  /** Why the rule applied, with its evidence (null for a created fact or a duplicate). */
+  reason: z.string().nullable(),
+  authority: WriteAuthority,
   unresolvedSupersedes: z.string().nullable(),
   unresolvedDependencies: z.array(z.string()),
   flagged: z.array(z.string()),

@@ -91,7 +91,9 @@ describe('constraint detection', () => {
 
   it('types a constraint as budget, deadline, capacity or policy', () => {
     expect(inferConstraintType('Spend must not exceed $50k')).toBe('budget');
-    expect(inferConstraintType('discount: max discount is 15%')).toBe('budget');
+    // A percentage cap limits a rate, not money, a date or a count: a pricing policy.
+    expect(inferConstraintType('discount: max discount is 15%')).toBe('policy');
+    expect(inferConstraintType('policy max 15%')).toBe('policy');
     expect(inferConstraintType('Report due by Friday')).toBe('deadline');
     expect(inferConstraintType('Submit no later than March 3')).toBe('deadline');
     expect(inferConstraintType('Room capacity is at most 40 attendees')).toBe('capacity');
