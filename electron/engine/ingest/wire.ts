@@ -45,6 +45,8 @@ export const WireWrite = z.strictObject({
   memory_type: MemoryType.optional(),
   level: CapabilityLevel.optional(),
   time_sensitive: z.boolean().optional(),
+  /** The entity the fact is about, when its key does not say (see the supersession rules). */
+  entity: z.string().min(1).max(200).nullable().optional(),
   /** working_set only. */
   expires_at: ts.nullable().optional(),
   priority: z.number().min(-1000).max(1000).optional(),
