@@ -9,7 +9,7 @@ import { stmt } from '../db/statements';
 import type { Sqlite } from '../db/open';
 import { FACT_COLUMNS, type FactRow } from './rows';
 import { inferConstraintType, inferMemoryType, inferScope, inferTimeSensitive, levelAllowed, looksLikeConstraint } from './inference';
-import { recogniseAuthority, type RecognisedAuthority } from './authority';
+import { recogniseAuthority, recogniseRole, type RecognisedAuthority } from './authority';
 import { entityKey, lookupEntities } from './entity';
 import { decideSupersession } from './supersession-decision';
 import type { SourceInput } from '../../../shared/writes';
@@ -277,9 +277,11 @@ function writeVia(ctx: PartitionContext, access: FactAccess, raw: FactWriteInput
   const value = typeof input.value === 'string' ? input.value : JSON.stringify(input.value);
   const source = input.source ?? { type: 'user' };
   const sourceType = source.type ?? 'user';
-  // The user's own words without a stated authority carry the authority of the partition's identity.
+  // Without a stated authority, the user's own words carry the authority of the partition's
+  // identity, and a speaker named by a title ("CFO") carries that title's.
   const identityAuthority = source.authority ? null : speaksAsIdentity(access, source);
-  const authority = source.authority ?? identityAuthority;
+  const titledSpeaker = !source.authority && !identityAuthority && source.identity && recogniseRole(source.identity) ? source.identity : null;
+  const authority = source.authority ?? identityAuthority ?? titledSpeaker;
   const ranked = recogniseAuthority(authority, sourceType, identityAuthority ? 'identity' : 'source');
   const entity = input.entity ?? null;
   const memoryType = input.memoryType ?? inferMemoryType(sourceType);

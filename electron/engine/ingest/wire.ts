@@ -31,7 +31,8 @@ export const WireWrite = z.strictObject({
   layer: z.enum(['persistent_facts', 'environment', 'working_set']).default('persistent_facts'),
   key: z.string().min(1).max(500),
   value,
-  source: WireSource.nullable().optional(),
+  /** The source, or only the name of who said it ("CFO"). */
+  source: z.union([WireSource, z.string().min(1).max(200).transform((identity) => ({ type: null, identity, authority: null }))]).nullable().optional(),
   scope: Scope.nullable().optional(),
   scope_id: z.string().max(200).nullable().optional(),
   supersedes: ref.nullable().optional(),
