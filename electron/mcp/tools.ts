@@ -46,7 +46,7 @@ export const TOOLS: readonly McpTool[] = [
     name: 'record_facts',
     title: 'Record facts',
     description:
-      'Write persistent facts. Name the fact a write replaces in `supersedes` (an id, a source label or a key); otherwise the engine applies its supersession rules (explicit cues, implicit same-key, authority, temporal). Returns one result per fact (created, superseded, proposal, stale or duplicate).',
+      'Write persistent facts. Name the fact a write replaces in `supersedes` (an id, a source label or a key); otherwise the engine finds the current fact of the same key, or of the same entity under another key (a versioned key such as address_v2 for address_v1, the same `entity` field, one entity with conflicting values such as meeting_time and meeting_day, or a value under a generic key that names the entity and states a change), and applies its rules: an equal value is a duplicate; a lower authority leaves a subordinate proposal; an older timestamp on a time-sensitive key is stale; otherwise it supersedes by authority, explicit correction cue, temporal or implicit conflict. Authority is read from role words in `source.authority` (policy > executive > director > manager > employee > contractor/intern > guest; unrecognised roles rank as peers); without one, the user\'s own words carry the partition identity\'s authority and a speaker given by title (source: "CFO") carries that title\'s. A stated `scope` always wins over inference. Returns one result per fact: outcome (created, superseded, proposal, stale or duplicate), the rule and reason with its evidence, and the authority role recognised.',
     input: z.strictObject({
       partition,
       facts: z.array(FactWriteInput).min(1).max(1000),
