@@ -50,6 +50,7 @@ interface IdentityAuthority {
 
 const ENTITY_CANDIDATES = 32;
 const USER_SOURCES = /^(user|conversation)$/i;
+const POLICY_SOURCE = /^policy$/i;
 
 /** The identity's authority when the write is the user's own words (a user or conversation
  * source that names no other speaker), else null. */
@@ -278,9 +279,11 @@ function writeVia(ctx: PartitionContext, access: FactAccess, raw: FactWriteInput
   const source = input.source ?? { type: 'user' };
   const sourceType = source.type ?? 'user';
   // Without a stated authority, the user's own words carry the authority of the partition's
-  // identity, and a speaker named by a title ("CFO") carries that title's.
+  // identity, and a speaker named by a title ("CFO") carries that title's (a policy source is
+  // policy whoever wrote it down).
   const identityAuthority = source.authority ? null : speaksAsIdentity(access, source);
-  const titledSpeaker = !source.authority && !identityAuthority && source.identity && recogniseRole(source.identity) ? source.identity : null;
+  const titledSpeaker =
+    !source.authority && !identityAuthority && !POLICY_SOURCE.test(sourceType) && source.identity && recogniseRole(source.identity) ? source.identity : null;
   const authority = source.authority ?? identityAuthority ?? titledSpeaker;
   const ranked = recogniseAuthority(authority, sourceType, identityAuthority ? 'identity' : 'source');
   const entity = input.entity ?? null;
