@@ -108,6 +108,19 @@ const UPGRADES: Record<number, Upgrade> = {
       expect(db.prepare('SELECT user_name, session_id FROM identities WHERE partition_id = 1').get()).toEqual({ user_name: 'Ann', session_id: null });
     },
   },
+  5: {
+    check(db) {
+      // Every fact, superseded ones included, is filed under the entity its key names; none gets a stated entity.
+      expect(db.prepare('SELECT id, entity, entity_key FROM facts ORDER BY id').all()).toEqual([
+        { id: 'f1', entity: null, entity_key: 'budget' },
+        { id: 'f2', entity: null, entity_key: 'budget' },
+        { id: 'f3', entity: null, entity_key: 'city' },
+        { id: 'f4', entity: null, entity_key: 'city' },
+      ]);
+      // A write looks up the valid facts of an entity along the partial index.
+      expect(plan(db, 'SELECT id FROM facts WHERE partition_id = @p AND entity_key = @e AND is_valid = 1', { p: 1, e: 'city' })).toMatch(/INDEX facts_partition_entity/);
+    },
+  },
 };
 
 describe('migration upgrades with data', () => {
