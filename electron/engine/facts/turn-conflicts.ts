@@ -285,3 +285,38 @@ export function describeKinds(changes: readonly ValueChange[]): string {
   const names = changes.map((c) => KIND_NAMES[c.kind] ?? `number of ${c.kind.replace(/^quantity:/, '')}`);
   return names.length <= 1 ? (names[0] ?? 'value') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1] ?? ''}`;
 }
+
+/** A turn that names a current fact's entity and states its value beside others of the same kind. */
+export interface ValueContrast {
+  readonly kind: ValueKind;
+  /** The fact's (current) value of that kind, as the fact writes it. */
+  readonly current: string;
+  /** The turn's other values of that kind: earlier or rejected ones. */
+  readonly others: string;
+}
+
+/**
+ * Whether a turn recounts a current fact against values it replaced ("it was Friday, then
+ * Thursday, now Monday"): the turn names the fact's entity (or quotes its whole value) and, for
+ * some kind of value, states
+ * every value the fact holds plus at least one other. The fact already says which is current,
+ * so the others are history. A turn that states only a different value is not a contrast (that
+ * is a contradiction, decided when the turn is recorded).
+ */
+export function contrastWithCurrent(turn: string, fact: Pick<ConflictCandidate, 'key' | 'value'>): ValueContrast | null {
+  const factMentions = extractValues(fact.value);
+  if (factMentions.length === 0) return null;
+  const turnStems = new Set(queryWords(turn).map((w) => w.stem));
+  const quotes = turn.toLowerCase().includes(fact.value.trim().toLowerCase());
+  if (!quotes && ![...entityOf(fact, factMentions).keys()].some((s) => turnStems.has(s))) return null;
+  const turnByKind = mentionsByKind(extractValues(turn));
+  for (const [kind, current] of mentionsByKind(factMentions)) {
+    const said = turnByKind.get(kind) ?? [];
+    const currentNorms = new Set(current.map((m) => m.norm));
+    const saidNorms = new Set(said.map((m) => m.norm));
+    if (![...currentNorms].every((n) => saidNorms.has(n))) continue;
+    const others = said.filter((m) => !currentNorms.has(m.norm));
+    if (others.length > 0) return { kind, current: current.map((m) => m.text).join(', '), others: others.map((m) => m.text).join(', ') };
+  }
+  return null;
+}
