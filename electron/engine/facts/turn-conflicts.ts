@@ -140,7 +140,7 @@ export function extractValues(text: string): ValueMention[] {
 // Change cues: the speaker replaces what was agreed. Denials say it no longer holds.
 const CHANGE_CUES: readonly RegExp[] = [
   /\blet'?s (?:do|make|move|have|go with|switch|change|push|set|say|hold|meet|use|plan)\b/i,
-  /\b(?:actually|instead|rather|correction|scratch that)\b/i,
+  /\b(?:actually|instead|rather|correction|scratch that|overrid(?:e|es|ing)|overruled?)\b/i,
   /\b(?:changed?|changing|moved?|moving|switch(?:ed|ing)?|updated?|shift(?:ed)?|push(?:ed)?|bump(?:ed)?|pushed back|postponed?|brought forward) (?:it |that |this |them )?(?:to|until|back to|up to|forward to)\b/i,
   /\breschedul(?:e|ed|ing)\b/i,
   /\b(?:make|made) it\b/i,
@@ -317,6 +317,34 @@ export function contrastWithCurrent(turn: string, fact: Pick<ConflictCandidate, 
     if (![...currentNorms].every((n) => saidNorms.has(n))) continue;
     const others = said.filter((m) => !currentNorms.has(m.norm));
     if (others.length > 0) return { kind, current: current.map((m) => m.text).join(', '), others: others.map((m) => m.text).join(', ') };
+  }
+  return null;
+}
+
+/** A correction that points back at what was just said ("change that to Thursday", "actually,
+ * let's go back to X") instead of naming an entity: the new value it states, and its cue. */
+export interface BackReference {
+  readonly cue: string;
+  readonly value: string;
+  /** The attribute the correction names ("change the quantity to 1500"), else null. */
+  readonly names: string | null;
+}
+
+const BACK_REFERENCES: readonly RegExp[] = [
+  /\b((?:change|move|switch|push|update|set|make|bump|shift)\s+(?:that|it|this)\s+(?:to|until|for))\s+((?:[^.,;!?]|[.,](?=\d))+)/i,
+  /\b((?:make|set)\s+(?:that|it))\s+((?:[^.,;!?]|[.,](?=\d))+)/i,
+  /\b((?:change|move|switch|update|set|bump)\s+the\s+([a-z]+(?:\s[a-z]+)?)\s+to)\s+((?:[^.,;!?]|[.,](?=\d))+)/i,
+  /\b((?:actually|instead|no wait|scratch that|correction)\b[^.;!?]*?\b(?:go back to|switch to|change to|go with|use))\s+((?:[^.,;!?]|[.,](?=\d))+)/i,
+];
+
+/** The back-referring correction a turn makes, if any (never for a hedge or an imagined state). */
+export function backReference(turn: string): BackReference | null {
+  if (HYPOTHETICAL.test(turn) || HEDGES.test(turn)) return null;
+  for (const re of BACK_REFERENCES) {
+    const m = re.exec(turn);
+    const named = m && m.length > 3 ? (m[2] ?? null) : null;
+    const value = m?.[m.length - 1]?.trim().replace(/^(?:the|a|an)\s+/i, '');
+    if (m && value) return { cue: (m[1] ?? '').toLowerCase().replace(/\s+/g, ' '), value, names: named ? named.toLowerCase() : null };
   }
   return null;
 }
