@@ -116,7 +116,9 @@ function backReferenceConflict(ctx: PartitionContext, sessionId: string, turnInd
   for (const said of earlier) {
     const lower = said.toLowerCase();
     const named = back.names ? new Set(queryWords(back.names).map((w) => w.stem)) : null;
-    const quoted = candidates(ctx, sessionId, said, at).filter(
+    // A value alone may be no searchable word ("500"): the attribute the correction names finds its fact.
+    const pool = named && back.names ? [...candidates(ctx, sessionId, said, at), ...candidates(ctx, sessionId, back.names, at)] : candidates(ctx, sessionId, said, at);
+    const quoted = [...new Map(pool.map((f) => [f.id, f])).values()].filter(
       (f) => !outranksSpeaker(f) && f.value.trim().length > 0 && lower.includes(f.value.trim().toLowerCase()) && (!named || queryWords(f.key.replace(/_/g, ' ')).some((w) => named.has(w.stem))),
     );
     if (quoted.length === 0) continue;
