@@ -294,3 +294,23 @@ describe('reference and context_document', () => {
     store.close();
   });
 });
+
+describe('state_based and turns that recount a current fact', () => {
+  it('leaves out a turn stating replaced values beside the current one, unless the question asks for history', () => {
+    const store = openTmpStore();
+    const p = store.scope(user, { create: true });
+    p.writeFact({ key: 'review_date', value: 'Friday June 12th', ts: '2026-01-01T09:00:00Z' });
+    p.recordTurns('s1', [
+      { speaker: 'user', text: 'The review was Monday, then Wednesday, and now it is Friday June 12th.', ts: '2026-01-01T09:01:00Z' },
+      { speaker: 'user', text: 'Bring the slides to the review.', ts: '2026-01-01T09:02:00Z' },
+    ]);
+    const now = p.assemble({ strategy: 'state_based', budget: 2000, query: 'When is the review?', sessionId: 's1' });
+    expect(now.text).toContain('Friday June 12th');
+    expect(now.text).not.toMatch(/Monday|Wednesday/);
+    expect(now.text).toContain('Bring the slides');
+    expect(reasonOf(now, 'turn:0')).toBe('superseded');
+    const why = p.assemble({ strategy: 'state_based', budget: 2000, query: 'Why did the review date change?', sessionId: 's1' });
+    expect(why.text).toContain('Monday, then Wednesday');
+    store.close();
+  });
+});

@@ -177,5 +177,28 @@ describe('StateBench import of hand-written timelines', () => {
     expect(thrownBy(() => importStatebenchFile(store, '/nonexistent/statebench.jsonl')).code).toBe('NOT_FOUND');
     store.close();
   });
-});
 
+  it('records turns through the engine turn path, applying events in timestamp order', () => {
+    const store = openTmpStore();
+    const line = JSON.stringify({
+      id: 'T-turns',
+      actors: { user: { id: 'u1', role: 'Planner', org: 'acme' } },
+      initial_state: { persistent_facts: [], working_set: [], environment: { now: '2025-03-01T08:00:00' } },
+      events: [
+        { ts: '2025-03-01T08:02:00', type: 'conversation_turn', speaker: 'user', text: 'Book the venue for Tuesday.' },
+        { ts: '2025-03-01T08:03:00', type: 'conversation_turn', speaker: 'assistant', text: 'Venue booked for Tuesday.' },
+        { ts: '2025-03-01T08:04:00', type: 'conversation_turn', speaker: 'user', text: 'No wait, change that to Wednesday.' },
+        // Listed after the turns but written before them: it must exist when they are checked.
+        { ts: '2025-03-01T08:01:00', type: 'state_write', writes: [{ id: 'F-V', layer: 'persistent_facts', key: 'venue_day', value: 'Tuesday', source: { type: 'user' } }] },
+        { ts: '2025-03-01T08:05:00', type: 'query', prompt: 'Which day is the venue?' },
+      ],
+    });
+    const stats = importStatebenchText(store, line);
+    expect(stats.turns).toBe(3);
+    expect(stats.inferredSupersessions).toBe(1);
+    const p = store.scope({ kind: 'user', org: 'acme', user: 'T-turns' });
+    expect(p.currentValue('venue_day')).toBe('Wednesday');
+    expect(p.workingItems().filter((w) => w.itemType === 'turn').map((w) => w.turnIndex)).toEqual([0, 1, 2]);
+    store.close();
+  });
+});

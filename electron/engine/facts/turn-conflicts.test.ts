@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectTurnConflicts, entityOf, extractValues, mayChangeFacts } from './turn-conflicts';
+import { backReference, contrastWithCurrent, detectTurnConflicts, entityOf, extractValues, mayChangeFacts } from './turn-conflicts';
 
 const meeting = { id: 'f1', key: 'meeting', value: 'Meeting is Tuesday at 2pm' };
 
@@ -103,5 +103,34 @@ describe('mayChangeFacts', () => {
     expect(mayChangeFacts('The meeting is cancelled')).toBe(true);
     expect(mayChangeFacts('Thanks, see you Tuesday')).toBe(false);
     expect(mayChangeFacts("What if we moved it to Thursday instead")).toBe(false);
+  });
+});
+
+describe('contrastWithCurrent', () => {
+  const launch = { key: 'launch_date', value: 'Monday May 4th' };
+  it('finds a turn that names the entity and recounts the current value beside replaced ones', () => {
+    expect(contrastWithCurrent('The launch was first Wednesday, then we moved it, and Monday May 4th is final.', launch)).toMatchObject({ kind: 'day', current: 'Monday', others: 'Wednesday' });
+  });
+  it('counts a turn that quotes the whole value as naming the fact', () => {
+    expect(contrastWithCurrent('Recap: Tuesday was floated, but Monday May 4th it is.', launch)).toMatchObject({ others: 'Tuesday' });
+  });
+  it('leaves alone a turn stating only the current value, only another value, or another entity', () => {
+    expect(contrastWithCurrent('The launch is Monday May 4th.', launch)).toBeNull();
+    expect(contrastWithCurrent("Let's move the launch to Friday.", launch)).toBeNull();
+    expect(contrastWithCurrent('The offsite is Friday, not Monday.', launch)).toBeNull();
+  });
+});
+
+describe('backReference', () => {
+  it('reads the new value of a correction that points back at what was just said', () => {
+    expect(backReference('No wait, change that to Friday the 9th.')).toEqual({ cue: 'change that to', value: 'Friday the 9th', names: null });
+    expect(backReference('Make that $12,500.')).toEqual({ cue: 'make that', value: '$12,500', names: null });
+    expect(backReference('Keep the colour, but change the size to XL.')).toEqual({ cue: 'change the size to', value: 'XL', names: 'size' });
+    expect(backReference("Actually, let's go back to the blue theme.")).toMatchObject({ value: 'blue theme', names: null });
+  });
+  it('reads nothing from a question, a hedge, an imagined state or a plain statement', () => {
+    expect(backReference('Could we change that to Friday?')).toBeNull();
+    expect(backReference('What if we change that to Friday')).toBeNull();
+    expect(backReference('The theme is blue.')).toBeNull();
   });
 });

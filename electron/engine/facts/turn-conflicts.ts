@@ -140,7 +140,7 @@ export function extractValues(text: string): ValueMention[] {
 // Change cues: the speaker replaces what was agreed. Denials say it no longer holds.
 const CHANGE_CUES: readonly RegExp[] = [
   /\blet'?s (?:do|make|move|have|go with|switch|change|push|set|say|hold|meet|use|plan)\b/i,
-  /\b(?:actually|instead|rather|correction|scratch that)\b/i,
+  /\b(?:actually|instead|rather|correction|scratch that|overrid(?:e|es|ing)|overruled?)\b/i,
   /\b(?:changed?|changing|moved?|moving|switch(?:ed|ing)?|updated?|shift(?:ed)?|push(?:ed)?|bump(?:ed)?|pushed back|postponed?|brought forward) (?:it |that |this |them )?(?:to|until|back to|up to|forward to)\b/i,
   /\breschedul(?:e|ed|ing)\b/i,
   /\b(?:make|made) it\b/i,
@@ -284,4 +284,67 @@ const KIND_NAMES: Record<string, string> = { day: 'day', time: 'time', date: 'da
 export function describeKinds(changes: readonly ValueChange[]): string {
   const names = changes.map((c) => KIND_NAMES[c.kind] ?? `number of ${c.kind.replace(/^quantity:/, '')}`);
   return names.length <= 1 ? (names[0] ?? 'value') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1] ?? ''}`;
+}
+
+/** A turn that names a current fact's entity and states its value beside others of the same kind. */
+export interface ValueContrast {
+  readonly kind: ValueKind;
+  /** The fact's (current) value of that kind, as the fact writes it. */
+  readonly current: string;
+  /** The turn's other values of that kind: earlier or rejected ones. */
+  readonly others: string;
+}
+
+/**
+ * Whether a turn recounts a current fact against values it replaced ("it was Friday, then
+ * Thursday, now Monday"): the turn names the fact's entity (or quotes its whole value) and, for
+ * some kind of value, states
+ * every value the fact holds plus at least one other. The fact already says which is current,
+ * so the others are history. A turn that states only a different value is not a contrast (that
+ * is a contradiction, decided when the turn is recorded).
+ */
+export function contrastWithCurrent(turn: string, fact: Pick<ConflictCandidate, 'key' | 'value'>): ValueContrast | null {
+  const factMentions = extractValues(fact.value);
+  if (factMentions.length === 0) return null;
+  const turnStems = new Set(queryWords(turn).map((w) => w.stem));
+  const quotes = turn.toLowerCase().includes(fact.value.trim().toLowerCase());
+  if (!quotes && ![...entityOf(fact, factMentions).keys()].some((s) => turnStems.has(s))) return null;
+  const turnByKind = mentionsByKind(extractValues(turn));
+  for (const [kind, current] of mentionsByKind(factMentions)) {
+    const said = turnByKind.get(kind) ?? [];
+    const currentNorms = new Set(current.map((m) => m.norm));
+    const saidNorms = new Set(said.map((m) => m.norm));
+    if (![...currentNorms].every((n) => saidNorms.has(n))) continue;
+    const others = said.filter((m) => !currentNorms.has(m.norm));
+    if (others.length > 0) return { kind, current: current.map((m) => m.text).join(', '), others: others.map((m) => m.text).join(', ') };
+  }
+  return null;
+}
+
+/** A correction that points back at what was just said ("change that to Thursday", "actually,
+ * let's go back to X") instead of naming an entity: the new value it states, and its cue. */
+export interface BackReference {
+  readonly cue: string;
+  readonly value: string;
+  /** The attribute the correction names ("change the quantity to 1500"), else null. */
+  readonly names: string | null;
+}
+
+const BACK_REFERENCES: readonly RegExp[] = [
+  /\b((?:change|move|switch|push|update|set|make|bump|shift)\s+(?:that|it|this)\s+(?:to|until|for))\s+((?:[^.,;!?]|[.,](?=\d))+)/i,
+  /\b((?:make|set)\s+(?:that|it))\s+((?:[^.,;!?]|[.,](?=\d))+)/i,
+  /\b((?:change|move|switch|update|set|bump)\s+the\s+([a-z]+(?:\s[a-z]+)?)\s+to)\s+((?:[^.,;!?]|[.,](?=\d))+)/i,
+  /\b((?:actually|instead|no wait|scratch that|correction)\b[^.;!?]*?\b(?:go back to|switch to|change to|go with|use))\s+((?:[^.,;!?]|[.,](?=\d))+)/i,
+];
+
+/** The back-referring correction a turn makes, if any (never for a hedge or an imagined state). */
+export function backReference(turn: string): BackReference | null {
+  if (HYPOTHETICAL.test(turn) || HEDGES.test(turn)) return null;
+  for (const re of BACK_REFERENCES) {
+    const m = re.exec(turn);
+    const named = m && m.length > 3 ? (m[2] ?? null) : null;
+    const value = m?.[m.length - 1]?.trim().replace(/^(?:the|a|an)\s+/i, '');
+    if (m && value) return { cue: (m[1] ?? '').toLowerCase().replace(/\s+/g, ' '), value, names: named ? named.toLowerCase() : null };
+  }
+  return null;
 }

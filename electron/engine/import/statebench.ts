@@ -282,23 +282,42 @@ function replayTimeline(store: Store, { line, timeline: t }: ParsedLine, stats: 
 
   let turn = -1;
   let query = 0;
-  t.events.forEach((event, eventIndex) => {
+  for (const { event, eventIndex } of inTimeOrder(t.events)) {
     switch (event.type) {
-      case 'conversation_turn':
-        turn++;
-        handle.addWorkingItems([{ key: `turn:${turn}`, value: event.text, itemType: 'turn', speaker: event.speaker, turnIndex: turn, createdAt: event.ts }]);
+      case 'conversation_turn': {
+        // The engine's one turn path: a turn that contradicts a fact supersedes or flags it,
+        // as it would for any agent recording its conversation.
+        const [recorded] = handle.recordTurns(IMPORT_SESSION, [{ speaker: event.speaker, text: event.text, ts: event.ts, turnIndex: turn + 1 }], { actor: 'statebench import' });
+        turn = recorded?.turnIndex ?? turn + 1;
         stats.turns++;
-        return;
+        stats.inferredSupersessions += recorded?.conflicts.filter((c) => c.outcome === 'superseded').length ?? 0;
+        break;
+      }
       case 'query':
         handle.saveQuery({ label: `Q${query++}`, prompt: event.prompt, ts: event.ts ?? null, groundTruth: event.ground_truth ?? null });
         stats.queries++;
-        return;
+        break;
       case 'state_write':
       case 'supersession':
         for (const w of event.writes) applyWrite(handle, line, t.id, eventIndex, turn, event.ts, w, stats);
-        return;
+        break;
     }
+  }
+}
+
+/** The session a timeline's conversation is recorded in (the working set's default session). */
+const IMPORT_SESSION = 'default';
+
+/** Events in the order they happened: by timestamp, ties (and events without one, which take
+ * the time of the event before them) in file order. A turn is checked against the facts written
+ * before it, so a write listed after a turn but stamped earlier must be applied first. */
+export function inTimeOrder<E extends { ts?: string | null }>(events: readonly E[]): Array<{ event: E; eventIndex: number }> {
+  let last = '';
+  const stamped = events.map((event, eventIndex) => {
+    last = event.ts || last;
+    return { event, eventIndex, at: last };
   });
+  return stamped.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.eventIndex - b.eventIndex)).map(({ event, eventIndex }) => ({ event, eventIndex }));
 }
 
 function applyWrite(handle: PartitionHandle, line: number, timeline: string, eventIndex: number, turn: number, ts: string, w: StatebenchWrite, stats: StatebenchImportStats): void {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StatelensError } from '../../../shared/errors';
 import { openTmpStore, tmpDir } from '../../../test/helpers/tmp';
-import { importStatebenchText } from '../import/statebench';
+import { importStatebenchText, inTimeOrder } from '../import/statebench';
 import type { Store } from '../store';
 import { designationFromFlags, parseDesignation } from './designation';
 import { ingestEvents, ingestFile } from './ingest';
@@ -170,7 +170,9 @@ describe('ingest (the agents wire format)', () => {
         constraint_type: f.constraint_type,
       }));
       if (initial.length > 0) lines.push({ type: 'state_write', ts: (t.initial_state.persistent_facts[0]?.ts as string) ?? now, partition, writes: initial });
-      for (const e of t.events) {
+      // `import statebench` applies a timeline's events in timestamp order; the wire format
+      // applies lines as they arrive, so they are sent in that order.
+      for (const { event: e } of inTimeOrder(t.events as Array<{ ts?: string | null } & Record<string, unknown>>)) {
         const { implicit_supersession: _i, ...event } = e;
         if (event.type === 'state_write' || event.type === 'supersession') {
           lines.push({ ...event, partition, writes: (event.writes as Array<Record<string, unknown>>).map(({ derived_facts: _d, scope, ...w }) => ({ ...w, ...(scope !== 'global' ? { scope } : {}) })) });

@@ -87,3 +87,48 @@ describe('recording a turn applies the facts it contradicts', () => {
     store.close();
   });
 });
+
+describe('a correction that refers back to what was just said', () => {
+  it('replaces the fact the previous turns quoted with the value it states', () => {
+    const { store, p } = setup();
+    const old = p.writeFact({ key: 'delivery_window', value: 'next Tuesday', ts: '2026-01-01T09:00:00Z' });
+    p.recordTurns('s1', [
+      { speaker: 'user', text: 'Deliver it next Tuesday.', ts: '2026-01-01T09:01:00Z' },
+      { speaker: 'assistant', text: 'Delivery booked for next Tuesday.', ts: '2026-01-01T09:02:00Z' },
+    ]);
+    const [turn] = p.recordTurns('s1', [{ speaker: 'user', text: 'No wait, change that to the weekend.', ts: '2026-01-01T09:03:00Z' }]);
+    expect(turn?.conflicts).toEqual([expect.objectContaining({ factId: old.factId, outcome: 'superseded', cue: 'change that to' })]);
+    expect(p.currentValue('delivery_window')).toBe('weekend');
+    expect(p.getFact(old.factId)).toMatchObject({ isValid: false, supersessionRule: 'implicit' });
+    store.close();
+  });
+
+  it('picks the fact whose attribute it names when the previous turn quoted several', () => {
+    const { store, p } = setup();
+    const qty = p.writeFact({ key: 'crate_count', value: '40', ts: '2026-01-01T09:00:00Z' });
+    p.writeFact({ key: 'crate_destination', value: 'Oslo depot', ts: '2026-01-01T09:00:00Z' });
+    p.recordTurns('s1', [
+      { speaker: 'user', text: 'Ship 40 crates to Oslo depot.', ts: '2026-01-01T09:01:00Z' },
+      { speaker: 'user', text: 'Keep the destination, but change the count to 55.', ts: '2026-01-01T09:02:00Z' },
+    ]);
+    expect(p.currentValue('crate_count')).toBe('55');
+    expect(p.getFact(qty.factId)?.isValid).toBe(false);
+    expect(p.currentValue('crate_destination')).toBe('Oslo depot');
+    store.close();
+  });
+
+  it('changes nothing when no earlier turn quotes a fact, or when two facts are quoted and none is named', () => {
+    const { store, p } = setup();
+    p.writeFact({ key: 'lunch', value: 'pizza', ts: '2026-01-01T09:00:00Z' });
+    p.writeFact({ key: 'dinner', value: 'soup', ts: '2026-01-01T09:00:00Z' });
+    p.recordTurns('s1', [
+      { speaker: 'user', text: 'Hello there.', ts: '2026-01-01T09:01:00Z' },
+      { speaker: 'user', text: 'Change that to noodles.', ts: '2026-01-01T09:02:00Z' },
+      { speaker: 'user', text: 'So pizza then soup.', ts: '2026-01-01T09:03:00Z' },
+      { speaker: 'user', text: 'Change that to noodles.', ts: '2026-01-01T09:04:00Z' },
+    ]);
+    expect(p.currentValue('lunch')).toBe('pizza');
+    expect(p.currentValue('dinner')).toBe('soup');
+    store.close();
+  });
+});

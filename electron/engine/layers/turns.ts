@@ -11,7 +11,7 @@ import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
 import { flagFact } from '../facts/dependencies';
 import { authorityRank, ROLE_RANKS } from '../facts/authority';
-import { describeKinds, detectTurnConflicts, mayChangeFacts, type TurnConflict, type ValueChange } from '../facts/turn-conflicts';
+import { backReference, describeKinds, detectTurnConflicts, mayChangeFacts, type TurnConflict, type ValueChange } from '../facts/turn-conflicts';
 import { writeFact } from '../facts/write';
 import { addWorkingItem } from './working-set';
 
@@ -95,6 +95,45 @@ function explain(c: TurnConflict, ref: string): string {
   return `${ref} names "${c.entity}" with the change cue "${c.cue}" and ${what}`;
 }
 
+/** Turns looked back over to find what "that" in a correction refers to. */
+const BACK_REFERENCE_TURNS = 3;
+
+/**
+ * A correction that refers back ("change that to Thursday") replaces the fact whose value the
+ * most recent earlier turns of the session stated: the nearest such turn decides, and it must
+ * quote exactly one fact the speaker may change; then the fact takes the value the correction
+ * states. Nothing when no earlier turn quotes a fact, or the value is already the fact's.
+ */
+function backReferenceConflict(ctx: PartitionContext, sessionId: string, turnIndex: number, text: string, at: string): { fact: CandidateRow; conflict: TurnConflict } | null {
+  const back = backReference(text);
+  if (!back) return null;
+  const earlier = stmt<[number, string, number], string>(
+    ctx.db,
+    `SELECT value FROM working_items WHERE partition_id = ? AND session_id = ? AND item_type = 'turn' AND turn_index < ? ORDER BY turn_index DESC LIMIT ${BACK_REFERENCE_TURNS}`,
+  )
+    .pluck()
+    .all(ctx.partitionId, sessionId, turnIndex);
+  for (const said of earlier) {
+    const lower = said.toLowerCase();
+    const named = back.names ? new Set(queryWords(back.names).map((w) => w.stem)) : null;
+    // A value alone may be no searchable word ("500"): the attribute the correction names finds its fact.
+    const pool = named && back.names ? [...candidates(ctx, sessionId, said, at), ...candidates(ctx, sessionId, back.names, at)] : candidates(ctx, sessionId, said, at);
+    const quoted = [...new Map(pool.map((f) => [f.id, f])).values()].filter(
+      (f) => !outranksSpeaker(f) && f.value.trim().length > 0 && lower.includes(f.value.trim().toLowerCase()) && (!named || queryWords(f.key.replace(/_/g, ' ')).some((w) => named.has(w.stem))),
+    );
+    if (quoted.length === 0) continue;
+    const [fact] = quoted;
+    if (quoted.length > 1 || !fact) return null;
+    if (fact.value.trim().toLowerCase() === back.value.toLowerCase()) return null;
+    const change: ValueChange = { kind: 'name', from: fact.value, to: back.value };
+    return {
+      fact,
+      conflict: { factId: fact.id, cue: back.cue, entity: fact.key, changes: [change], confident: true, doubt: null, replacement: back.value },
+    };
+  }
+  return null;
+}
+
 export function nextTurnIndex(ctx: PartitionContext, sessionId: string): number {
   const max = stmt<[number, string], number | null>(ctx.db, "SELECT max(turn_index) FROM working_items WHERE partition_id = ? AND session_id = ? AND item_type = 'turn'")
     .pluck()
@@ -115,7 +154,15 @@ export function recordTurn(ctx: PartitionContext, sessionId: string, raw: TurnIn
   const byId = new Map(facts.map((f) => [f.id, f]));
   const ref = turnRef(sessionId, turnIndex, turn.speaker);
   const conflicts: TurnConflictOutcome[] = [];
-  for (const c of detectTurnConflicts(turn.text, facts.filter((f) => !outranksSpeaker(f)))) {
+  const detected = detectTurnConflicts(turn.text, facts.filter((f) => !outranksSpeaker(f)));
+  if (detected.length === 0) {
+    const back = backReferenceConflict(ctx, sessionId, turnIndex, turn.text, at);
+    if (back) {
+      byId.set(back.fact.id, back.fact);
+      detected.push(back.conflict);
+    }
+  }
+  for (const c of detected) {
     const fact = byId.get(c.factId);
     if (!fact) continue;
     const reason = explain(c, ref);

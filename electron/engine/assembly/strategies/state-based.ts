@@ -12,6 +12,7 @@ import { agentStateRecord } from '../../agent-state/agent-state';
 import { DeadValues, normalised, type DeadSource } from '../curation';
 import { asksForHistory, continuity, episodes } from '../conversation';
 import { agentStateLines, environmentLines, factLine, factMarks, identityLines, isTurn, itemLine, itemMarks, oneLine } from '../format';
+import { contrastWithCurrent, type ValueContrast } from '../../facts/turn-conflicts';
 import { freshSignals, sameSubject } from '../freshness';
 import { scopeLabelOf } from '../labels';
 import { withheldAudience } from '../permissions';
@@ -144,6 +145,7 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
 
   const placed = new Set<string>();
   const shown: string[] = [];
+  const shownFacts: LeanFact[] = [];
   const feedback: LeanFact[] = [];
   let full = false;
   const place = (f: LeanFact, score: number): boolean => {
@@ -159,6 +161,7 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
     const ref: ItemRef = { kind: 'fact', id: f.id, label: f.key, score, marks };
     if (!builder.tryAdd(sectionOf(marks), factLine(f, marks, value), ref, { limit: factLimit })) return false;
     shown.push(normalised(f.value));
+    shownFacts.push(f);
     if (score > 0 && feedback.length < FEEDBACK_FACTS) feedback.push(f);
     return true;
   };
@@ -239,6 +242,13 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
       }
       ({ text, redacted } = r);
     }
+    // A turn recounting a shown fact against the values it replaced carries those values as if
+    // current; the fact already states the current one.
+    const recount = isTurn(w) ? firstContrast(text, shownFacts) : null;
+    if (recount) {
+      if (history) return { text, redacted: false, superseded: true };
+      return { reason: 'superseded', detail: `states ${recount.c.others} beside the current ${recount.c.current} of "${recount.f.key}" (${recount.f.id})` };
+    }
     const stems = stemSet(text);
     const newer = freshStems.find((f) => f.s.observed_at > w.created_at && sameSubject(stems, f.stems));
     if (newer) return { reason: 'superseded', detail: `older than the environment signal "${newer.s.key}" observed ${newer.s.observed_at}` };
@@ -283,4 +293,13 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
   const overBudget: Exclusion = { reason: 'budget', detail: `the facts' share (${Math.round(req.factShare * 100)}%) was full` };
   const unmatched: Exclusion = { reason: 'not_relevant', detail: 'no query term in its key or value' };
   return { builder, unplaced: (id) => (tuning.includeUnmatchedFacts || matched.has(id) ? overBudget : unmatched) };
+}
+
+/** The first shown fact a turn recounts against values it replaced (see contrastWithCurrent). */
+function firstContrast(turn: string, facts: readonly LeanFact[]): { f: LeanFact; c: ValueContrast } | null {
+  for (const f of facts) {
+    const c = contrastWithCurrent(turn, f);
+    if (c) return { f, c };
+  }
+  return null;
 }
