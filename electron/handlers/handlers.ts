@@ -86,6 +86,7 @@ export function createHandlers({ engine, shell }: HandlerDeps): Handlers {
     'facts.neighbourhood': forward('facts.neighbourhood'),
     'review.queue': forward('review.queue'),
     'review.dismiss': forward('review.dismiss'),
+    'review.undoDismiss': forward('review.undoDismiss'),
     'deletion.preview': forward('deletion.preview'),
     'deletion.apply': (input) => engine.call('deletion.apply', input, input.operationId ?? newOperationId('delete')),
     'context.assemble': (input) => engine.call('context.assemble', input, input.operationId),

@@ -3,6 +3,7 @@
 // relinked), how the assembled context for a chosen query would change, then a confirmation,
 // progress for large deletes, and a summary. Views refresh on the engine's data.changed.
 import { useMemo, useState } from 'react';
+import { DEFAULT_BUDGET } from '../../shared/assembly';
 import { AssemblyStrategy, type ChannelInput, type ChannelOutput, type ContextChange } from '../../shared/contract';
 import type { DeletionImpact, SelectionEcho } from '../../shared/deletion';
 import type { DeletionSelectionInput } from '../../shared/query';
@@ -172,7 +173,7 @@ export function DeleteDialog({ partitionId, request, onClose, onDeleted }: { par
   const [confirmed, setConfirmed] = useState(false);
   const [query, setQuery] = useState('');
   const [strategy, setStrategy] = useState<AssemblyStrategy>('state_based');
-  const [budget, setBudget] = useState('4000');
+  const [budget, setBudget] = useState(String(DEFAULT_BUDGET));
   const [probe, setProbe] = useState<ChannelInput<'deletion.preview'>['context'] | null>(null);
   const withContext = useQuery('deletion.preview', probe ? { partitionId, selection, context: probe } : null);
   const progress = useProgress(phase.step === 'running' ? phase.operationId : undefined);
@@ -248,7 +249,7 @@ export function DeleteDialog({ partitionId, request, onClose, onDeleted }: { par
               ) : null}
               <SelectField<AssemblyStrategy> label="Strategy" value={strategy} options={AssemblyStrategy.options.map((s) => ({ value: s, label: s }))} onChange={setStrategy} />
               <TextField label="Budget (tokens)" type="number" min={1} value={budget} onChange={(e) => setBudget(e.target.value)} size={6} />
-              <Button onClick={() => setProbe({ query, strategy, budget: Math.max(1, Number(budget) || 4000) })} disabled={withContext.fetching}>
+              <Button onClick={() => setProbe({ query, strategy, budget: Math.max(1, Number(budget) || DEFAULT_BUDGET) })} disabled={withContext.fetching}>
                 {withContext.fetching ? 'Assembling…' : 'Show context change'}
               </Button>
             </div>

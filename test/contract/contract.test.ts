@@ -57,6 +57,7 @@ describe('the channel table', () => {
         'partitions.list',
         'review.dismiss',
         'review.queue',
+        'review.undoDismiss',
         'savedQueries.list',
         'sessions.list',
       ].sort(),
@@ -67,7 +68,7 @@ describe('the channel table', () => {
 
   it('has no channel that creates or edits a fact: the only mutations delete, dismiss a flag, open/close a file or export', () => {
     const mutations = CALL_CHANNELS.filter((c) => callDef(c).kind === 'mutation').sort();
-    expect(mutations).toEqual(['db.close', 'db.open', 'deletion.apply', 'export.cancel', 'export.start', 'review.dismiss']);
+    expect(mutations).toEqual(['db.close', 'db.open', 'deletion.apply', 'export.cancel', 'export.start', 'review.dismiss', 'review.undoDismiss']);
     // Verbs are the part after the dot (the namespace savedQueries names a thing, not an act).
     for (const c of CALL_CHANNELS) expect(c.split('.')[1]).not.toMatch(/create|write|edit|update|put|insert|add|record|ingest|import|set|save|supersede|restore/i);
   });
@@ -121,6 +122,7 @@ describe('the channel table', () => {
       ['facts.neighbourhood', { partitionId: 1, factId: 'f', maxNodes: 1_000_000 }],
       ['review.queue', { partitionId: 1, page: { limit: 10_000 } }],
       ['review.dismiss', { partitionId: 1, factIds: [] }],
+      ['review.undoDismiss', { partitionId: 1, auditId: 0 }],
       ['review.dismiss', { partitionId: 1, factIds: Array.from({ length: 10_001 }, (_, i) => `f_${i}`) }],
       ['review.dismiss', { partitionId: 1, factIds: ['f'], reason: 'r'.repeat(2001) }],
       ['deletion.apply', { partitionId: 1, selection: { ids: [] } }],
