@@ -79,10 +79,10 @@ export function ImpactSummary({ preview }: { preview: DeletionImpact }) {
             {plural(preview.missingIds.length, 'id')} no longer exist in this partition; refresh the selection.
           </p>
         ) : null}
-        <ul className="list-plain id-list" aria-label="Facts to delete">
+        <ul className="list-plain impact-fact-list" aria-label="Facts to delete">
           {preview.facts.slice(0, LIST_LIMIT).map((f) => (
             <li key={f.id} title={f.id} className="impact-fact">
-              <span className="memory-text impact-fact-key">{f.key}</span> <span className="memory-text impact-fact-value">{f.value.length >= IMPACT_VALUE_SNIPPET ? `${f.value}…` : f.value}</span>{' '}
+              <strong className="memory-text impact-fact-key">{f.key}</strong> <span className="memory-text impact-fact-value">{f.value.length >= IMPACT_VALUE_SNIPPET ? `${f.value}…` : f.value}</span>{' '}
               <span className="faint mono">{formatTime(f.ts)}</span> <span className="faint">{f.status}</span>
             </li>
           ))}
