@@ -192,7 +192,7 @@ export function ContextView() {
             Query: <span className="memory-text">{state.ranFor || '(empty)'}</span>
             {asOf ? ` · as of ${formatTime(asOf)}` : ''}
           </p>
-          <div className={`assemblies cols-${Math.min(state.results.length, 3)}`}>
+          <div className="assemblies" role="group" aria-label="Strategies side by side">
             {state.results.map((r) => (
               <AssemblyPanel key={r.strategy} result={r} onOpenFact={(id) => dispatch({ type: 'openFact', factId: id, view: 'memories', tab: 'detail' })} />
             ))}

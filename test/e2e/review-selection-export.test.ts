@@ -163,6 +163,28 @@ describe.skipIf(missing !== undefined)('review, selection and export in Chromium
     await page.fill('input[type="search"]', '');
   });
 
+  it('lays strategies side by side in columns that scroll sideways, and says where a budget does not apply', async () => {
+    await go(`#/context/${db.info.mainPartition}`);
+    await page.waitForSelector('textarea');
+    await page.fill('textarea', 'Where does Ana live now?');
+    for (const s of ['recent', 'important', 'reference']) await page.click(`button[aria-pressed="false"]:has-text("${s}")`);
+    await page.click('button:has-text("Compare 5 strategies")');
+    await page.waitForSelector('.assembly[data-strategy="reference"]', { timeout: 60_000 });
+    const layout = await page.$eval('[aria-label="Strategies side by side"]', (row) => ({
+      tops: [...row.querySelectorAll('.assembly')].map((a) => Math.round(a.getBoundingClientRect().top)),
+      scrolls: row.scrollWidth > row.clientWidth,
+      // The columns are seen whole, not clipped to a sliver by the scroll container.
+      clipped: row.clientHeight < Math.max(...[...row.querySelectorAll('.assembly')].map((a) => a.getBoundingClientRect().height)) - 2,
+    }));
+    expect(layout.tops).toHaveLength(5);
+    expect(new Set(layout.tops).size).toBe(1);
+    expect(layout.scrolls).toBe(true);
+    expect(layout.clipped).toBe(false);
+    expect(await page.textContent('.assembly[data-strategy="reference"] [data-testid="no-budget"]')).toContain('does not apply');
+    expect(await page.$('.assembly[data-strategy="state_based"] [data-testid="no-budget"]')).toBeNull();
+    await bothThemes('context-strategies-columns');
+  });
+
   it('exports under names that say whose memory and what they hold; the download link goes once used', async () => {
     await go(`#/memories/${db.info.mainPartition}`);
     await page.waitForSelector(ROW);
