@@ -8,6 +8,9 @@ export const ASSEMBLY_STRATEGIES = ['recent', 'important', 'balanced', 'state_ba
 export const AssemblyStrategy = z.enum(ASSEMBLY_STRATEGIES);
 export type AssemblyStrategy = z.infer<typeof AssemblyStrategy>;
 
+/** The token budget every caller (app, CLI, MCP, contract) uses when none is given. */
+export const DEFAULT_BUDGET = 8000;
+
 /** Strategies that ignore the budget (the StateBench ablation has none by design). */
 export const UNBUDGETED_STRATEGIES: readonly AssemblyStrategy[] = ['reference'];
 
@@ -38,7 +41,7 @@ export const DEFAULT_STRATEGY: AssemblyStrategy = 'balanced';
 export const AssemblyRequest = z.strictObject({
   strategy: AssemblyStrategy.default(DEFAULT_STRATEGY),
   /** Token budget of the whole text; ignored by `reference`. */
-  budget: z.number().int().min(0).max(MAX_BUDGET).default(8000),
+  budget: z.number().int().min(0).max(MAX_BUDGET).default(DEFAULT_BUDGET),
   /** What the agent is about to answer; drives relevance in `state_based`. */
   query: z.string().max(20_000).default(''),
   tokenizer: TokenizerName.default('cl100k_base'),

@@ -5,12 +5,13 @@
 import { z } from 'zod';
 import { AgentStateRecord } from './agent-state';
 import { AuditEntry, ContextDocumentVersion, OrgDocument, PartitionSummary, SavedQuery } from './domain';
-import { AssemblyRequest, AssemblyResult, AssemblyStrategy, DEFAULT_STRATEGY, MAX_BUDGET, ProvenanceKind, TokenizerName } from './assembly';
+import { AssemblyRequest, AssemblyResult, AssemblyStrategy, DEFAULT_BUDGET, DEFAULT_STRATEGY, MAX_BUDGET, ProvenanceKind, TokenizerName } from './assembly';
 import { DeletionImpact, DeletionResult } from './deletion';
 import { ErrorShape } from './errors';
 import {
   ContextDocumentVersionSummary,
   DismissResult,
+  RestoreReviewResult,
   FactDetail,
   FactPage,
   MAX_DISMISS_IDS,
@@ -105,6 +106,8 @@ export const FactsListInput = z.strictObject({
 export const FactRef = z.strictObject({ partitionId: PartitionId, factId: FactId });
 export const NeighbourhoodInput = z.strictObject({ partitionId: PartitionId, factId: FactId, ...NeighbourhoodRequest.shape });
 export const ReviewQueueInput = z.strictObject({ partitionId: PartitionId, page: PageRequest.optional() });
+/** Undo of a dismissal, named by the audit id `review.dismiss` returned. */
+export const ReviewUndoDismissInput = z.strictObject({ partitionId: PartitionId, auditId: z.number().int().positive() });
 export const ReviewDismissInput = z.strictObject({
   partitionId: PartitionId,
   factIds: z.array(FactId).min(1).max(MAX_DISMISS_IDS),
@@ -117,7 +120,7 @@ export const ReviewDismissInput = z.strictObject({
 export const ContextProbe = z.strictObject({
   query: z.string().max(10_000),
   strategy: AssemblyStrategy.default(DEFAULT_STRATEGY),
-  budget: z.number().int().min(0).max(MAX_BUDGET).default(8000),
+  budget: z.number().int().min(0).max(MAX_BUDGET).default(DEFAULT_BUDGET),
   sessionId: SessionId.optional(),
 });
 export const DeletionPreviewInput = z.strictObject({
@@ -269,6 +272,8 @@ export const CONTRACT = {
 
   'review.queue': query(ReviewQueueInput, ReviewQueuePage),
   'review.dismiss': mutation(ReviewDismissInput, DismissResult),
+  /** Restores flags (with their causes) only; never creates or edits a fact. */
+  'review.undoDismiss': mutation(ReviewUndoDismissInput, RestoreReviewResult),
 
   'deletion.preview': query(DeletionPreviewInput, DeletionPreview),
   'deletion.apply': mutation(DeletionApplyInput, DeletionResult),

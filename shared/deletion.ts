@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { FactStatus } from './domain';
 
 export const DELETION_LIST_LIMIT = 1000;
+/** Characters of each listed fact's value in an impact preview. */
+export const IMPACT_VALUE_SNIPPET = 120;
 
 export const DeletionMeta = z.strictObject({
   /** Who deletes (a user name, 'cli', 'inspector'); recorded in the audit log. */
@@ -43,7 +45,8 @@ export const DeletionImpact = z.strictObject({
   /** Of those, how many are valid now (their keys lose their current value). */
   validToDelete: z.number().int().nonnegative(),
   ids: z.array(z.string()),
-  facts: z.array(z.strictObject({ id: z.string(), key: z.string(), status: FactStatus })),
+  /** A sample of the facts to delete; `value` is cut to IMPACT_VALUE_SNIPPET characters. */
+  facts: z.array(z.strictObject({ id: z.string(), key: z.string(), status: FactStatus, value: z.string(), ts: z.string() })),
   /** Requested ids that are not facts of this partition (a delete with any refuses). */
   missingIds: z.array(z.string()),
   /** Surviving facts that rest on a deleted one, directly or transitively: flagged needs_review. */

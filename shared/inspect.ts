@@ -204,6 +204,20 @@ export const DismissResult = z.strictObject({
 });
 export type DismissResult = z.infer<typeof DismissResult>;
 
+/** Undo of one dismissal, named by the audit entry the dismissal returned. */
+export const UndoDismissRequest = z.strictObject({
+  auditId: z.number().int().positive(),
+  actor: z.string().min(1).max(200),
+});
+export type UndoDismissRequest = z.infer<typeof UndoDismissRequest>;
+
+export const RestoreReviewResult = z.strictObject({
+  /** Facts whose flag (and cause) is back. */
+  restored: z.array(z.string()),
+  auditId: z.number().int(),
+});
+export type RestoreReviewResult = z.infer<typeof RestoreReviewResult>;
+
 /** A session of a partition: anything that has agent state, context documents or working items. */
 export const SessionSummary = z.strictObject({
   sessionId: z.string(),

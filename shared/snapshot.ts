@@ -25,6 +25,32 @@ export const EXPORT_FORMATS = ['json', 'ndjson', 'sqlite', 'markdown', 'csv', 's
 export const ExportFormat = z.enum(EXPORT_FORMATS);
 export type ExportFormat = z.infer<typeof ExportFormat>;
 
+/** How each format's file name ends: JSON and StateBench are both JSON, so neither may end
+ * in a bare `.json` that the other could also claim. */
+export const EXPORT_FILE_SUFFIX: Readonly<Record<ExportFormat, string>> = {
+  json: 'snapshot.json',
+  ndjson: 'snapshot.ndjson',
+  sqlite: 'db',
+  markdown: 'md',
+  csv: 'csv',
+  statebench: 'statebench.json',
+};
+
+/** The part of a file name that says whose memory it holds: the people or the capability. */
+export function partitionFileLabel(ref: PartitionRef | null): string {
+  if (ref === null) return 'all-partitions';
+  if (ref.kind === 'user') return `${ref.org}-${ref.user}`;
+  if (ref.kind === 'capability') return `${ref.org}-${ref.capability}-capability`;
+  return `${ref.org}-organisation`;
+}
+
+/** A file name that tells exports apart: database, partition, filtered or not, as-of time, format. */
+export function exportFileName(o: { database: string; partition: PartitionRef | null; filtered: boolean; asOf: string | null; format: ExportFormat }): string {
+  const asOf = o.asOf ? `-as-of-${o.asOf.replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '')}` : '';
+  const name = `${o.database}-${partitionFileLabel(o.partition)}${o.filtered ? '-filtered' : ''}${asOf}.${EXPORT_FILE_SUFFIX[o.format]}`;
+  return name.replace(/[^A-Za-z0-9._-]/g, '_');
+}
+
 /** What an export covers: the whole database or one partition (by its numeric id). */
 export const ExportRequest = z.strictObject({
   format: ExportFormat,

@@ -9,7 +9,7 @@ import { assembleContext } from '../engine/assembly/assemble';
 import { contextDocumentVersions, getContextDocument } from '../engine/context-documents/context-documents';
 import { listSessions } from '../engine/context-documents/sessions';
 import { deleteFacts, previewDeletion } from '../engine/deletion';
-import { dismissReview, factDetail, listFacts, neighbourhood, reviewQueue } from '../engine/query';
+import { dismissReview, factDetail, listFacts, neighbourhood, reviewQueue, undoDismissReview } from '../engine/query';
 import { exportStore } from '../engine/snapshot/export';
 import { auditPage } from './audit-page';
 import { contextChangeOfDeletion } from './deletion-context';
@@ -33,6 +33,7 @@ export type EngineChannel =
   | 'facts.neighbourhood'
   | 'review.queue'
   | 'review.dismiss'
+  | 'review.undoDismiss'
   | 'deletion.preview'
   | 'deletion.apply'
   | 'context.assemble'
@@ -96,6 +97,7 @@ export function createOperations(session: EngineSession, actor: string): EngineO
     'review.queue': ({ partitionId, page }) => reviewQueue(session.scope(partitionId).ctx, page ?? {}),
     'review.dismiss': ({ partitionId, factIds, reason }) =>
       session.scope(partitionId).transact('review', (ctx) => dismissReview(ctx, factIds, { actor, ...(reason !== undefined ? { reason } : {}) })),
+    'review.undoDismiss': ({ partitionId, auditId }) => session.scope(partitionId).transact('review', (ctx) => undoDismissReview(ctx, auditId, { actor })),
 
     'deletion.preview': ({ partitionId, selection, context }) => {
       const ctx = session.scope(partitionId).ctx;

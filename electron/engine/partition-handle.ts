@@ -16,11 +16,11 @@ import { nextTurnIndex, recordTurn, type RecordedTurn, type TurnInput } from './
 import { documentsFor, listDocuments, putDocument, type DocumentInput } from './layers/documents';
 import { listSavedQueries, saveQuery } from './layers/saved-queries';
 import type { Environment, EnvironmentSignal, OrgDocument, SavedQuery, WorkingItem } from '../../shared/domain';
-import { countFacts, dismissReview, factDetail, listFacts, neighbourhood, propagationPath, reviewQueue, type ListFactsRequest } from './query';
+import { countFacts, dismissReview, undoDismissReview, factDetail, listFacts, neighbourhood, propagationPath, reviewQueue, type ListFactsRequest } from './query';
 import { agentStateRecord, applyAgentStateUpdate, getAgentState, verifyExpectation } from './agent-state/agent-state';
 import { contextDocumentVersions, getContextDocument, putContextDocument } from './context-documents/context-documents';
 import { listSessions } from './context-documents/sessions';
-import type { CappedCount, ContextDocumentVersionSummary, DismissResult, FactDetail, FactPage, Neighbourhood, NeighbourhoodRequestInput, PropagationPath, ReviewQueuePage, SessionSummary } from '../../shared/inspect';
+import type { CappedCount, ContextDocumentVersionSummary, DismissResult, RestoreReviewResult, FactDetail, FactPage, Neighbourhood, NeighbourhoodRequestInput, PropagationPath, ReviewQueuePage, SessionSummary } from '../../shared/inspect';
 import type { AgentStateRecord, AgentStateUpdateInput, ToolResult, VerificationResult } from '../../shared/agent-state';
 import type { AgentState, ContextDocumentVersion } from '../../shared/domain';
 import type { FactFilterInput, PageRequest } from '../../shared/query';
@@ -199,6 +199,11 @@ export class PartitionHandle {
   /** The user's review action: clears needs_review on `ids`, audited, in one transaction. */
   dismissReview(ids: readonly string[], options: { actor: string; reason?: string }): DismissResult {
     return this.transact('review', (ctx) => dismissReview(ctx, ids, options));
+  }
+
+  /** Puts back the flags a dismissal cleared, while nothing has changed since; audited. */
+  undoDismissReview(dismissalAuditId: number, options: { actor: string }): RestoreReviewResult {
+    return this.transact('review', (ctx) => undoDismissReview(ctx, dismissalAuditId, options));
   }
 
   // --- Agent state and context documents (per session) ---------------------------------------

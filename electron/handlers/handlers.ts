@@ -6,7 +6,8 @@ import type { CallChannel, ChannelOutput, DbState, ParsedInput } from '../../sha
 import { StatelensError } from '../../shared/errors';
 import type { EngineHost } from '../engine-host/facade';
 import type { EngineChannel } from '../engine-host/operations';
-import { EXPORT_EXTENSIONS, type Shell } from './shell';
+import { exportFileName } from '../../shared/snapshot';
+import type { Shell } from './shell';
 
 export type Handler<C extends CallChannel> = (input: ParsedInput<C>) => Promise<ChannelOutput<C>>;
 export type Handlers = { readonly [C in CallChannel]: Handler<C> };
@@ -86,6 +87,7 @@ export function createHandlers({ engine, shell }: HandlerDeps): Handlers {
     'facts.neighbourhood': forward('facts.neighbourhood'),
     'review.queue': forward('review.queue'),
     'review.dismiss': forward('review.dismiss'),
+    'review.undoDismiss': forward('review.undoDismiss'),
     'deletion.preview': forward('deletion.preview'),
     'deletion.apply': (input) => engine.call('deletion.apply', input, input.operationId ?? newOperationId('delete')),
     'context.assemble': (input) => engine.call('context.assemble', input, input.operationId),
@@ -105,8 +107,9 @@ export function createHandlers({ engine, shell }: HandlerDeps): Handlers {
         const current = await engine.call('db.current', {});
         if (!current) throw new StatelensError('NO_DATABASE', 'Open a database before exporting');
         const base = path.basename(current.name, path.extname(current.name));
-        const scope = request.partitionId == null ? 'all' : `partition-${request.partitionId}`;
-        const target = await shell.chooseExportTarget(request.format, `${base}-${scope}.${EXPORT_EXTENSIONS[request.format]}`);
+        const partition = request.partitionId == null ? null : ((await engine.call('partitions.list', {})).partitions.find((p) => p.id === request.partitionId)?.ref ?? null);
+        const fileName = exportFileName({ database: base, partition, filtered: request.filter !== undefined, asOf: request.filter?.asOf ?? null, format: request.format });
+        const target = await shell.chooseExportTarget(request.format, fileName);
         if (!target) return { status: 'cancelled', operationId };
         if (pending.cancelled) {
           // Cancelled before the engine started: nothing was written.

@@ -3,7 +3,7 @@
 // documents and fact search. Every tool names its partition. Agents write; the inspector reviews.
 import { z } from 'zod';
 import { AgentStateDelta, ToolResult } from '../../shared/agent-state';
-import { AssemblyStrategy, DEFAULT_STRATEGY, MAX_BUDGET, TokenizerName } from '../../shared/assembly';
+import { AssemblyStrategy, DEFAULT_BUDGET, DEFAULT_STRATEGY, MAX_BUDGET, TokenizerName } from '../../shared/assembly';
 import { Identity, type Fact } from '../../shared/domain';
 import { StatelensError } from '../../shared/errors';
 import { FactFilter } from '../../shared/query';
@@ -168,7 +168,7 @@ export const TOOLS: readonly McpTool[] = [
     input: z.strictObject({
       partition,
       strategy: AssemblyStrategy.default(DEFAULT_STRATEGY),
-      budget: z.number().int().min(0).max(MAX_BUDGET).default(8000),
+      budget: z.number().int().min(0).max(MAX_BUDGET).default(DEFAULT_BUDGET),
       query: z.string().max(20_000).default(''),
       session_id: sessionId.default('default'),
       task_id: z.string().min(1).max(200).optional(),

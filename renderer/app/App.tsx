@@ -226,7 +226,7 @@ export function App() {
           }}
         />
       ) : null}
-      {state.exportOpen ? <ExportDialog partitionId={state.partitionId} partitionLabel={current?.label ?? null} filter={state.filter} onClose={() => dispatch({ type: 'export', open: false })} /> : null}
+      {state.exportOpen ? <ExportDialog partitionId={state.partitionId} partitionLabel={current?.label ?? null} filter={state.filter} asOf={state.asOf} onClose={() => dispatch({ type: 'export', open: false })} /> : null}
       {state.shortcutsOpen ? <ShortcutOverlay onClose={() => dispatch({ type: 'shortcuts', open: false })} /> : null}
     </div>
   );

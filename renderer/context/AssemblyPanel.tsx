@@ -90,6 +90,11 @@ export function AssemblyPanel({ result, onOpenFact }: { result: AssemblyResult; 
       <header className="col">
         <h3>{result.strategy}</h3>
         <TokenMeter label="Whole context" tokens={result.tokens} of={result.budget} />
+        {result.budget === null ? (
+          <span className="muted" data-testid="no-budget">
+            The budget does not apply: this strategy includes everything valid, by design.
+          </span>
+        ) : null}
         <div className="col section-meters">
           {result.sections.map((s) => (
             <TokenMeter key={s.name} label={s.title || s.name} tokens={s.tokens} of={result.budget ?? result.tokens} />

@@ -1,7 +1,7 @@
 // Context preview: what a model would see for a query, per assembly strategy, side by side, with
 // a diff between any two, saved (StateBench) queries one click away, and time travel.
 import { useMemo, useState } from 'react';
-import type { AssemblyResult } from '../../shared/assembly';
+import { DEFAULT_BUDGET, type AssemblyResult } from '../../shared/assembly';
 import { AssemblyStrategy, MAX_COMPARE, TokenizerName, type ChannelInput } from '../../shared/contract';
 import { toErrorShape, type ErrorShape } from '../../shared/errors';
 import { useAppState, useDispatch } from '../app/state';
@@ -82,7 +82,7 @@ export function ContextView() {
   const sessions = useQuery('sessions.list', partitionId === null ? null : { partitionId });
   const [query, setQuery] = useState('');
   const [strategies, setStrategies] = useState<AssemblyStrategy[]>(['state_based', 'balanced']);
-  const [budget, setBudget] = useState('2000');
+  const [budget, setBudget] = useState(String(DEFAULT_BUDGET));
   const [tokenizer, setTokenizer] = useState<Tokenizer>('cl100k_base');
   const [sessionId, setSessionId] = useState('');
   const [asOf, setAsOf] = useState<string | undefined>(globalAsOf ?? undefined);
@@ -102,7 +102,7 @@ export function ContextView() {
     const base = {
       partitionId: pid,
       query: input.query,
-      budget: Math.max(1, Math.min(1_000_000, Number(input.budget) || 2000)),
+      budget: Math.max(1, Math.min(1_000_000, Number(input.budget) || DEFAULT_BUDGET)),
       tokenizer: input.tokenizer,
       operationId,
       ...(input.sessionId ? { sessionId: input.sessionId } : {}),
@@ -192,7 +192,7 @@ export function ContextView() {
             Query: <span className="memory-text">{state.ranFor || '(empty)'}</span>
             {asOf ? ` · as of ${formatTime(asOf)}` : ''}
           </p>
-          <div className={`assemblies cols-${Math.min(state.results.length, 3)}`}>
+          <div className="assemblies" role="group" aria-label="Strategies side by side">
             {state.results.map((r) => (
               <AssemblyPanel key={r.strategy} result={r} onOpenFact={(id) => dispatch({ type: 'openFact', factId: id, view: 'memories', tab: 'detail' })} />
             ))}

@@ -14,8 +14,8 @@ const IMPACT: DeletionImpact = {
   validToDelete: 1,
   ids: ['f1', 'f2'],
   facts: [
-    { id: 'f1', key: 'home_city', status: 'active' },
-    { id: 'f2', key: '<b>odd key</b>', status: 'superseded' },
+    { id: 'f1', key: 'home_city', status: 'active', value: 'Ana lives in Lyon', ts: '2026-03-01T09:00:00.000Z' },
+    { id: 'f2', key: '<b>odd key</b>', status: 'superseded', value: 'Ana lives in Paris', ts: '2026-02-01T09:00:00.000Z' },
   ],
   missingIds: [],
   flaggedCount: 1,

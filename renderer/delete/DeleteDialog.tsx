@@ -3,15 +3,16 @@
 // relinked), how the assembled context for a chosen query would change, then a confirmation,
 // progress for large deletes, and a summary. Views refresh on the engine's data.changed.
 import { useMemo, useState } from 'react';
+import { DEFAULT_BUDGET } from '../../shared/assembly';
 import { AssemblyStrategy, type ChannelInput, type ChannelOutput, type ContextChange } from '../../shared/contract';
-import type { DeletionImpact, SelectionEcho } from '../../shared/deletion';
+import { IMPACT_VALUE_SNIPPET, type DeletionImpact, type SelectionEcho } from '../../shared/deletion';
 import type { DeletionSelectionInput } from '../../shared/query';
 import type { DeleteRequest } from '../app/state';
 import { newOperationId, useMutation, useProgress, useQuery } from '../api/hooks';
 import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
 import { Checkbox, SelectField, TextField } from '../ui/fields';
-import { formatNumber, plural, shortId } from '../ui/format';
+import { formatNumber, formatTime, plural, shortId } from '../ui/format';
 import { ProgressBar } from '../ui/meters';
 import { ErrorState, Loading } from '../ui/states';
 import { toErrorShape, type ErrorShape } from '../../shared/errors';
@@ -78,10 +79,11 @@ export function ImpactSummary({ preview }: { preview: DeletionImpact }) {
             {plural(preview.missingIds.length, 'id')} no longer exist in this partition; refresh the selection.
           </p>
         ) : null}
-        <ul className="list-plain id-list" aria-label="Facts to delete">
+        <ul className="list-plain impact-fact-list" aria-label="Facts to delete">
           {preview.facts.slice(0, LIST_LIMIT).map((f) => (
-            <li key={f.id} title={f.id}>
-              <span className="memory-text">{f.key}</span> <span className="faint">{f.status}</span>
+            <li key={f.id} title={f.id} className="impact-fact">
+              <strong className="memory-text impact-fact-key">{f.key}</strong> <span className="memory-text impact-fact-value">{f.value.length >= IMPACT_VALUE_SNIPPET ? `${f.value}…` : f.value}</span>{' '}
+              <span className="faint mono">{formatTime(f.ts)}</span> <span className="faint">{f.status}</span>
             </li>
           ))}
           {preview.toDelete > Math.min(preview.facts.length, LIST_LIMIT) ? <li className="faint">…and {formatNumber(preview.toDelete - Math.min(preview.facts.length, LIST_LIMIT))} more</li> : null}
@@ -172,14 +174,22 @@ export function DeleteDialog({ partitionId, request, onClose, onDeleted }: { par
   const [confirmed, setConfirmed] = useState(false);
   const [query, setQuery] = useState('');
   const [strategy, setStrategy] = useState<AssemblyStrategy>('state_based');
-  const [budget, setBudget] = useState('4000');
+  const [budget, setBudget] = useState(String(DEFAULT_BUDGET));
   const [probe, setProbe] = useState<ChannelInput<'deletion.preview'>['context'] | null>(null);
   const withContext = useQuery('deletion.preview', probe ? { partitionId, selection, context: probe } : null);
   const progress = useProgress(phase.step === 'running' ? phase.operationId : undefined);
 
   const count = preview.data?.toDelete ?? (request.kind === 'ids' ? request.ids.length : (request.count ?? 0));
   const needsTick = count > 1;
-  const title = request.kind === 'filter' ? `Delete every fact matching the filter` : count === 1 ? 'Delete this fact' : `Delete ${formatNumber(count)} facts`;
+  // Deleting a lone proposal (a write that lacked the authority to supersede) is rejecting it.
+  const rejecting = request.kind === 'ids' && count === 1 && preview.data?.facts[0]?.status === 'proposal';
+  const title = rejecting
+    ? 'Reject this proposal'
+    : request.kind === 'filter'
+      ? 'Delete every fact matching the filter'
+      : count === 1
+        ? 'Delete this fact'
+        : `Delete ${formatNumber(count)} facts`;
 
   async function run() {
     const operationId = newOperationId('delete');
@@ -206,7 +216,7 @@ export function DeleteDialog({ partitionId, request, onClose, onDeleted }: { par
         </Button>
         {/* Only a current preview can be confirmed: not one kept from before a failed or running refresh. */}
         <Button variant="danger" onClick={() => void run()} disabled={!preview.data || preview.error !== undefined || preview.fetching || running || count === 0 || (needsTick && !confirmed)} data-testid="confirm-delete">
-          {running ? 'Deleting…' : count === 1 ? 'Delete fact' : `Delete ${formatNumber(count)} facts`}
+          {running ? (rejecting ? 'Rejecting…' : 'Deleting…') : rejecting ? 'Reject proposal' : count === 1 ? 'Delete fact' : `Delete ${formatNumber(count)} facts`}
         </Button>
       </>
     );
@@ -216,6 +226,11 @@ export function DeleteDialog({ partitionId, request, onClose, onDeleted }: { par
       {phase.step === 'done' ? (
         <div className="col" role="status" data-testid="delete-summary">
           <p>
+            {rejecting ? (
+              <>
+                Rejected the proposal: it is removed, and the version it tried to replace stays current.{' '}
+              </>
+            ) : null}
             Deleted <strong>{plural(phase.result.deleted, 'fact')}</strong>; {plural(phase.result.flagged, 'dependent')} flagged for review; {plural(phase.result.relinked, 'chain pointer')} relinked
             {phase.result.cleared > 0 ? ` (${formatNumber(phase.result.cleared)} cleared)` : ''}.
           </p>
@@ -230,6 +245,18 @@ export function DeleteDialog({ partitionId, request, onClose, onDeleted }: { par
         <Loading label="Computing the impact" />
       ) : (
         <>
+          {rejecting ? (
+            <p data-testid="reject-explainer">
+              This proposal never replaced the current version (its source lacked the authority). Rejecting it deletes the proposal; the current version is not touched.
+            </p>
+          ) : null}
+          {request.kind === 'filter' && request.count !== null ? (
+            <p data-testid="selected-count-echo" className={preview.data.toDelete === request.count ? '' : 'state-error'}>
+              {preview.data.toDelete === request.count
+                ? `You selected all ${plural(request.count, 'matching fact')}, loaded or not; all ${formatNumber(request.count)} will be deleted.`
+                : `You selected ${plural(request.count, 'matching fact')}, but the filter now matches ${formatNumber(preview.data.toDelete)}: the delete applies to what matches now.`}
+            </p>
+          ) : null}
           <ImpactSummary preview={preview.data} />
           <section aria-label="Context impact" className="card col">
             <h4>How the assembled context would change</h4>
@@ -248,7 +275,7 @@ export function DeleteDialog({ partitionId, request, onClose, onDeleted }: { par
               ) : null}
               <SelectField<AssemblyStrategy> label="Strategy" value={strategy} options={AssemblyStrategy.options.map((s) => ({ value: s, label: s }))} onChange={setStrategy} />
               <TextField label="Budget (tokens)" type="number" min={1} value={budget} onChange={(e) => setBudget(e.target.value)} size={6} />
-              <Button onClick={() => setProbe({ query, strategy, budget: Math.max(1, Number(budget) || 4000) })} disabled={withContext.fetching}>
+              <Button onClick={() => setProbe({ query, strategy, budget: Math.max(1, Number(budget) || DEFAULT_BUDGET) })} disabled={withContext.fetching}>
                 {withContext.fetching ? 'Assembling…' : 'Show context change'}
               </Button>
             </div>

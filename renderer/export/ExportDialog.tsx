@@ -9,7 +9,7 @@ import { newOperationId, useApi, useProgress } from '../api/hooks';
 import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
 import { Checkbox, SelectField } from '../ui/fields';
-import { formatBytes } from '../ui/format';
+import { formatBytes, formatTime } from '../ui/format';
 import { ProgressBar } from '../ui/meters';
 import { ErrorState } from '../ui/states';
 
@@ -24,7 +24,7 @@ const FORMAT_TEXT: Record<ExportFormat, string> = {
 
 type Phase = { step: 'choose' } | { step: 'running'; operationId: string } | { step: 'done'; result: ChannelOutput<'export.start'> } | { step: 'failed'; error: ErrorShape };
 
-export function ExportDialog({ partitionId, partitionLabel, filter, onClose }: { partitionId: number | null; partitionLabel: string | null; filter: FactFilterInput; onClose: () => void }) {
+export function ExportDialog({ partitionId, partitionLabel, filter, asOf = null, onClose }: { partitionId: number | null; partitionLabel: string | null; filter: FactFilterInput; asOf?: string | null; onClose: () => void }) {
   const { transport } = useApi();
   const [format, setFormat] = useState<ExportFormat>('ndjson');
   const [scope, setScope] = useState<'partition' | 'database'>(partitionId !== null ? 'partition' : 'database');
@@ -40,7 +40,8 @@ export function ExportDialog({ partitionId, partitionLabel, filter, onClose }: {
         format,
         partitionId: scope === 'partition' ? partitionId : null,
         operationId,
-        ...(format === 'csv' && filtered ? { filter } : {}),
+        // The table's rows: its filter and, when travelling in time, the state as of that instant.
+        ...(format === 'csv' && filtered ? { filter: { ...filter, ...(asOf ? { asOf } : {}) } } : {}),
       });
       setPhase({ step: 'done', result });
     } catch (e) {
@@ -89,7 +90,9 @@ export function ExportDialog({ partitionId, partitionLabel, filter, onClose }: {
             disabled={running}
             options={[...(partitionId !== null ? [{ value: 'partition' as const, label: `This partition (${partitionLabel ?? partitionId})` }] : []), { value: 'database' as const, label: 'The whole database' }]}
           />
-          {format === 'csv' ? <Checkbox label="Only the facts of the table's current filter" checked={filtered} onChange={setFiltered} disabled={running} /> : null}
+          {format === 'csv' ? (
+            <Checkbox label={`Only the facts of the table's current filter${asOf ? `, as of ${formatTime(asOf)}` : ''}`} checked={filtered} onChange={setFiltered} disabled={running} />
+          ) : null}
           {running ? <ProgressBar label="Exporting" done={progress?.done ?? 0} total={progress?.total ?? null} /> : null}
           {running && progress ? <span className="muted">{progress.phase}</span> : null}
           {phase.step === 'failed' ? <ErrorState error={phase.error} context="Export" /> : null}
@@ -119,10 +122,28 @@ export function ExportOutcome({ result }: { result: ChannelOutput<'export.start'
       <p>
         The {result.format} export is ready ({formatBytes(result.bytes)}).
       </p>
-      <a className="btn btn-primary" href={result.url} download={result.fileName} data-testid="export-download">
-        Download {result.fileName}
+      <DownloadOnce url={result.url} fileName={result.fileName} />
+    </div>
+  );
+}
+
+/** The server serves an export once: after the click the link is replaced by what happened. */
+function DownloadOnce({ url, fileName }: { url: string; fileName: string }) {
+  const [used, setUsed] = useState(false);
+  if (used) {
+    return (
+      <p data-testid="export-downloaded">
+        Downloaded <code className="memory-text">{fileName}</code>. The link worked once and is gone; export again for another copy.
+      </p>
+    );
+  }
+  return (
+    <>
+      {/* The state changes after the click's default action (the download) has started. */}
+      <a className="download-link" href={url} download={fileName} data-testid="export-download" onClick={() => setTimeout(() => setUsed(true), 0)}>
+        Download {fileName}
       </a>
       <p className="faint">The link works once.</p>
-    </div>
+    </>
   );
 }

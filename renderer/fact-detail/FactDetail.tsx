@@ -118,7 +118,7 @@ export function FactDetail({ data, actions, terms = [] }: { data: FactDetailData
             </Button>
           ) : null}
           <Button small variant="danger" onClick={() => actions.onDelete(f.id)}>
-            Delete…
+            {f.status === 'proposal' ? 'Reject proposal…' : 'Delete…'}
           </Button>
         </div>
       </header>

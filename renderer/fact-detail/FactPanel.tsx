@@ -9,6 +9,7 @@ import { useShortcut } from '../shortcuts/shortcuts';
 import { Tabs } from '../ui/Tabs';
 import { IconButton } from '../ui/Button';
 import { EmptyState, ErrorState, Loading } from '../ui/states';
+import { useUndoDismiss } from '../review/undo-dismiss';
 import { useToast } from '../ui/Toast';
 import { copyText } from '../ui/clipboard';
 import { FactDetail } from './FactDetail';
@@ -21,6 +22,7 @@ export function FactPanel() {
   const dispatch = useDispatch();
   const toast = useToast();
   const dismiss = useMutation('review.dismiss');
+  const undoAction = useUndoDismiss(partitionId);
   const open = (id: string) => dispatch({ type: 'openFact', factId: id });
 
   useShortcut('detail.prev', () => dispatch({ type: 'detailTab', tab: DETAIL_TABS[(DETAIL_TABS.indexOf(detailTab) + DETAIL_TABS.length - 1) % DETAIL_TABS.length] ?? 'detail' }));
@@ -51,7 +53,7 @@ export function FactPanel() {
               onDelete={(id) => dispatch({ type: 'delete', request: { kind: 'ids', ids: [id] } })}
               onDismiss={(id) =>
                 void dismiss.mutate({ partitionId, factIds: [id], reason: 'dismissed in the inspector' }).then(
-                  () => toast('Review flag dismissed (recorded in the audit log)'),
+                  (r) => toast('Review flag dismissed (recorded in the audit log)', 'info', undoAction(r.auditId)),
                   (e: unknown) => toast(`Could not dismiss: ${e instanceof Error ? e.message : String(e)}`, 'error'),
                 )
               }

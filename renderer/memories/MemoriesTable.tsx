@@ -65,7 +65,8 @@ interface GridRowProps {
   /** Changes when the set of visible columns does (the row re-renders its cells then). */
   readonly columnsKey: string;
   onRowClick(e: React.MouseEvent, index: number, id: string): void;
-  onToggle(id: string): void;
+  /** A checkbox click; with Shift it selects the range from the last row clicked. */
+  onToggle(e: React.MouseEvent, index: number, id: string): void;
 }
 
 /** One fact row; memoised so scrolling renders only the rows that come into view. */
@@ -86,7 +87,7 @@ const GridRow = memo(function GridRow({ row, index, start, selected, active, tem
         if (cell.column.id === 'select') {
           return (
             <div key={cell.id} role="gridcell" className="grid-cell grid-select" onClick={(e) => e.stopPropagation()}>
-              <input type="checkbox" aria-label={`Select ${fact.key}`} checked={selected} onChange={() => onToggle(fact.id)} />
+              <input type="checkbox" aria-label={`Select ${fact.key}`} checked={selected} onChange={() => {}} onClick={(e) => onToggle(e, index, fact.id)} />
             </div>
           );
         }
@@ -201,6 +202,17 @@ export const MemoriesTable = forwardRef<MemoriesTableHandle, MemoriesTableProps>
     if (activeId) onCopyId(activeId);
   });
 
+  /** Checkboxes follow the desktop convention: Shift-click selects the range from the last one clicked. */
+  const onCheckboxClick = (e: React.MouseEvent, index: number, id: string) => {
+    if (e.shiftKey && anchor.current !== null) {
+      const [a, b] = anchor.current < index ? [anchor.current, index] : [index, anchor.current];
+      onSelect(
+        rows.slice(a, b + 1).map((r) => r.id),
+        selection.has(rows[anchor.current]?.id ?? '') || anchor.current === index ? 'add' : 'remove',
+      );
+    } else onSelect([id], 'toggle');
+    anchor.current = index;
+  };
   const onRowClick = (e: React.MouseEvent, index: number, id: string) => {
     if (e.shiftKey) {
       const from = anchor.current ?? (activeIndex >= 0 ? activeIndex : index);
@@ -221,7 +233,9 @@ export const MemoriesTable = forwardRef<MemoriesTableHandle, MemoriesTableProps>
   const clickRef = useRef(onRowClick);
   clickRef.current = onRowClick;
   const onRowClickRef = useCallback((e: React.MouseEvent, index: number, id: string) => clickRef.current(e, index, id), []);
-  const onToggle = useCallback((id: string) => onSelect([id], 'toggle'), [onSelect]);
+  const checkboxRef = useRef(onCheckboxClick);
+  checkboxRef.current = onCheckboxClick;
+  const onToggle = useCallback((e: React.MouseEvent, index: number, id: string) => checkboxRef.current(e, index, id), []);
   const columnsKey = `${visible.map((c) => c.id).join(',')}|${asOf ?? ''}`;
 
   const allLoadedSelected = rows.length > 0 && rows.every((r) => selection.has(r.id));

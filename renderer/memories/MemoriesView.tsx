@@ -1,7 +1,7 @@
 // The memories view: filters, the virtualised table with bulk actions and column choice, and
 // the open fact's panel. Filters, sort and selection live in the app state, so they survive
 // switching views; rows refresh in place when the engine announces a change.
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useAppState, useDispatch } from '../app/state';
 import { useFactPages } from '../api/fact-pages';
 import { FactPanel } from '../fact-detail/FactPanel';
@@ -41,8 +41,18 @@ export function MemoriesView() {
     }
   }, [effectiveFilter, sort, pages.reloading, firstRowId]);
 
+  // "Select all N matching": the selection stands for every fact of this filter, loaded or not,
+  // for as long as the filter is the same and every loaded row stays selected.
+  const queryKey = JSON.stringify([partitionId, effectiveFilter]);
+  const [allMatchingKey, setAllMatchingKey] = useState<string | null>(null);
+  const allLoadedSelected = pages.rows.length > 0 && pages.rows.every((r) => selection.has(r.id));
+  const matchingCount = pages.total && !pages.total.capped ? pages.total.count : null;
+  const allMatching = allMatchingKey === queryKey && allLoadedSelected && matchingCount !== null;
+
   if (partitionId === null) return null;
   const filtered = activeFilterCount(filter) > 0;
+  const deleteSelected = () =>
+    allMatching ? dispatch({ type: 'delete', request: { kind: 'filter', filter: effectiveFilter, count: matchingCount } }) : onDelete([...selection]);
 
   // A failed query shows its error where the rows were; no rows of another query stand in for it.
   const refused = pages.error?.code === 'INVALID_INPUT';
@@ -98,12 +108,23 @@ export function MemoriesView() {
           {selection.size > 0 ? (
             <>
               <span className="badge badge-accent" data-testid="selection-count">
-                {formatNumber(selection.size)} selected
+                {allMatching ? `all ${formatNumber(matchingCount)} matching selected` : `${formatNumber(selection.size)} selected`}
               </span>
-              <Button small variant="danger" onClick={() => onDelete([...selection])}>
-                Delete selected…
+              {allLoadedSelected && !allMatching && matchingCount !== null && matchingCount > pages.rows.length ? (
+                <Button small onClick={() => setAllMatchingKey(queryKey)} data-testid="select-all-matching">
+                  Select all {formatNumber(matchingCount)} matching
+                </Button>
+              ) : null}
+              <Button small variant="danger" onClick={deleteSelected}>
+                {allMatching ? `Delete all ${formatNumber(matchingCount)}…` : 'Delete selected…'}
               </Button>
-              <Button small onClick={() => dispatch({ type: 'clearSelection' })}>
+              <Button
+                small
+                onClick={() => {
+                  setAllMatchingKey(null);
+                  dispatch({ type: 'clearSelection' });
+                }}
+              >
                 Clear selection
               </Button>
             </>

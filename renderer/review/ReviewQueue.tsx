@@ -11,6 +11,7 @@ import { formatTime, plural } from '../ui/format';
 import { EmptyState, ErrorState, Loading } from '../ui/states';
 import { useToast } from '../ui/Toast';
 import { dismissInBatches } from './bulk-dismiss';
+import { useUndoDismiss } from './undo-dismiss';
 
 type ReviewItem = ChannelOutput<'review.queue'>['entries'][number];
 const PAGE = 100;
@@ -80,6 +81,7 @@ function ReviewPage({ partitionId, after, selected, setSelected, onNext, isLast 
   const dispatch = useDispatch();
   const toast = useToast();
   const dismiss = useMutation('review.dismiss');
+  const undoAction = useUndoDismiss(partitionId);
   const q = useQuery('review.queue', { partitionId, page: { limit: PAGE, after } }, { keepPrevious: true });
   if (q.error && !q.data) return <ErrorState error={q.error} onRetry={q.refetch} context="Review queue" />;
   if (!q.data) return <Loading label="Loading the review queue" />;
@@ -95,7 +97,7 @@ function ReviewPage({ partitionId, after, selected, setSelected, onNext, isLast 
           onOpen={() => dispatch({ type: 'openFact', factId: item.fact.id, view: 'memories', tab: 'graph' })}
           onDismiss={() =>
             void dismiss.mutate({ partitionId, factIds: [item.fact.id], reason: 'dismissed in the review queue' }).then(
-              () => toast(`Dismissed the flag on ${item.fact.key}`),
+              (r) => toast(`Dismissed the flag on ${item.fact.key}`, 'info', undoAction(r.auditId)),
               (e: unknown) => toast(`Could not dismiss: ${e instanceof Error ? e.message : String(e)}`, 'error'),
             )
           }
@@ -119,6 +121,7 @@ export function ReviewQueue() {
   const [selected, setSelectedSet] = useState<ReadonlySet<string>>(new Set());
   const first = useQuery('review.queue', partitionId === null ? null : { partitionId, page: { limit: PAGE, after: null } }, { keepPrevious: true });
   const dismiss = useMutation('review.dismiss');
+  const undoAction = useUndoDismiss(partitionId);
   const [dismissing, setDismissing] = useState(false);
   if (partitionId === null) return null;
 
@@ -133,7 +136,8 @@ export function ReviewQueue() {
       return n;
     });
     const how = r.batches > 1 ? ` in ${r.batches} requests` : '';
-    if (r.error === undefined) toast(`Dismissed ${plural(r.dismissed, 'flag')}${how}`);
+    // One request can be undone as a whole; several cannot (only the last is still the latest change).
+    if (r.error === undefined) toast(`Dismissed ${plural(r.dismissed, 'flag')}${how}`, 'info', r.batches === 1 ? undoAction(r.lastAuditId) : undefined);
     else toast(`Dismissed ${plural(r.dismissed, 'flag')}${how}; ${plural(r.remaining.length, 'selected fact')} could not be (still selected): ${r.error instanceof Error ? r.error.message : String(r.error)}`, 'error');
   };
 

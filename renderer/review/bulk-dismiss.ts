@@ -12,6 +12,8 @@ export interface BulkDismissOutcome {
   readonly batches: number;
   /** Ids not dealt with because a request failed (empty when all went through). */
   readonly remaining: readonly string[];
+  /** Audit entry of the last request that went through (what an undo names). */
+  readonly lastAuditId: number | null;
   /** What stopped it. */
   readonly error?: unknown;
 }
@@ -27,15 +29,17 @@ export async function dismissInBatches(ids: readonly string[], dismiss: (batch: 
   const batches = batchesOf([...new Set(ids)], size);
   const done: string[] = [];
   let dismissed = 0;
+  let lastAuditId: number | null = null;
   for (let i = 0; i < batches.length; i++) {
     const batch = batches[i] ?? [];
     try {
       const r = await dismiss(batch);
       dismissed += r.dismissed.length;
+      lastAuditId = r.auditId ?? lastAuditId;
       done.push(...batch);
     } catch (error) {
-      return { done, dismissed, batches: i, remaining: batches.slice(i).flat(), error };
+      return { done, dismissed, batches: i, remaining: batches.slice(i).flat(), lastAuditId, error };
     }
   }
-  return { done, dismissed, batches: batches.length, remaining: [] };
+  return { done, dismissed, batches: batches.length, remaining: [], lastAuditId };
 }

@@ -57,6 +57,7 @@ describe('the channel table', () => {
         'partitions.list',
         'review.dismiss',
         'review.queue',
+        'review.undoDismiss',
         'savedQueries.list',
         'sessions.list',
       ].sort(),
@@ -67,7 +68,7 @@ describe('the channel table', () => {
 
   it('has no channel that creates or edits a fact: the only mutations delete, dismiss a flag, open/close a file or export', () => {
     const mutations = CALL_CHANNELS.filter((c) => callDef(c).kind === 'mutation').sort();
-    expect(mutations).toEqual(['db.close', 'db.open', 'deletion.apply', 'export.cancel', 'export.start', 'review.dismiss']);
+    expect(mutations).toEqual(['db.close', 'db.open', 'deletion.apply', 'export.cancel', 'export.start', 'review.dismiss', 'review.undoDismiss']);
     // What each channel does to the stored facts is checked by calling it: no-fact-creation.test.ts.
   });
 
@@ -120,6 +121,7 @@ describe('the channel table', () => {
       ['facts.neighbourhood', { partitionId: 1, factId: 'f', maxNodes: 1_000_000 }],
       ['review.queue', { partitionId: 1, page: { limit: 10_000 } }],
       ['review.dismiss', { partitionId: 1, factIds: [] }],
+      ['review.undoDismiss', { partitionId: 1, auditId: 0 }],
       ['review.dismiss', { partitionId: 1, factIds: Array.from({ length: 10_001 }, (_, i) => `f_${i}`) }],
       ['review.dismiss', { partitionId: 1, factIds: ['f'], reason: 'r'.repeat(2001) }],
       ['deletion.apply', { partitionId: 1, selection: { ids: [] } }],

@@ -7,7 +7,7 @@ import type { Fixture } from './fixture';
 export type Samples = { readonly [C in CallChannel]: ReadonlyArray<ChannelInput<C>> };
 
 /** Inputs that only read: answered identically by every transport, whenever asked. */
-export function readSamples(fx: Fixture): Omit<Samples, 'db.open' | 'db.close' | 'review.dismiss' | 'deletion.apply' | 'export.start' | 'export.cancel'> {
+export function readSamples(fx: Fixture): Omit<Samples, 'db.open' | 'db.close' | 'review.dismiss' | 'review.undoDismiss' | 'deletion.apply' | 'export.start' | 'export.cancel'> {
   const p = fx.userPartition;
   return {
     'db.info': [{}],
@@ -68,6 +68,7 @@ export function allSamples(fx: Fixture): Samples {
     'db.open': [{ source: 'dialog' }, { source: 'recent', index: 0 }],
     'db.close': [{}],
     'review.dismiss': [{ partitionId: p, factIds: [fx.flaggedId], reason: 'checked by hand' }],
+    'review.undoDismiss': [{ partitionId: p, auditId: 1 }],
     'deletion.apply': [{ partitionId: p, selection: { ids: [fx.factIds[5] ?? ''] }, reason: 'wrong' }],
     'export.start': [
       { format: 'csv', partitionId: p, operationId: 'export-sample-1' },

@@ -1,7 +1,7 @@
 // `statelens context`: what a model would see — one partition's context under a strategy and a
 // token budget, with its sections and why each fact is in or out. A preview changes nothing;
 // --take records the access of the included facts (the agent taking the context).
-import { AssemblyStrategy, DEFAULT_STRATEGY, TokenizerName, type AssemblyRequestInput, type AssemblyResult } from '../../../shared/assembly';
+import { AssemblyStrategy, DEFAULT_BUDGET, DEFAULT_STRATEGY, TokenizerName, type AssemblyRequestInput, type AssemblyResult } from '../../../shared/assembly';
 import { partitionLabel } from '../../engine/partitions/partitions';
 import { enumOpt, EXIT, intOpt, requireString, stringOpt, type CliCommand, type CliIO } from '../command';
 import { openDb, partitionIdArg } from '../database';
@@ -26,7 +26,7 @@ export const contextCommand: CliCommand = {
   --partition  numeric id or user:ORG/USER, capability:ORG/NAME, org:ORG
   --strategy   recent | important | balanced | state_based | reference | context_document
                (default ${DEFAULT_STRATEGY})
-  --budget     token budget of the whole text (default 8000; reference takes none)
+  --budget     token budget of the whole text (default ${DEFAULT_BUDGET}; reference takes none)
   --take       the agent takes the context: included facts get their access recorded
   --json       the full result: text, tokens, sections and provenance with spans
 
@@ -51,7 +51,7 @@ Exit codes: 0 assembled, 1 failed, 2 usage error.`,
     const share = stringOpt(args, 'fact-share');
     const request: AssemblyRequestInput = {
       strategy,
-      budget: intOpt(args, 'budget', 8000),
+      budget: intOpt(args, 'budget', DEFAULT_BUDGET),
       query: stringOpt(args, 'query') ?? '',
       ...(stringOpt(args, 'as-of') ? { asOf: stringOpt(args, 'as-of') } : {}),
       ...(stringOpt(args, 'session') ? { sessionId: stringOpt(args, 'session') } : {}),

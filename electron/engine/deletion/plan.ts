@@ -133,7 +133,7 @@ export function readImpact(ctx: PartitionContext, stats: PlanStats): DeletionImp
   const count = (sql: string): number => stmt<[], number>(db, sql).pluck().get() ?? 0;
   const limit = DELETION_LIST_LIMIT;
   const ids = stmt<[number], string>(db, PLAN_IDS).pluck().all(limit);
-  const facts = stmt<[number], { id: string; key: string; status: FactStatus }>(db, PLAN_FACTS).all(IMPACT_FACT_SAMPLE);
+  const facts = stmt<[number], { id: string; key: string; status: FactStatus; value: string; ts: string }>(db, PLAN_FACTS).all(IMPACT_FACT_SAMPLE);
   const flaggedCount = count(PLAN_FLAGGED_COUNT);
   const flagged = stmt<[number], string>(db, PLAN_FLAGGED).pluck().all(limit);
   const relinkedCount = count(PLAN_RELINK_COUNT);

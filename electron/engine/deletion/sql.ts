@@ -2,6 +2,7 @@
 // index-driven plan. Joins from the small temp tables into `facts` are CROSS JOINs (SQLite keeps
 // their order) and partition terms are unary-plus'd, because without statistics the planner
 // would otherwise walk the whole partition and probe the temp table per row.
+import { IMPACT_VALUE_SNIPPET } from '../../../shared/deletion';
 
 export const TEMP_TABLES = `
   CREATE TEMP TABLE IF NOT EXISTS sl_del (n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, rid INTEGER NOT NULL);
@@ -53,7 +54,8 @@ export const RELINK_PLANS = [
 
 // Reading the plan.
 export const PLAN_IDS = 'SELECT id FROM temp.sl_del ORDER BY n LIMIT ?';
-export const PLAN_FACTS = 'SELECT f.id, f.key, f.status FROM temp.sl_del d CROSS JOIN facts f ON f.rid = d.rid ORDER BY d.n LIMIT ?';
+/** Enough of each fact (a value snippet, its time) to tell versions of one key apart. */
+export const PLAN_FACTS = `SELECT f.id, f.key, f.status, substr(f.value, 1, ${IMPACT_VALUE_SNIPPET}) AS value, f.ts FROM temp.sl_del d CROSS JOIN facts f ON f.rid = d.rid ORDER BY d.n LIMIT ?`;
 export const PLAN_VALID = 'SELECT count(*) FROM temp.sl_del d CROSS JOIN facts f ON f.rid = d.rid WHERE f.is_valid = 1';
 export const PLAN_FLAGGED_COUNT = 'SELECT count(*) FROM temp.sl_dep WHERE depth > 0';
 export const PLAN_FLAGGED = 'SELECT id FROM temp.sl_dep WHERE depth > 0 ORDER BY depth, id LIMIT ?';

@@ -3,5 +3,5 @@ export { countFacts, listFacts, planFor, type ListFactsRequest, type PagePlan } 
 export { factAudit, factDetail } from './fact-detail';
 export { chainFor } from './chain';
 export { neighbourhood, propagationPath } from './neighbourhood';
-export { dismissReview, reviewQueue } from './review';
+export { dismissReview, reviewQueue, undoDismissReview } from './review';
 export { toFtsQuery } from './fts';

@@ -165,6 +165,40 @@ describe('review queue and dismissal', () => {
   });
 });
 
+describe('undoing a dismissal', () => {
+  it('puts each flag back with its cause, audited, and creates no fact', () => {
+    const { store, p, decision, plan, budget } = graph();
+    p.writeFact({ key: 'budget', value: 'actually $120k' });
+    const before = p.getFact(decision)!;
+    const factsBefore = store.db.prepare('SELECT count(*) FROM facts').pluck().get();
+    const d = p.dismissReview([decision, plan], { actor: 'reviewer@acme' });
+    expect(p.reviewQueue().total).toBe(2);
+    const r = p.undoDismissReview(d.auditId!, { actor: 'reviewer@acme' });
+    expect(r.restored.sort()).toEqual([decision, plan].sort());
+    const after = p.getFact(decision)!;
+    expect([after.needsReview, after.reviewCause, after.reviewCauseFact]).toEqual([true, before.reviewCause, budget]);
+    expect(p.reviewQueue().total).toBe(4);
+    expect(store.db.prepare('SELECT count(*) FROM facts').pluck().get()).toBe(factsBefore);
+    expect(p.factDetail(decision).audit[0]).toMatchObject({ id: r.auditId, action: 'restore_review', targetIds: expect.arrayContaining([decision, plan]) as unknown, details: { count: 2, undoes: d.auditId } });
+    store.close();
+  });
+
+  it('refuses once anything else was recorded after the dismissal, and for an entry that is not a dismissal', () => {
+    const { store, p, decision, plan } = graph();
+    p.writeFact({ key: 'budget', value: 'actually $120k' });
+    const d = p.dismissReview([decision], { actor: 'me' });
+    const next = p.dismissReview([plan], { actor: 'me' });
+    expect(codeOf(() => p.undoDismissReview(d.auditId!, { actor: 'me' }))).toBe('CONFLICT');
+    expect(p.getFact(decision)!.needsReview).toBe(false);
+    p.undoDismissReview(next.auditId!, { actor: 'me' });
+    // The undo is itself the latest change: undoing twice is refused.
+    expect(codeOf(() => p.undoDismissReview(next.auditId!, { actor: 'me' }))).toBe('CONFLICT');
+    expect(codeOf(() => p.undoDismissReview(999_999, { actor: 'me' }))).toBe('NOT_FOUND');
+    expect(codeOf(() => p.undoDismissReview(0, { actor: 'me' }))).toBe('INVALID_INPUT');
+    store.close();
+  });
+});
+
 describe('chainFor', () => {
   it('walks versions, proposals and a stale write within the chain it lost to', async () => {
     const { chainFor } = await import('./chain');
