@@ -26,7 +26,8 @@ export const FactWriteInput = z.strictObject({
   label: z.string().max(500).nullable().optional(),
   key: z.string().min(1).max(500),
   value: z.union([z.string().max(MAX_VALUE_CHARS), z.number(), z.boolean(), z.record(z.string(), z.unknown()), z.array(z.unknown())]),
-  source: SourceInput.optional(),
+  /** The source, or only the name of who said it ("CFO"). */
+  source: z.union([SourceInput, z.string().min(1).max(200).transform((identity): z.output<typeof SourceInput> => ({ type: 'user', identity }))]).optional(),
   ts: z.string().min(1).max(64).optional(),
   importance: z.number().min(0).max(10).optional(),
   memoryType: MemoryType.optional(),
@@ -43,6 +44,9 @@ export const FactWriteInput = z.strictObject({
   isConstraint: z.boolean().optional(),
   constraintType: ConstraintType.nullable().optional(),
   timeSensitive: z.boolean().optional(),
+  /** The entity the fact is about ("Q3 offsite", "home address"): a write naming the same entity
+   * as a current fact, under another key, can supersede it (see the supersession rules). */
+  entity: z.string().min(1).max(200).nullable().optional(),
 });
 export type FactWriteInput = z.input<typeof FactWriteInput>;
 
@@ -51,11 +55,25 @@ export type FactWriteInput = z.input<typeof FactWriteInput>;
 export const WriteOutcome = z.enum(['created', 'superseded', 'proposal', 'stale', 'duplicate']);
 export type WriteOutcome = z.infer<typeof WriteOutcome>;
 
+/** The authority a write was ranked with: the role its authority text names (word by word), or
+ * `peer` when no role was recognised; `origin` says whether the text came from the write's source
+ * or from the partition identity (the user's own words carry the user's authority). */
+export const WriteAuthority = z.strictObject({
+  role: z.enum(['policy', 'executive', 'director', 'manager', 'employee', 'peer', 'contractor', 'intern', 'guest']),
+  recognised: z.boolean(),
+  by: z.string().nullable(),
+  origin: z.enum(['source', 'identity', 'none']),
+});
+export type WriteAuthority = z.infer<typeof WriteAuthority>;
+
 export const WriteResult = z.strictObject({
   factId: z.string(),
   outcome: WriteOutcome,
   supersededId: z.string().nullable(),
   rule: SupersessionRule.nullable(),
+  /** Why the rule applied, with its evidence (null for a created fact or a duplicate). */
+  reason: z.string().nullable(),
+  authority: WriteAuthority,
   unresolvedSupersedes: z.string().nullable(),
   unresolvedDependencies: z.array(z.string()),
   flagged: z.array(z.string()),

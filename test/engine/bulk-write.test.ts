@@ -10,8 +10,11 @@ import { Store } from '../../electron/engine/store';
 import type { FactWriteInput, WriteResult } from '../../shared/writes';
 import { openTmpStore, tmpDbPath } from '../helpers/tmp';
 
-const keys = ['budget', 'owner', 'stock_price', 'status', 'office'];
-const values = ['$200k', 'actually $120k', 'Ann', 'Bob', 'draft plan', 'what if we move', 'must not exceed $5k', '42'];
+// Keys and values that meet under one entity too (a key version, one meeting's time and day, a
+// generic key whose value names the meeting), so held rows must be found by entity as well.
+const keys = ['budget', 'owner', 'stock_price', 'status', 'office', 'budget_v2', 'meeting_time', 'meeting_day', 'update'];
+const values = ['$200k', 'actually $120k', 'Ann', 'Bob', 'draft plan', 'what if we move', 'must not exceed $5k', '42', 'Tuesday 2pm', "let's do the meeting Thursday 3pm"];
+const entities = ['meeting', 'offsite'];
 const labels = ['W-AUTO', 'F-1', 'F-2'];
 const authorities = [null, 'guest', 'peer', 'manager', 'executive', 'policy'];
 const sourceTypes = ['user', 'policy', 'system'];
@@ -30,6 +33,7 @@ const writeArb: fc.Arbitrary<FactWriteInput> = fc
       type: fc.constantFrom(...sourceTypes),
       ts: fc.constantFrom(...stamps),
       scope: fc.constantFrom('draft', 'task'),
+      entity: fc.constantFrom(...entities),
       supersedes: fc.constantFrom(...refs),
       dependsOn: fc.array(fc.constantFrom(...refs), { maxLength: 2 }),
       derivedFacts: fc.array(fc.constantFrom(...refs), { maxLength: 1 }),
@@ -42,6 +46,7 @@ const writeArb: fc.Arbitrary<FactWriteInput> = fc
     ...(r.label ? { label: r.label } : {}),
     ...(r.type || r.authority !== undefined ? { source: { type: r.type ?? 'user', authority: r.authority ?? null } } : {}),
     ...(r.ts ? { ts: r.ts } : {}),
+    ...(r.entity ? { entity: r.entity } : {}),
     ...(r.scope ? { scope: r.scope, ...(r.scope === 'task' ? { scopeId: 't1' } : {}) } : {}),
     ...(r.supersedes ? { supersedes: r.supersedes } : {}),
     ...(r.dependsOn?.length ? { dependsOn: r.dependsOn } : {}),
@@ -79,6 +84,8 @@ function run(inputs: readonly FactWriteInput[], batchSize: number | null): { res
   const store = freshStore();
   try {
     const handle = store.scope({ kind: 'user', org: 'acme', user: 'u1' }, { create: true });
+    // The user's own unlabelled words carry this authority (read once per batch).
+    handle.setIdentity({ userName: 'Ann', userId: 'u1', authority: 'manager', department: 'Sales', organization: 'Acme', permissions: [] });
     const results = store.write([handle.id], 'test', () => {
       if (batchSize === null) return inputs.map((i) => writeFact(handle.ctx, i));
       const batch = new FactWriteBatch(handle.ctx, batchSize);

@@ -65,7 +65,8 @@ describe('markdown report', () => {
     expect(md).toMatch(/### Needs review[\s\S]*decision[\s\S]*depends on/);
     expect(md).toMatch(/### Proposals[\s\S]*Let's offer 25%[\s\S]*Max discount is 15%/);
     const chains = md.slice(md.indexOf('### Supersession chains'));
-    expect(chains).toMatch(/meeting = Tuesday 2pm \(user\) — superseded \(implicit\): same key with a conflicting value\n2\. .* · meeting = Thursday 3pm \(user\) — \*\*current\*\*/);
+    // The user's own words carry the identity's authority (manager), recorded with the source.
+    expect(chains).toMatch(/meeting = Tuesday 2pm \(user \/ manager\) — superseded \(implicit\): same key with a conflicting value\n2\. .* · meeting = Thursday 3pm \(user \/ manager\) — \*\*current\*\*/);
     expect(md).toContain('### Agent state');
     expect(md).toMatch(/1 pending, 1 confirmed, 0 failed/);
     expect(md).toContain('### Context documents');

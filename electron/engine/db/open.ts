@@ -120,6 +120,7 @@ function migrate(db: Sqlite, from: number): void {
   db.transaction(() => {
     for (const m of pending) {
       db.exec(m.up);
+      m.transform?.(db);
       db.pragma(`user_version = ${m.version}`);
     }
     db.pragma(`application_id = ${APPLICATION_ID}`);

@@ -3,7 +3,7 @@
 // policy sources. Each rule is checked as a pure function and through a real write.
 import { describe, expect, it } from 'vitest';
 import { openTmpStore } from '../../../test/helpers/tmp';
-import { inferConstraintType, inferMemoryType, inferScope, looksLikeConstraint } from './inference';
+import { inferConstraintType, inferMemoryType, inferScope, inferTimeSensitive, looksLikeConstraint } from './inference';
 
 const user = { kind: 'user', org: 'acme', user: 'u1' } as const;
 
@@ -91,7 +91,9 @@ describe('constraint detection', () => {
 
   it('types a constraint as budget, deadline, capacity or policy', () => {
     expect(inferConstraintType('Spend must not exceed $50k')).toBe('budget');
-    expect(inferConstraintType('discount: max discount is 15%')).toBe('budget');
+    // A percentage cap limits a rate, not money, a date or a count: a pricing policy.
+    expect(inferConstraintType('discount: max discount is 15%')).toBe('policy');
+    expect(inferConstraintType('policy max 15%')).toBe('policy');
     expect(inferConstraintType('Report due by Friday')).toBe('deadline');
     expect(inferConstraintType('Submit no later than March 3')).toBe('deadline');
     expect(inferConstraintType('Room capacity is at most 40 attendees')).toBe('capacity');
@@ -117,6 +119,41 @@ describe('constraint detection', () => {
     expect(p.getFact(p.writeFact({ key: 'cap2', value: 'must stay under 5 seats' }).factId)?.importance).toBe(1.6);
     expect(constraint(p.writeFact({ key: 'c3', value: 'must ship', constraintType: 'deadline' }).factId)).toEqual([true, 'deadline']);
     expect(constraint(p.writeFact({ key: 'c4', value: 'must ship', isConstraint: false }).factId)).toEqual([false, null]);
+    store.close();
+  });
+});
+
+describe('words, not substrings', () => {
+  it('time-sensitive keys are recognised by their words', () => {
+    for (const key of ['stock_price', 'exchangeRate', 'order-status', 'inventory', 'queue_eta']) expect(inferTimeSensitive(key), key).toBe(true);
+    for (const key of ['corporate_card_limit', 'generate_report', 'operator', 'statusline_font']) {
+      expect(inferTimeSensitive(key), key).toBe(false);
+    }
+  });
+
+  it('a percentage cap is a policy constraint, not capacity; a count of people is capacity', () => {
+    expect(inferConstraintType('policy max 15%')).toBe('policy');
+    expect(inferConstraintType('discount max 15%')).toBe('policy');
+    expect(inferConstraintType('max 12 attendees')).toBe('capacity');
+    expect(inferConstraintType('Users must not share passwords')).toBe('policy');
+  });
+
+  it('only unambiguous cues set draft or hypothetical: a reported outcome is global', () => {
+    expect(inferScope('The proposal to switch to Globex was accepted')).toBe('global');
+    expect(inferScope('The draft contract was signed yesterday')).toBe('global');
+    expect(inferScope('I suppose we are done')).toBe('global');
+    expect(inferScope("Let's suppose the budget doubles")).toBe('hypothetical');
+    expect(inferScope('Proposal: switch to Globex')).toBe('draft');
+  });
+
+  it('the accepted proposal supersedes the old vendor', () => {
+    const store = openTmpStore();
+    const p = store.scope(user, { create: true });
+    const old = p.writeFact({ key: 'vendor', value: 'Initech is our vendor' });
+    const r = p.writeFact({ key: 'vendor', value: 'The proposal to switch to Globex was accepted' });
+    expect(r).toMatchObject({ outcome: 'superseded', supersededId: old.factId });
+    expect(p.getFact(r.factId)?.scope).toBe('global');
+    expect(p.currentValue('vendor')).toBe('The proposal to switch to Globex was accepted');
     store.close();
   });
 });

@@ -1,6 +1,7 @@
 // What the engine infers about a write the agent left unspecified: memory type, scope,
 // constraint and its type, time sensitivity, authority rank and correction cues.
 // Pure functions over strings so every rule has its own unit test.
+import { wordsOf } from './words';
 import type { CapabilityLevel, ConstraintType, Maturity, MemoryType, Scope } from '../../../shared/domain';
 
 const ORGANIZATIONAL_SOURCES = /^(policy|system|finance_system|hr_system|legal|compliance|.*_system)$/i;
@@ -12,14 +13,17 @@ export function inferMemoryType(sourceType: string): MemoryType {
   return 'user';
 }
 
-const SCOPE_CUES: ReadonlyArray<readonly [RegExp, Scope]> = [
-  [/\b(what if|hypothetically|hypothetical|suppose|supposing|imagine if)\b/i, 'hypothetical'],
-  [/\b(draft|proposal|proposed|tentative|tentatively)\b/i, 'draft'],
-  [/\bfor this task\b/i, 'task'],
-];
+// Only unambiguous cues set a scope: a draft cue in a sentence that also reports the outcome
+// ("the proposal ... was accepted") describes a decision, not a draft.
+const HYPOTHETICAL_CUE = /\b(what if|hypothetically|hypothetical|imagine if)\b|(^|[.!?;:]\s*|\blet'?s\s+)suppos(e|ing)\b/i;
+const DRAFT_CUE = /\b(draft|proposal|proposed|tentative|tentatively|not final|pending approval)\b/i;
+const RESOLVED = /\b(accepted|approved|adopted|agreed|confirmed|finali[sz]ed|signed|rejected|declined|decided|ratified|went ahead)\b/i;
+const TASK_CUE = /\bfor this task\b/i;
 
 export function inferScope(text: string): Scope {
-  for (const [cue, scope] of SCOPE_CUES) if (cue.test(text)) return scope;
+  if (HYPOTHETICAL_CUE.test(text)) return 'hypothetical';
+  if (DRAFT_CUE.test(text) && !RESOLVED.test(text)) return 'draft';
+  if (TASK_CUE.test(text)) return 'task';
   return 'global';
 }
 
@@ -30,55 +34,44 @@ export function looksLikeConstraint(text: string, sourceType: string): boolean {
   return /^policy$/i.test(sourceType) || POLICY_LANGUAGE.test(text);
 }
 
+// A constraint is typed by what it limits: money (an amount or a spending word), a date, or a
+// count of people or things. A percentage cap (a discount, a rate) limits none of these: policy.
+const BUDGET_CUE = /[$€£]\s?\d|\b\d[\d,.]*\s?(k|m|usd|eur|gbp|dollars?|euros?|pounds)\b|\b(budget|budgets|cost|costs|spend|spending|expense|expenses)\b/i;
+const DEADLINE_CUE = /\b(deadline|due|by (mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|end of|eod|eow|q[1-4])|no later than)/i;
+const CAPACITY_CUE =
+  /\b(capacity|headcount)\b|\b\d+\s+(people|persons|attendees|participants|guests|seats|slots|servers|instances|machines|licenses|licences|users|employees|rooms|desks|spots)\b/i;
+
 export function inferConstraintType(text: string): ConstraintType {
-  if (/(\$|€|£|\bbudget\b|\bcost\b|\bspend|\bprice\b|\bdiscount\b|\busd\b|\bdollars?\b)/i.test(text)) return 'budget';
-  if (/\b(deadline|due|by (mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|end of|eod|eow|q[1-4])|no later than)/i.test(text)) return 'deadline';
-  if (/\b(capacity|headcount|seats|slots|people|attendees|servers|instances|max(imum)? \d+)\b/i.test(text)) return 'capacity';
+  if (BUDGET_CUE.test(text)) return 'budget';
+  if (DEADLINE_CUE.test(text)) return 'deadline';
+  if (CAPACITY_CUE.test(text)) return 'capacity';
   return 'policy';
 }
 
-const TIME_SENSITIVE_KEYS = /(price|rate|stock|balance|status|inventory|availability|available|weather|level|eta|queue|latency|uptime|exchange)/i;
+const TIME_SENSITIVE_WORDS = new Set([
+  'price', 'prices', 'pricing', 'rate', 'rates', 'stock', 'stocks', 'balance', 'balances', 'status', 'inventory',
+  'availability', 'available', 'weather', 'level', 'levels', 'eta', 'queue', 'latency', 'uptime', 'exchange', 'quote',
+]);
 
+/** A key is time-sensitive when one of its words names a quantity that changes by itself
+ * (price, rate, stock, status, ...); a word merely containing one ("corporate") does not count. */
 export function inferTimeSensitive(key: string): boolean {
-  return TIME_SENSITIVE_KEYS.test(key);
+  return wordsOf(key).some((w) => TIME_SENSITIVE_WORDS.has(w));
 }
 
 const CORRECTION_CUES = /\b(actually|changed|change[sd]? to|moved|correction|corrected|instead|now|new|updated|update[sd]? to|no longer)\b/i;
 
-/** The explicit-supersession rule's cue words (spec Rule 1). */
+/** The explicit-supersession rule's cue words. */
 export function hasCorrectionCue(text: string): boolean {
   return CORRECTION_CUES.test(text);
 }
 
-// policy > executive > manager > employee/peer > guest. Unknown authorities rank as peers so
-// that an unlabelled write neither overrides nor is overridden by ordinary facts.
-const AUTHORITY_RANKS: Readonly<Record<string, number>> = {
-  policy: 50,
-  executive: 40,
-  cfo: 40,
-  ceo: 40,
-  admin: 40,
-  director: 35,
-  manager: 30,
-  system: 30,
-  employee: 20,
-  peer: 20,
-  user: 20,
-  subordinate: 15,
-  intern: 10,
-  guest: 10,
-};
-export const DEFAULT_AUTHORITY_RANK = 20;
-
-export function authorityRank(authority: string | null | undefined, sourceType?: string | null): number {
-  const a = (authority ?? '').trim().toLowerCase();
-  if (a && a in AUTHORITY_RANKS) return AUTHORITY_RANKS[a] ?? DEFAULT_AUTHORITY_RANK;
-  if (a) {
-    for (const [name, rank] of Object.entries(AUTHORITY_RANKS)) if (a.includes(name)) return rank;
-  }
-  if (sourceType && /^policy$/i.test(sourceType)) return AUTHORITY_RANKS.policy ?? DEFAULT_AUTHORITY_RANK;
-  return DEFAULT_AUTHORITY_RANK;
+/** The correction cue a text carries (as written), or null. */
+export function correctionCue(text: string): string | null {
+  return CORRECTION_CUES.exec(text)?.[0] ?? null;
 }
+
+export { authorityRank } from './authority';
 
 const LEVELS_BY_MATURITY: Readonly<Record<Maturity, readonly CapabilityLevel[]>> = {
   junior: ['event'],

@@ -37,6 +37,10 @@ export interface FactRow {
   is_constraint: number;
   constraint_type: Fact['constraintType'];
   time_sensitive: number;
+  /** The entity the writer named (as written), or null. */
+  entity: string | null;
+  /** The entity the fact is filed under for same-entity lookups (see facts/entity.ts). */
+  entity_key: string | null;
 }
 
 export const FACT_COLUMNS = `f.rid, f.id, f.partition_id, f.org_id, f.label, f.key, f.value, f.source_type,
@@ -44,7 +48,7 @@ export const FACT_COLUMNS = `f.rid, f.id, f.partition_id, f.org_id, f.label, f.k
   f.last_accessed_at, f.access_count, f.importance, f.memory_type, f.level, f.scope, f.scope_id,
   f.status, f.is_valid, f.superseded_by, f.supersedes, f.supersession_rule, f.supersession_reason,
   f.valid_to, f.proposal_for, f.needs_review, f.review_cause, f.review_cause_fact, f.is_constraint,
-  f.constraint_type, f.time_sensitive`;
+  f.constraint_type, f.time_sensitive, f.entity, f.entity_key`;
 
 export function rowToFact(row: FactRow, dependsOn: string[] = [], derivedFacts: string[] = []): Fact {
   return {

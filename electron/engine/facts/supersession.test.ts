@@ -346,3 +346,130 @@ describe('capability levels gated by maturity', () => {
     store.close();
   });
 });
+
+describe('same entity under another key', () => {
+  it('address_v1 then address_v2: the move supersedes, with the rule and the evidence recorded', () => {
+    const store = openTmpStore();
+    const p = store.scope(user, { create: true });
+    const v1 = p.writeFact({ key: 'address_v1', value: 'My address is 123 Main St' });
+    const v2 = p.writeFact({ key: 'address_v2', value: 'I moved to 456 Oak Ave' });
+    expect(v2).toMatchObject({ outcome: 'superseded', rule: 'explicit', supersededId: v1.factId });
+    expect(p.getFact(v1.factId)).toMatchObject({ isValid: false, supersededBy: v2.factId, supersessionRule: 'explicit' });
+    expect(p.getFact(v1.factId)?.supersessionReason).toBe('correction cue "moved" in the new value; same entity "address" (key-version: key address_v2 is a version of address_v1)');
+    expect(p.validFacts().map((f) => f.value)).toEqual(['I moved to 456 Oak Ave']);
+    store.close();
+  });
+
+  it('meeting_time then meeting_day for one meeting: implicit, by entity and conflicting day', () => {
+    const store = openTmpStore();
+    const p = store.scope(user, { create: true });
+    const loc = p.writeFact({ key: 'meeting_location', value: 'Room 4' });
+    const time = p.writeFact({ key: 'meeting_time', value: 'Meeting is Tuesday at 2pm' });
+    const day = p.writeFact({ key: 'meeting_day', value: 'Thursday' });
+    expect(day).toMatchObject({ outcome: 'superseded', rule: 'implicit', supersededId: time.factId });
+    expect(day.reason).toMatch(/same entity "meeting" \(key-entity: .*conflicting weekday tuesday → thursday\)/);
+    expect(p.getFact(loc.factId)?.isValid).toBe(true);
+    store.close();
+  });
+
+  it('the entity named in a value under a generic key', () => {
+    const store = openTmpStore();
+    const p = store.scope(user, { create: true });
+    const meeting = p.writeFact({ key: 'meeting', value: 'Meeting is Tuesday at 2pm' });
+    const r = p.writeFact({ key: 'update', value: "Let's do the meeting Thursday at 3pm" });
+    expect(r).toMatchObject({ outcome: 'superseded', supersededId: meeting.factId });
+    expect(r.reason).toMatch(/value-entity: the value names "meeting"/);
+    store.close();
+  });
+
+  it('an explicit entity on the write', () => {
+    const store = openTmpStore();
+    const p = store.scope(user, { create: true });
+    const a = p.writeFact({ key: 'offsite_venue', value: 'Hotel Aurora', entity: 'Q3 offsite' });
+    const other = p.writeFact({ key: 'offsite_venue_2026', value: 'Hotel Aurora' });
+    const b = p.writeFact({ key: 'where_we_meet_location', value: 'Lake House', entity: 'q3-offsite' });
+    expect(b).toMatchObject({ outcome: 'superseded', supersededId: a.factId });
+    expect(b.reason).toMatch(/explicit-entity/);
+    expect(p.getFact(other.factId)?.isValid).toBe(true);
+    const row = store.db.prepare('SELECT entity, entity_key FROM facts WHERE id = ?').get(b.factId);
+    expect(row).toEqual({ entity: 'q3-offsite', entity_key: 'q3 offsite' });
+    store.close();
+  });
+
+  it('no false positives: unrelated keys, numbered siblings, other scopes, other attributes all stay valid', () => {
+    const store = openTmpStore();
+    const p = store.scope(user, { create: true });
+    const writes = [
+      { key: 'fact_1', value: 'Revenue shows $0 for yesterday' },
+      { key: 'fact_2', value: 'Revenue is $1,000 now' },
+      { key: 'address_line_1', value: '1 Main St' },
+      { key: 'address_line_2', value: 'Flat 2' },
+      { key: 'meeting_location', value: 'Room 4' },
+      { key: 'lunch_time', value: 'Tuesday at 1pm' },
+      { key: 'meeting_time', value: 'Thursday at 2pm' },
+      { key: 'budget_q1', value: '$50k' },
+      { key: 'budget_q2', value: '$60k' },
+      { key: 'note', value: 'The meeting on Friday at 9am went well' },
+      { key: 'meeting_time_v2', value: 'what if we did Monday at 9am', scope: 'hypothetical' as const },
+    ];
+    for (const w of writes) expect(p.writeFact(w).outcome, w.key).toBe('created');
+    expect(p.validFacts().map((f) => f.key)).toEqual(writes.map((w) => w.key));
+    store.close();
+  });
+
+  it('a batch sees the entities of rows it still holds, like one write at a time', () => {
+    const store = openTmpStore();
+    const p = store.scope(user, { create: true });
+    const [v1, v2] = p.writeFacts([
+      { key: 'address_v1', value: '123 Main St' },
+      { key: 'address_v2', value: 'now 456 Oak Ave' },
+    ]);
+    expect(v2).toMatchObject({ outcome: 'superseded', supersededId: v1?.factId });
+    store.close();
+  });
+});
+
+describe('authority from the writer and the role table', () => {
+  it("the user's own words carry the identity's authority: an intern cannot override the CFO policy", () => {
+    const store = openTmpStore();
+    const p = store.scope(user, { create: true });
+    p.setIdentity({ userName: 'Ian', userId: 'u1', authority: 'intern', department: 'Sales', organization: 'Acme', permissions: [] });
+    const policy = p.writeFact({ key: 'policy', value: 'max 15%', source: { type: 'policy', identity: 'CFO' } });
+    const offer = p.writeFact({ key: 'policy', value: "Let's offer 25%" });
+    expect(offer).toMatchObject({ outcome: 'proposal', rule: 'authority', authority: { role: 'intern', recognised: true, origin: 'identity' } });
+    expect(offer.reason).toBe('intern (intern, from the partition identity) may not override policy (policy: source type policy); kept as a subordinate proposal');
+    expect(p.getFact(offer.factId)?.source.authority).toBe('intern');
+    expect(p.currentValue('policy')).toBe('max 15%');
+    expect(p.getFact(policy.factId)?.isValid).toBe(true);
+    // Another speaker's words, or a system's, do not take the user's authority.
+    expect(p.writeFact({ key: 'k', value: 'x', source: { type: 'user', identity: 'Bob' } }).authority).toMatchObject({ role: 'peer', origin: 'none' });
+    expect(p.writeFact({ key: 'k2', value: 'x', source: { type: 'system' } }).authority.origin).toBe('none');
+    store.close();
+  });
+
+  it('ranks titles by role words: VP above manager, Head of International Sales a director, not-a-ceo and policyholder peers', () => {
+    const cases: Array<[string, string, 'superseded' | 'proposal']> = [
+      ['Sales Manager', 'VP Sales', 'superseded'],
+      ['VP Sales', 'Sales Manager', 'proposal'],
+      ['employee', 'Head of International Sales', 'superseded'],
+      ['Head of International Sales', 'employee', 'proposal'],
+      ['employee', 'not-a-ceo', 'superseded'],
+      ['manager', 'not-a-ceo', 'proposal'],
+      ['manager', 'policyholder', 'proposal'],
+    ];
+    for (const [first, second, outcome] of cases) {
+      const store = openTmpStore();
+      const p = store.scope(user, { create: true });
+      p.writeFact({ key: 'discount', value: 'at most 20%', source: { type: 'user', authority: first } });
+      const r = p.writeFact({ key: 'discount', value: 'at most 10%', source: { type: 'user', authority: second } });
+      expect(r.outcome, `${second} after ${first}`).toBe(outcome);
+      store.close();
+    }
+    const store = openTmpStore();
+    const p = store.scope(user, { create: true });
+    expect(p.writeFact({ key: 'x', value: '1', source: { type: 'user', authority: 'not-a-ceo' } }).authority).toEqual({ role: 'peer', recognised: false, by: null, origin: 'source' });
+    p.writeFact({ key: 'y', value: '1', source: { type: 'user', authority: 'employee' } });
+    expect(p.writeFact({ key: 'y', value: '2', source: { type: 'user', authority: 'People Ops' } }).reason).toBe('same key with a conflicting value');
+    store.close();
+  });
+});

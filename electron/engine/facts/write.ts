@@ -2,22 +2,17 @@
 // the four supersession rules, inference of unspecified fields, dependency edges and
 // needs_review propagation. Callers wrap batches in one transaction (see PartitionHandle).
 import { StatelensError } from '../../../shared/errors';
-import { DEFAULT_CONSTRAINT_IMPORTANCE, DEFAULT_IMPORTANCE, FactWriteInput, type WriteResult } from '../../../shared/writes';
+import { DEFAULT_CONSTRAINT_IMPORTANCE, DEFAULT_IMPORTANCE, FactWriteInput, type WriteAuthority, type WriteResult } from '../../../shared/writes';
 import type { SupersessionRule } from '../../../shared/domain';
 import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
 import type { Sqlite } from '../db/open';
 import { FACT_COLUMNS, type FactRow } from './rows';
-import {
-  authorityRank,
-  hasCorrectionCue,
-  inferConstraintType,
-  inferMemoryType,
-  inferScope,
-  inferTimeSensitive,
-  levelAllowed,
-  looksLikeConstraint,
-} from './inference';
+import { inferConstraintType, inferMemoryType, inferScope, inferTimeSensitive, levelAllowed, looksLikeConstraint } from './inference';
+import { recogniseAuthority, recogniseRole, type RecognisedAuthority } from './authority';
+import { entityKey, lookupEntities } from './entity';
+import { decideSupersession } from './supersession-decision';
+import type { SourceInput } from '../../../shared/writes';
 import { addEdge, derivedFactsOf, flagDependents, flagFact } from './dependencies';
 import { recordAudit } from '../audit/audit';
 
@@ -40,6 +35,36 @@ interface FactAccess {
   historyAfter(key: string, scope: string, scopeId: string | null, at: string): FactRow[];
   /** Ends a fact's as-of window earlier (its validity now is unchanged). */
   setValidTo(row: FactRow, validTo: string): void;
+  /** Valid facts of one scope filed under any of `entities` (entity_key), other than `key`'s,
+   * newest first (ts, then insertion), at most ENTITY_CANDIDATES. */
+  entityCandidates(entities: readonly string[], scope: string, scopeId: string | null, key: string): FactRow[];
+  /** The partition identity's name, id and authority, if it has one. */
+  identity(): IdentityAuthority | undefined;
+}
+
+interface IdentityAuthority {
+  readonly user_name: string;
+  readonly user_id: string;
+  readonly authority: string;
+}
+
+const ENTITY_CANDIDATES = 32;
+const USER_SOURCES = /^(user|conversation)$/i;
+const POLICY_SOURCE = /^policy$/i;
+
+/** The identity's authority when the write is the user's own words (a user or conversation
+ * source that names no other speaker), else null. */
+function speaksAsIdentity(access: FactAccess, source: SourceInput): string | null {
+  if (!USER_SOURCES.test(source.type ?? 'user')) return null;
+  const who = access.identity();
+  if (!who?.authority) return null;
+  const speaker = source.identity?.trim().toLowerCase();
+  if (speaker && speaker !== who.user_name.toLowerCase() && speaker !== who.user_id.toLowerCase()) return null;
+  return who.authority;
+}
+
+function authorityOf(a: RecognisedAuthority): WriteAuthority {
+  return { role: a.role, recognised: a.recognised, by: a.by, origin: a.origin };
 }
 
 interface SupersedeChange {
@@ -56,6 +81,9 @@ const VALID_BY_LABEL_SQL = `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partitio
 const VALID_BY_KEY_SQL = `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.is_valid = 1 AND f.key = ? ORDER BY +f.ts DESC, f.rid DESC LIMIT 1`;
 const VALID_BY_KEY_IN_SCOPE_SQL = `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.is_valid = 1 AND f.key = ? AND f.scope = ? AND f.scope_id IS ?
      ORDER BY +f.ts DESC, f.rid DESC LIMIT 1`; // '+': use the key index, not a scan of facts_partition_ts
+const ENTITY_CANDIDATES_SQL = `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.is_valid = 1 AND f.entity_key IN (SELECT value FROM json_each(?))
+     AND +f.scope = ? AND +f.scope_id IS ? AND f.key <> ? AND f.id NOT IN (SELECT value FROM json_each(?)) ORDER BY f.ts DESC, f.rid DESC LIMIT ${ENTITY_CANDIDATES}`;
+const IDENTITY_SQL = 'SELECT user_name, user_id, authority FROM identities WHERE partition_id = ?';
 const HISTORY_AFTER_SQL = `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.key = ? AND +f.scope = ? AND +f.scope_id IS ?
      AND +f.status <> 'proposal' AND (f.valid_to IS NULL OR f.valid_to > ?)`; // '+': the (partition_id, key) index, not (partition_id, scope)
 
@@ -79,6 +107,22 @@ function historyAfter(ctx: PartitionContext, key: string, scope: string, scopeId
   return stmt<[number, string, string, string | null, string], FactRow>(ctx.db, HISTORY_AFTER_SQL).all(ctx.partitionId, key, scope, scopeId, at);
 }
 
+/** entityCandidates' query; `excluded` ids (a batch's pending supersessions) are left out. */
+function entityCandidates(ctx: PartitionContext, entities: readonly string[], scope: string, scopeId: string | null, key: string, excluded: readonly string[] = []): FactRow[] {
+  return stmt<[number, string, string, string | null, string, string], FactRow>(ctx.db, ENTITY_CANDIDATES_SQL).all(
+    ctx.partitionId,
+    JSON.stringify(entities),
+    scope,
+    scopeId,
+    key,
+    JSON.stringify(excluded),
+  );
+}
+
+function identityOf(ctx: PartitionContext): IdentityAuthority | undefined {
+  return stmt<[number], IdentityAuthority>(ctx.db, IDENTITY_SQL).get(ctx.partitionId);
+}
+
 function sqlAccess(ctx: PartitionContext): FactAccess {
   return {
     byId: (id) => byId(ctx, id),
@@ -97,6 +141,8 @@ function sqlAccess(ctx: PartitionContext): FactAccess {
     setValidTo: (row, validTo) => {
       stmt(ctx.db, 'UPDATE facts SET valid_to = ? WHERE id = ? AND partition_id = ?').run(validTo, row.id, ctx.partitionId);
     },
+    entityCandidates: (entities, scope, scopeId, key) => entityCandidates(ctx, entities, scope, scopeId, key),
+    identity: () => identityOf(ctx),
   };
 }
 
@@ -136,19 +182,19 @@ const INSERT_SQL = `INSERT INTO facts (
   id, partition_id, org_id, label, key, value, source_type, source_identity, source_authority,
   source_turn, source_event, ts, created_at, importance, memory_type, level, scope, scope_id,
   status, is_valid, superseded_by, supersedes, supersession_rule, supersession_reason, valid_to,
-  proposal_for, is_constraint, constraint_type, time_sensitive
+  proposal_for, is_constraint, constraint_type, time_sensitive, entity, entity_key
 ) VALUES (
   @id, @partition_id, @org_id, @label, @key, @value, @source_type, @source_identity, @source_authority,
   @source_turn, @source_event, @ts, @created_at, @importance, @memory_type, @level, @scope, @scope_id,
   @status, @is_valid, @superseded_by, @supersedes, @supersession_rule, @supersession_reason, @valid_to,
-  @proposal_for, @is_constraint, @constraint_type, @time_sensitive
+  @proposal_for, @is_constraint, @constraint_type, @time_sensitive, @entity, @entity_key
 )`;
 
 const INSERT_COLUMNS = [
   'id', 'partition_id', 'org_id', 'label', 'key', 'value', 'source_type', 'source_identity', 'source_authority',
   'source_turn', 'source_event', 'ts', 'created_at', 'importance', 'memory_type', 'level', 'scope', 'scope_id',
   'status', 'is_valid', 'superseded_by', 'supersedes', 'supersession_rule', 'supersession_reason', 'valid_to',
-  'proposal_for', 'is_constraint', 'constraint_type', 'time_sensitive',
+  'proposal_for', 'is_constraint', 'constraint_type', 'time_sensitive', 'entity', 'entity_key',
 ] as const;
 type InsertRow = Record<(typeof INSERT_COLUMNS)[number], string | number | null>;
 
@@ -203,7 +249,7 @@ function placeLateWrite(
       holding.push(r);
     }
   }
-  const outranked = holding.find((r) => authorityRank(r.source_authority, r.source_type) > rank);
+  const outranked = holding.find((r) => recogniseAuthority(r.source_authority, r.source_type).rank > rank);
   if (outranked) return { validTo: ts, outranked };
   for (const r of holding) access.setValidTo(r, ts);
   return { validTo: next ? next.ts : current.ts, outranked: undefined };
@@ -235,7 +281,15 @@ function writeVia(ctx: PartitionContext, access: FactAccess, raw: FactWriteInput
   const value = typeof input.value === 'string' ? input.value : JSON.stringify(input.value);
   const source = input.source ?? { type: 'user' };
   const sourceType = source.type ?? 'user';
-  const authority = source.authority ?? null;
+  // Without a stated authority, the user's own words carry the authority of the partition's
+  // identity, and a speaker named by a title ("CFO") carries that title's (a policy source is
+  // policy whoever wrote it down).
+  const identityAuthority = source.authority ? null : speaksAsIdentity(access, source);
+  const titledSpeaker =
+    !source.authority && !identityAuthority && !POLICY_SOURCE.test(sourceType) && source.identity && recogniseRole(source.identity) ? source.identity : null;
+  const authority = source.authority ?? identityAuthority ?? titledSpeaker;
+  const ranked = recogniseAuthority(authority, sourceType, identityAuthority ? 'identity' : 'source');
+  const entity = input.entity ?? null;
   const memoryType = input.memoryType ?? inferMemoryType(sourceType);
   const scope = input.scope ?? inferScope(value);
   const scopeId = input.scopeId ?? null;
@@ -277,45 +331,44 @@ function writeVia(ctx: PartitionContext, access: FactAccess, raw: FactWriteInput
       unresolvedSupersedes = input.supersedes;
     }
   } else if (options.inferSupersession !== false) {
-    const current = access.validByKeyInScope(input.key, scope, scopeId);
-    if (current) {
-      if (current.value === value) {
-        return { factId: current.id, outcome: 'duplicate', supersededId: null, rule: null, unresolvedSupersedes: null, unresolvedDependencies: [], flagged: [] };
-      }
-      const newRank = authorityRank(authority, sourceType);
-      const oldRank = authorityRank(current.source_authority, current.source_type);
-      if (newRank < oldRank) {
+    const sameKey = access.validByKeyInScope(input.key, scope, scopeId);
+    const related = sameKey ? [] : access.entityCandidates(lookupEntities({ key: input.key, value, entity }), scope, scopeId, input.key);
+    const decision = decideSupersession(
+      { key: input.key, value, ts, sourceType, authorityText: authority, authority: ranked, timeSensitive, entity },
+      sameKey,
+      related,
+    );
+    switch (decision.kind) {
+      case 'create':
+        break;
+      case 'duplicate':
+        return { factId: decision.fact.id, outcome: 'duplicate', supersededId: null, rule: null, reason: null, authority: authorityOf(ranked), unresolvedSupersedes: null, unresolvedDependencies: [], flagged: [] };
+      case 'proposal':
         status = 'proposal';
-        proposalFor = current.id;
+        proposalFor = decision.fact.id;
         outcome = 'proposal';
-        reason = `${authority ?? sourceType} may not override ${current.source_authority ?? current.source_type}; kept as a subordinate proposal`;
-        rule = 'authority';
-      } else if ((timeSensitive || current.time_sensitive === 1) && ts < current.ts) {
+        rule = decision.rule;
+        reason = decision.reason;
+        break;
+      case 'stale': {
+        const current = decision.fact as FactRow;
         status = 'superseded';
         ownSupersededBy = current.id;
         outcome = 'stale';
         rule = 'temporal';
-        const late = placeLateWrite(access, input.key, scope, scopeId, ts, newRank, current);
+        const late = placeLateWrite(access, input.key, scope, scopeId, ts, ranked.rank, current);
         ownValidTo = late.validTo;
         reason = late.outranked
           ? `arrived late with an older timestamp (${ts}) than the current fact (${current.ts}); ${late.outranked.source_authority ?? late.outranked.source_type} held the key then and outranks it, so it was never in effect`
           : `arrived late with an older timestamp (${ts}) than the current fact (${current.ts}); in the history from its timestamp until the next fact's`;
-      } else {
-        target = current;
-        if (newRank > oldRank) {
-          rule = 'authority';
-          reason = `${authority ?? sourceType} outranks ${current.source_authority ?? current.source_type}`;
-        } else if (hasCorrectionCue(value)) {
-          rule = 'explicit';
-          reason = 'correction cue in the new value';
-        } else if (timeSensitive || current.time_sensitive === 1) {
-          rule = 'temporal';
-          reason = `newer timestamp on a time-sensitive key (${ts} after ${current.ts})`;
-        } else {
-          rule = 'implicit';
-          reason = 'same key with a conflicting value';
-        }
+        if (decision.evidence) reason += `; same entity "${decision.evidence.entity}" (${decision.evidence.kind}: ${decision.evidence.detail})`;
+        break;
       }
+      case 'supersede':
+        target = decision.fact as FactRow;
+        rule = decision.rule;
+        reason = decision.reason;
+        break;
     }
   }
 
@@ -351,6 +404,8 @@ function writeVia(ctx: PartitionContext, access: FactAccess, raw: FactWriteInput
     is_constraint: isConstraint ? 1 : 0,
     constraint_type: constraintType,
     time_sensitive: timeSensitive ? 1 : 0,
+    entity,
+    entity_key: entityKey(input.key, entity),
   });
 
   const unresolvedDependencies: string[] = [];
@@ -383,6 +438,8 @@ function writeVia(ctx: PartitionContext, access: FactAccess, raw: FactWriteInput
     outcome,
     supersededId: target ? target.id : null,
     rule: outcome === 'created' ? null : rule,
+    reason: outcome === 'created' ? null : reason,
+    authority: authorityOf(ranked),
     unresolvedSupersedes,
     unresolvedDependencies,
     flagged,
@@ -455,24 +512,16 @@ function multiRowSupersedeSql(rows: number): string {
   );
 }
 
-/** Every valid row of a key (in a scope), in validByKey's (validByKeyInScope's) order: the
- * fallback when the first one has a pending supersession in a FactWriteBatch. */
-function allValidByKey(ctx: PartitionContext, key: string): FactRow[] {
-  return stmt<[number, string], FactRow>(ctx.db, ALL_VALID_BY_KEY_SQL).all(ctx.partitionId, key);
-}
-
-function allValidByKeyInScope(ctx: PartitionContext, key: string, scope: string, scopeId: string | null): FactRow[] {
-  return stmt<[number, string, string, string | null], FactRow>(ctx.db, ALL_VALID_BY_KEY_IN_SCOPE_SQL).all(ctx.partitionId, key, scope, scopeId);
-}
-
-function allByLabel(ctx: PartitionContext, label: string): FactRow[] {
-  return stmt<[number, string], FactRow>(ctx.db, ALL_BY_LABEL_SQL).all(ctx.partitionId, label);
-}
-
-const ALL_VALID_BY_KEY_SQL = `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.is_valid = 1 AND f.key = ? ORDER BY +f.ts DESC, f.rid DESC`;
-const ALL_VALID_BY_KEY_IN_SCOPE_SQL = `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.is_valid = 1 AND f.key = ? AND f.scope = ? AND f.scope_id IS ?
-  ORDER BY +f.ts DESC, f.rid DESC`;
-const ALL_BY_LABEL_SQL = `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.label = ?`;
+// validByKey / validByKeyInScope / validByLabel for a batch whose pending supersessions (ids in
+// a JSON array) the database does not show yet.
+const VALID_BY_KEY_EXCLUDING_SQL = `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.is_valid = 1 AND f.key = ?
+  AND f.id NOT IN (SELECT value FROM json_each(?)) ORDER BY +f.ts DESC, f.rid DESC LIMIT 1`;
+const VALID_BY_KEY_IN_SCOPE_EXCLUDING_SQL = `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.is_valid = 1 AND f.key = ? AND f.scope = ? AND f.scope_id IS ?
+  AND f.id NOT IN (SELECT value FROM json_each(?)) ORDER BY +f.ts DESC, f.rid DESC LIMIT 1`;
+const BY_LABEL_PENDING_SQL = `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.label = ?
+  ORDER BY (f.is_valid = 1 AND f.id NOT IN (SELECT value FROM json_each(?))) DESC, f.ts DESC, f.rid DESC LIMIT 1`;
+/** A held row's rid until it is inserted: above every rid of the database, in write order. */
+const HELD_RID = 2 ** 52;
 const KEY_IN_DB_SQL = 'SELECT 1 FROM facts WHERE partition_id = ? AND key = ? LIMIT 1';
 
 /** Later wins ties: among rows of one batch, later writes; against the database, held rows
@@ -526,6 +575,11 @@ export class FactWriteBatch {
   /** Whether the database holds any row of a key, probed once per key until flush (until then
    * only held rows can add one): the lookups of a new key, most writes, skip their queries. */
   private readonly keyInDb = new Map<string, boolean>();
+  /** Held rows by entity_key, for entityCandidates. */
+  private readonly heldByEntity = new Map<string, FactRow[]>();
+  /** The partition identity, read once per batch (null: not read yet). */
+  private identityRow: IdentityAuthority | undefined | null = null;
+  private heldSeq = 0;
   private readonly access: FactAccess;
 
   constructor(
@@ -536,11 +590,10 @@ export class FactWriteBatch {
     this.access = {
       byId: (id) => this.heldById.get(id) ?? this.overlay(sql.byId(id)),
       validByLabel: (label) => newerOf(this.dbByLabel(label), bestHeld(this.heldByLabel.get(label), false)),
-      validByKey: (key) =>
-        newerOf(this.hasKeyInDb(key) ? this.dbValid(sql.validByKey(key), () => allValidByKey(ctx, key)) : undefined, bestHeld(this.heldByKey.get(key), true)),
+      validByKey: (key) => newerOf(this.hasKeyInDb(key) ? this.dbValidByKey(key, null) : undefined, bestHeld(this.heldByKey.get(key), true)),
       validByKeyInScope: (key, scope, scopeId) =>
         newerOf(
-          this.hasKeyInDb(key) ? this.dbValid(sql.validByKeyInScope(key, scope, scopeId), () => allValidByKeyInScope(ctx, key, scope, scopeId)) : undefined,
+          this.hasKeyInDb(key) ? this.dbValidByKey(key, { scope, scopeId }) : undefined,
           bestHeld(this.heldByKey.get(key), true, (r) => r.scope === scope && r.scope_id === scopeId),
         ),
       insert: (row) => this.hold(row),
@@ -602,7 +655,28 @@ export class FactWriteBatch {
         if (kept) kept.valid_to = validTo;
         else sql.setValidTo(row, validTo);
       },
+      entityCandidates: (entities, scope, scopeId, key) => this.entityCandidates(entities, scope, scopeId, key),
+      identity: () => {
+        if (this.identityRow === null) this.identityRow = identityOf(ctx);
+        return this.identityRow;
+      },
     };
+  }
+
+  /** The database's candidates (its order; rows this batch superseded left out by the query)
+   * and the held ones, merged in the same order: held rows were written after every database
+   * row, so their rids (HELD_RID) sort after the database's. */
+  private entityCandidates(entities: readonly string[], scope: string, scopeId: string | null, key: string): FactRow[] {
+    let rows = entityCandidates(this.ctx, entities, scope, scopeId, key);
+    if (this.pendingById.size > 0 && rows.some((r) => this.pendingById.has(r.id))) {
+      rows = entityCandidates(this.ctx, entities, scope, scopeId, key, [...this.pendingById.keys()]);
+    }
+    const held: FactRow[] = [];
+    for (const e of new Set(entities)) {
+      for (const r of this.heldByEntity.get(e) ?? []) if (r.is_valid === 1 && r.scope === scope && r.scope_id === scopeId && r.key !== key) held.push(r);
+    }
+    if (held.length === 0) return rows;
+    return [...rows, ...held].sort((a, b) => (a.ts === b.ts ? b.rid - a.rid : a.ts < b.ts ? 1 : -1)).slice(0, ENTITY_CANDIDATES);
   }
 
   get pending(): number {
@@ -656,23 +730,24 @@ export class FactWriteBatch {
     return row;
   }
 
-  /** The best valid database row, skipping rows this batch superseded (then the next one in
-   * the same order, from `all`). */
-  private dbValid(first: FactRow | undefined, all: () => FactRow[]): FactRow | undefined {
-    if (!first || !this.pendingById.has(first.id)) return first;
-    return all().find((r) => !this.pendingById.has(r.id));
+  /** The current database row of a key (in a scope), leaving out rows this batch superseded:
+   * the query skips them when the key has any. */
+  private dbValidByKey(key: string, scoped: { scope: string; scopeId: string | null } | null): FactRow | undefined {
+    const pending = this.pendingByKey.get(key);
+    if (!pending) return scoped ? validByKeyInScope(this.ctx, key, scoped.scope, scoped.scopeId) : validByKey(this.ctx, key);
+    const excluded = JSON.stringify(pending.map((r) => r.id));
+    return scoped
+      ? stmt<[number, string, string, string | null, string], FactRow>(this.ctx.db, VALID_BY_KEY_IN_SCOPE_EXCLUDING_SQL).get(this.ctx.partitionId, key, scoped.scope, scoped.scopeId, excluded)
+      : stmt<[number, string, string], FactRow>(this.ctx.db, VALID_BY_KEY_EXCLUDING_SQL).get(this.ctx.partitionId, key, excluded);
   }
 
-  /** validByLabel's order (valid first, then newest) with pending supersessions applied. */
+  /** validByLabel with this batch's pending supersessions applied: when the first row is one
+   * of them, the query orders by validity as it now reads. */
   private dbByLabel(label: string): FactRow | undefined {
     const first = validByLabel(this.ctx, label);
     if (!first || !this.pendingById.has(first.id)) return first;
-    let best: FactRow | undefined;
-    for (const r of allByLabel(this.ctx, label)) {
-      this.overlay(r);
-      if (!best || r.is_valid > best.is_valid || (r.is_valid === best.is_valid && (r.ts > best.ts || (r.ts === best.ts && r.rid > best.rid)))) best = r;
-    }
-    return best;
+    const row = stmt<[number, string, string], FactRow>(this.ctx.db, BY_LABEL_PENDING_SQL).get(this.ctx.partitionId, label, JSON.stringify([...this.pendingById.keys()]));
+    return this.overlay(row);
   }
 
   write(input: FactWriteInput, options: WriteOptions = {}): WriteResult {
@@ -695,6 +770,7 @@ export class FactWriteBatch {
     this.heldById.clear();
     this.heldByLabel.clear();
     this.heldByKey.clear();
+    this.heldByEntity.clear();
     this.keyInDb.clear();
   }
 
@@ -715,7 +791,7 @@ export class FactWriteBatch {
   private hold(row: InsertRow): void {
     // Completed in place: the row literal is ours, and a spread copy of ~35 keys is slow.
     const r = row as unknown as FactRow;
-    r.rid = -1;
+    r.rid = HELD_RID + this.heldSeq++;
     r.last_accessed_at = null;
     r.access_count = 0;
     r.needs_review = 0;
@@ -725,6 +801,7 @@ export class FactWriteBatch {
     this.heldById.set(r.id, r);
     if (r.label !== null) push(this.heldByLabel, r.label, r);
     push(this.heldByKey, r.key, r);
+    if (r.entity_key !== null) push(this.heldByEntity, r.entity_key, r);
   }
 }
 

@@ -163,7 +163,9 @@ describe('ingest (the agents wire format)', () => {
         key: f.key,
         value: f.value,
         source: f.source,
-        scope: f.scope,
+        // StateBench states "global" on every fact as its format's default, which `import
+        // statebench` reads as no scope; the wire format honours a stated scope, so it is left out.
+        ...(f.scope !== 'global' ? { scope: f.scope } : {}),
         is_constraint: f.is_constraint,
         constraint_type: f.constraint_type,
       }));
@@ -171,7 +173,7 @@ describe('ingest (the agents wire format)', () => {
       for (const e of t.events) {
         const { implicit_supersession: _i, ...event } = e;
         if (event.type === 'state_write' || event.type === 'supersession') {
-          lines.push({ ...event, partition, writes: (event.writes as Array<Record<string, unknown>>).map(({ derived_facts: _d, ...w }) => w) });
+          lines.push({ ...event, partition, writes: (event.writes as Array<Record<string, unknown>>).map(({ derived_facts: _d, scope, ...w }) => ({ ...w, ...(scope !== 'global' ? { scope } : {}) })) });
         } else lines.push({ ...event, partition });
       }
     }
@@ -273,6 +275,32 @@ describe('ingested turns that contradict a fact', () => {
     expect(h.currentValue('meeting')).toBe('Meeting is Thursday at 3pm');
     const [old] = h.chain(h.currentFact('meeting')?.id ?? '').versions;
     expect(old).toMatchObject({ value: 'Meeting is Tuesday at 2pm', supersessionRule: 'implicit' });
+    store.close();
+  });
+});
+
+describe('ingest keeps what a write states', () => {
+  it('an explicit scope wins over inference, "global" included; an explicit entity is stored and used', () => {
+    const store = openTmpStore();
+    ingestEvents(
+      store,
+      [
+        { type: 'state_write', ts: '2026-01-01T00:00:00Z', writes: [{ key: 'vendor', value: 'Initech' }] },
+        { type: 'state_write', ts: '2026-01-02T00:00:00Z', writes: [{ key: 'vendor', value: 'Draft: switch to Globex', scope: 'global' }] },
+        { type: 'state_write', ts: '2026-01-02T00:00:00Z', writes: [{ key: 'plan', value: 'what if we hire two', scope: 'global' }] },
+        { type: 'state_write', ts: '2026-01-02T00:00:00Z', writes: [{ key: 'idea', value: 'hire two', scope: 'draft' }] },
+        { type: 'state_write', ts: '2026-01-03T00:00:00Z', writes: [{ key: 'offsite_venue', value: 'Hotel Aurora', entity: 'Q3 offsite' }] },
+        { type: 'state_write', ts: '2026-01-04T00:00:00Z', writes: [{ key: 'retreat_location', value: 'Lake House', entity: 'Q3 offsite' }] },
+      ],
+      { partition: U1 },
+    );
+    const u = store.scope(U1);
+    const byKey = (key: string) => u.validFacts().find((f) => f.key === key);
+    expect(byKey('vendor')).toMatchObject({ value: 'Draft: switch to Globex', scope: 'global' });
+    expect(byKey('plan')?.scope).toBe('global');
+    expect(byKey('idea')?.scope).toBe('draft');
+    expect(u.validFacts().filter((f) => f.key === 'offsite_venue')).toHaveLength(0);
+    expect(byKey('retreat_location')?.value).toBe('Lake House');
     store.close();
   });
 });

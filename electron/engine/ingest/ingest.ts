@@ -76,8 +76,9 @@ function describeIssue(error: z.ZodError): { field: string | undefined; message:
   return { field: issue.path.length > 0 ? issue.path.map(String).join('.') : undefined, message: issue.message };
 }
 
-// StateBench states `scope: "global"` and `is_constraint: false` on every write as defaults; as in
-// `import statebench`, those carry no information and the engine's inference decides.
+// A stated scope always wins over inference (a `"scope": "global"` keeps a fact global whatever
+// its wording). `is_constraint: false` is the StateBench default on every write and carries no
+// information: the engine's inference decides, as in `import statebench`.
 function factInput(w: WireWrite, ts: string, eventIndex: number, turnIndex: number | null): FactWriteInput {
   const s = w.source;
   return {
@@ -92,7 +93,8 @@ function factInput(w: WireWrite, ts: string, eventIndex: number, turnIndex: numb
       ...(turnIndex !== null ? { turnIndex } : {}),
     },
     ts,
-    ...(w.scope && w.scope !== 'global' ? { scope: w.scope } : {}),
+    ...(w.scope ? { scope: w.scope } : {}),
+    ...(w.entity ? { entity: w.entity } : {}),
     ...(w.scope_id ? { scopeId: w.scope_id } : {}),
     ...(w.supersedes ? { supersedes: w.supersedes } : {}),
     ...(w.rule ? { rule: w.rule } : {}),

@@ -29,7 +29,8 @@ export const WireWrite = z.strictObject({
   layer: z.enum(['persistent_facts', 'environment', 'working_set']).default('persistent_facts'),
   key: z.string().min(1).max(500),
   value,
-  source: WireSource.nullable().optional(),
+  /** The source, or only the name of who said it ("CFO"). */
+  source: z.union([WireSource, z.string().min(1).max(200).transform((identity) => ({ type: null, identity, authority: null }))]).nullable().optional(),
   scope: Scope.nullable().optional(),
   scope_id: z.string().max(200).nullable().optional(),
   supersedes: ref.nullable().optional(),
@@ -43,6 +44,8 @@ export const WireWrite = z.strictObject({
   memory_type: MemoryType.optional(),
   level: CapabilityLevel.optional(),
   time_sensitive: z.boolean().optional(),
+  /** The entity the fact is about, when its key does not say (see the supersession rules). */
+  entity: z.string().min(1).max(200).nullable().optional(),
   /** working_set only. */
   expires_at: ts.nullable().optional(),
   priority: z.number().min(-1000).max(1000).optional(),

@@ -10,7 +10,7 @@ import { queryWords, ftsTerm } from '../assembly/terms';
 import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
 import { flagFact } from '../facts/dependencies';
-import { authorityRank, DEFAULT_AUTHORITY_RANK } from '../facts/inference';
+import { authorityRank, ROLE_RANKS } from '../facts/authority';
 import { describeKinds, detectTurnConflicts, mayChangeFacts, type TurnConflict, type ValueChange } from '../facts/turn-conflicts';
 import { writeFact } from '../facts/write';
 import { addWorkingItem } from './working-set';
@@ -82,7 +82,7 @@ function candidates(ctx: PartitionContext, sessionId: string, text: string, at: 
 
 /** A fact the speaker of a turn may not override: a constraint, or a source above a peer's rank. */
 function outranksSpeaker(f: CandidateRow): boolean {
-  return f.is_constraint === 1 || authorityRank(f.source_authority, f.source_type) > DEFAULT_AUTHORITY_RANK;
+  return f.is_constraint === 1 || authorityRank(f.source_authority, f.source_type) > ROLE_RANKS.peer;
 }
 
 function turnRef(sessionId: string, turnIndex: number, speaker: string): string {

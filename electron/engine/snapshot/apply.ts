@@ -2,6 +2,7 @@
 // entries), checking what SQLite alone would report vaguely: record order, partition references,
 // levels outside capability memory, edges across partitions, dangling chain pointers and the end
 // record's counts. Runs inside the caller's transaction; any error names the line and field.
+import { entityKey } from '../facts/entity';
 import { z } from 'zod';
 import { StatelensError } from '../../../shared/errors';
 import {
@@ -118,10 +119,10 @@ export class RecordApplier {
       identity: p('INSERT INTO identities (partition_id, user_name, user_id, authority, department, organization, permissions, communication_style) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
       fact: p(`INSERT INTO facts (id, partition_id, org_id, label, key, value, source_type, source_identity, source_authority, source_turn, source_event,
         ts, created_at, last_accessed_at, access_count, importance, memory_type, level, scope, scope_id, status, is_valid, superseded_by, supersedes,
-        supersession_rule, supersession_reason, valid_to, proposal_for, needs_review, review_cause, review_cause_fact, is_constraint, constraint_type, time_sensitive)
+        supersession_rule, supersession_reason, valid_to, proposal_for, needs_review, review_cause, review_cause_fact, is_constraint, constraint_type, time_sensitive, entity_key)
         VALUES (@id, @partition_id, @org_id, @label, @key, @value, @source_type, @source_identity, @source_authority, @source_turn, @source_event,
         @ts, @created_at, @last_accessed_at, @access_count, @importance, @memory_type, @level, @scope, @scope_id, @status, @is_valid, @superseded_by, @supersedes,
-        @supersession_rule, @supersession_reason, @valid_to, @proposal_for, @needs_review, @review_cause, @review_cause_fact, @is_constraint, @constraint_type, @time_sensitive)`),
+        @supersession_rule, @supersession_reason, @valid_to, @proposal_for, @needs_review, @review_cause, @review_cause_fact, @is_constraint, @constraint_type, @time_sensitive, @entity_key)`),
       factPartition: p('SELECT partition_id FROM facts WHERE id = ?').pluck(),
       edge: p('INSERT INTO fact_edges (partition_id, dependent, depends_on) VALUES (?, ?, ?)'),
       working: p(`INSERT INTO working_items (id, partition_id, session_id, key, value, item_type, speaker, turn_index, created_at, expires_at, priority)
@@ -239,6 +240,8 @@ export class RecordApplier {
           is_constraint: f.isConstraint ? 1 : 0,
           constraint_type: f.constraintType,
           time_sensitive: f.timeSensitive ? 1 : 0,
+          // A snapshot carries no named entity: the fact is filed under its key's.
+          entity_key: entityKey(f.key, null),
         });
         if (f.supersededBy !== null || f.supersedes !== null || f.proposalFor !== null) this.pointers.set(f.id, seq);
         return;

@@ -4,8 +4,9 @@ import { migration001 } from './001_initial';
 import { migration002 } from './002_query_indexes';
 import { migration003 } from './003_environment_history';
 import { migration004 } from './004_identity_session';
+import { migration005 } from './005_fact_entities';
 import type { Migration } from './types';
 
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 export type { Migration };
