@@ -1,4 +1,4 @@
-// The agent-state delta vocabulary of seed 003 §9 (plus item deltas and tool results for the
+// The agent-state delta vocabulary (merges, upserts, item deltas, and tool results for the
 // expectation matcher), with bounded zod schemas. The stored shape is AgentState in domain.ts.
 import { z } from 'zod';
 import { AgentState, Assumption, Expectation } from './domain';

@@ -76,7 +76,7 @@ export const Source = z.strictObject({
 });
 export type Source = z.infer<typeof Source>;
 
-/** A persistent fact as stored: every field of the specification plus our own id. */
+/** A persistent fact as stored: the agent's fact fields plus our own id. */
 export const Fact = z.strictObject({
   id,
   label: z.string().nullable(),
@@ -179,7 +179,7 @@ export const SavedQuery = z.strictObject({
 });
 export type SavedQuery = z.infer<typeof SavedQuery>;
 
-// Agent state (seed 003): assumptions, expectations, hypotheses, items.
+// Agent state: assumptions, expectations, hypotheses, items.
 export const ExpectationStatus = z.enum(['pending', 'confirmed', 'failed']);
 export const Assumption = z.strictObject({
   id,

@@ -2,7 +2,7 @@
 // a fact's detail, its dependency neighbourhood, the review queue, sessions and context
 // document summaries. Result schemas only; requests use shared/query.ts where they can.
 import { z } from 'zod';
-import { AuditEntry, ConstraintType, CapabilityLevel, Fact, FactStatus, MemoryType, Scope, SupersessionRule } from './domain';
+import { AuditEntry, Fact, FactStatus, MemoryType, Source } from './domain';
 
 /** Characters of a fact's value a table row carries; the detail view has the whole text. */
 export const VALUE_PREVIEW_CHARS = 300;
@@ -25,10 +25,29 @@ export const SearchMatch = z.strictObject({
 export type SearchMatch = z.infer<typeof SearchMatch>;
 
 /** A fact as one row of the memories table: every shown column, the value as a preview. */
-export const FactRowView = z.strictObject({
-  id: z.string(),
-  label: z.string().nullable(),
-  key: z.string(),
+export const FactRowView = Fact.pick({
+  id: true,
+  label: true,
+  key: true,
+  ts: true,
+  createdAt: true,
+  lastAccessedAt: true,
+  accessCount: true,
+  importance: true,
+  memoryType: true,
+  level: true,
+  scope: true,
+  scopeId: true,
+  status: true,
+  isValid: true,
+  supersededBy: true,
+  supersedes: true,
+  supersessionRule: true,
+  proposalFor: true,
+  needsReview: true,
+  isConstraint: true,
+  constraintType: true,
+}).extend({
   /** Up to VALUE_PREVIEW_CHARS of the value; with a search, the window around the first match. */
   value: z.string(),
   /** Offset of `value` in the whole value (non-zero only when a search moved the window). */
@@ -37,25 +56,7 @@ export const FactRowView = z.strictObject({
   valueLength: z.number().int().nonnegative(),
   valueClippedStart: z.boolean(),
   valueClippedEnd: z.boolean(),
-  source: z.strictObject({ type: z.string(), identity: z.string().nullable(), authority: z.string().nullable() }),
-  ts: z.string(),
-  createdAt: z.string(),
-  lastAccessedAt: z.string().nullable(),
-  accessCount: z.number().int(),
-  importance: z.number(),
-  memoryType: MemoryType,
-  level: CapabilityLevel.nullable(),
-  scope: Scope,
-  scopeId: z.string().nullable(),
-  status: FactStatus,
-  isValid: z.boolean(),
-  supersededBy: z.string().nullable(),
-  supersedes: z.string().nullable(),
-  supersessionRule: SupersessionRule.nullable(),
-  proposalFor: z.string().nullable(),
-  needsReview: z.boolean(),
-  isConstraint: z.boolean(),
-  constraintType: ConstraintType.nullable(),
+  source: Source.pick({ type: true, identity: true, authority: true }),
   match: SearchMatch.nullable(),
 });
 export type FactRowView = z.infer<typeof FactRowView>;
@@ -73,17 +74,17 @@ export const FactPage = z.strictObject({
 });
 export type FactPage = z.infer<typeof FactPage>;
 
-/** A short reference to another fact, enough to show and link it. */
-export const FactBrief = z.strictObject({
-  id: z.string(),
-  key: z.string(),
-  value: z.string(),
-  status: FactStatus,
-  isValid: z.boolean(),
-  needsReview: z.boolean(),
-  memoryType: MemoryType,
-  ts: z.string(),
-  supersessionRule: SupersessionRule.nullable(),
+/** A short reference to another fact, enough to show and link it (`value` is a preview). */
+export const FactBrief = Fact.pick({
+  id: true,
+  key: true,
+  value: true,
+  status: true,
+  isValid: true,
+  needsReview: true,
+  memoryType: true,
+  ts: true,
+  supersessionRule: true,
 });
 export type FactBrief = z.infer<typeof FactBrief>;
 

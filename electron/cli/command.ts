@@ -62,3 +62,18 @@ export function intOpt(args: ParsedCli, name: string, fallback: number): number 
   if (!Number.isInteger(n) || n < 0) throw new StatelensError('INVALID_INPUT', `--${name} must be a non-negative whole number, got "${v}"`);
   return n;
 }
+
+/** An option that takes one of `values`: the value, or `fallback` when absent (undefined without
+ * one; a usage error when `required`). Anything else is a usage error that lists the choices. */
+export function enumOpt<T extends string>(args: ParsedCli, name: string, values: readonly T[], options: { required: true }): T;
+export function enumOpt<T extends string>(args: ParsedCli, name: string, values: readonly T[], options: { fallback: NoInfer<T> }): T;
+export function enumOpt<T extends string>(args: ParsedCli, name: string, values: readonly T[]): T | undefined;
+export function enumOpt<T extends string>(args: ParsedCli, name: string, values: readonly T[], options: { required?: boolean; fallback?: T } = {}): T | undefined {
+  const v = stringOpt(args, name);
+  if (v === undefined || (v === '' && options.required)) {
+    if (options.required) throw new StatelensError('INVALID_INPUT', `--${name} is required: one of ${values.join(', ')}`);
+    return options.fallback;
+  }
+  if (!(values as readonly string[]).includes(v)) throw new StatelensError('INVALID_INPUT', `--${name} must be one of ${values.join(', ')}; got "${v}"`);
+  return v as T;
+}

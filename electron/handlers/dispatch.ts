@@ -1,9 +1,9 @@
 // One call through the contract, whatever the transport: known channel, bounded plain-JSON
 // payload, strict input parse, the handler, (in development and tests) an output check, and any
 // failure turned into the one error shape. IPC and HTTP both end here.
-import type { z } from 'zod';
 import { callDef, isCallChannel, payloadProblem, type CallResult } from '../../shared/contract';
 import { StatelensError, toErrorShape } from '../../shared/errors';
+import { describeIssues } from '../../shared/issues';
 import type { Handlers } from './handlers';
 
 export interface DispatchOptions {
@@ -15,13 +15,6 @@ export interface DispatchOptions {
 
 export type Dispatch = (channel: string, raw: unknown) => Promise<CallResult<unknown>>;
 
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((i) => `${i.path.length > 0 ? i.path.join('.') : 'input'}: ${i.message}`)
-    .join('; ');
-}
-
 export function createDispatcher(handlers: Handlers, options: DispatchOptions): Dispatch {
   return async (channel, raw) => {
     try {
@@ -31,7 +24,7 @@ export function createDispatcher(handlers: Handlers, options: DispatchOptions): 
       const def = callDef(channel);
       const parsed = def.input.safeParse(raw);
       if (!parsed.success) {
-        throw new StatelensError('INVALID_INPUT', `Invalid input for ${channel}: ${describeIssues(parsed.error)}`, {
+        throw new StatelensError('INVALID_INPUT', `Invalid input for ${channel}: ${describeIssues(parsed.error, { root: 'input', max: 5 })}`, {
           issues: parsed.error.issues.slice(0, 20).map((i) => ({ path: i.path.map(String), message: i.message })),
         });
       }
@@ -39,7 +32,7 @@ export function createDispatcher(handlers: Handlers, options: DispatchOptions): 
       const value = await handler(parsed.data);
       if (options.validateOutput) {
         const checked = def.output.safeParse(value);
-        if (!checked.success) throw new StatelensError('INTERNAL', `The handler of ${channel} returned a value outside the contract: ${describeIssues(checked.error)}`);
+        if (!checked.success) throw new StatelensError('INTERNAL', `The handler of ${channel} returned a value outside the contract: ${describeIssues(checked.error, { root: 'output', max: 5 })}`);
       }
       return { ok: true, value };
     } catch (e) {

@@ -7,6 +7,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { StatelensError, toErrorShape, type ErrorShape } from '../../shared/errors';
+import { describeIssues, fieldIssues } from '../../shared/issues';
 import { mapSqliteError } from '../engine/db/open';
 import { Store } from '../engine/store';
 import { TOOLS, type McpTool } from './tools';
@@ -24,11 +25,11 @@ function okResult(value: unknown): CallToolResult {
 }
 
 function invalidArguments(tool: string, error: z.ZodError): ErrorShape {
-  const issues = error.issues.slice(0, 10).map((i) => ({ field: i.path.map(String).join('.') || '(arguments)', message: i.message }));
+  const issues = fieldIssues(error, { root: '(arguments)' });
   const first = issues[0];
   return {
     code: 'INVALID_INPUT',
-    message: `Invalid arguments for ${tool}: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`,
+    message: `Invalid arguments for ${tool}: ${describeIssues(error, { root: '(arguments)' })}`,
     details: { tool, ...(first ? { field: first.field } : {}), issues },
   };
 }

@@ -3,7 +3,7 @@
 // click-to-select on both; the propagation path is drawn on top. Labels are drawn as text.
 import { forceLink, forceManyBody, forceSimulation, forceX, forceY, select, zoom, zoomIdentity, type Simulation, type SimulationLinkDatum, type SimulationNodeDatum, type ZoomTransform } from 'd3';
 import { useEffect, useMemo, useRef } from 'react';
-import { cssVar } from '../theme/theme';
+import { cssVar } from '../theme/css-var';
 import { attachGraphProbe, nodeAtPoint, SVG_NODE_LIMIT, toScreenPoint, type DrawnFrame } from './canvas-hit';
 import { edgeKey } from './edges';
 

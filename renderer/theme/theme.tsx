@@ -73,9 +73,3 @@ export function useTheme(): ThemeValue {
   if (!v) throw new Error('useTheme outside <ThemeProvider>');
   return v;
 }
-
-/** Reads a CSS custom property (canvas drawing needs concrete colours). */
-export function cssVar(name: string, fallback = '#888'): string {
-  const v = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
-  return v || fallback;
-}

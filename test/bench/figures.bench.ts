@@ -1,7 +1,6 @@
-// Benchmark sections for the figures other issues ask to be printed that no timing section
-// covers: the StateBench context-quality figures of state_based beside the reference on both
-// shared splits (issue 3), and store calls and time per session of the two context runners on a
-// generated 50-session dataset (issue 6). Print figures, assert nothing.
+// Benchmark sections for figures no timing section covers: the StateBench context-quality
+// figures of state_based beside the reference on both shared splits, and store calls and time per
+// session of the two context runners on a generated 50-session dataset. Print figures, assert nothing.
 // Run alone: npx tsx test/bench/figures.bench.ts [--quick]
 import fs from 'node:fs';
 import os from 'node:os';

@@ -49,7 +49,7 @@ export interface ScaleOptions {
   readonly db: string;
   readonly workDir: string;
   readonly facts: number;
-  /** Deleting this many facts (10,000 by the issue). */
+  /** Deleting this many facts (10,000 by default). */
   readonly deleteCount: number;
   readonly log?: (line: string) => void;
 }

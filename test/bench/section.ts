@@ -8,7 +8,7 @@ export interface BenchRow {
   readonly metric: string;
   readonly value: number;
   readonly unit: string;
-  /** The figure the issue asks for, e.g. "≥ 100,000 facts/s". */
+  /** The figure the section aims for, e.g. "≥ 100,000 facts/s". */
   readonly target?: string;
   /** A figure measured in the same run to compare with, e.g. raw inserts and the ratio. */
   readonly baseline?: string;

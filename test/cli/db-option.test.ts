@@ -1,4 +1,4 @@
-// `--db` on `statelens statebench` and `statelens bench` (issue 6: every command takes --db), in
+// `--db` on `statelens statebench` and `statelens bench` (every command that reads or builds a database takes --db), in
 // child processes: statebench imports into and assembles from the given file and keeps it;
 // bench builds its scratch databases in the given folder and prints its rows as JSON on --json.
 import fs from 'node:fs';

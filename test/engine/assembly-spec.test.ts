@@ -1,4 +1,4 @@
-// The specification's three test vectors through state_based, organisational documents behind
+// Three reference scenarios (supersession, repetition, authority) through state_based, organisational documents behind
 // permissions, a preview that changes nothing, and takeContext recording access.
 import { describe, expect, it } from 'vitest';
 import type { AssemblyResult } from '../../shared/assembly';
@@ -20,8 +20,8 @@ function dump(store: Store): string {
   return JSON.stringify(out, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : Buffer.isBuffer(v) ? v.toString('hex') : v));
 }
 
-describe('specification test vectors (state_based)', () => {
-  it('Test 1: basic supersession', () => {
+describe('reference scenarios (state_based)', () => {
+  it('basic supersession', () => {
     const store = openTmpStore();
     const p = store.scope(user, { create: true });
     p.writeFact({ key: 'status_v1', value: 'approved' });
@@ -32,7 +32,7 @@ describe('specification test vectors (state_based)', () => {
     store.close();
   });
 
-  it('Test 2: emphatic repetition does not outweigh supersession', () => {
+  it('emphatic repetition does not outweigh supersession', () => {
     const store = openTmpStore();
     const p = store.scope(user, { create: true });
     p.addWorkingItems(
@@ -55,7 +55,7 @@ describe('specification test vectors (state_based)', () => {
     store.close();
   });
 
-  it("Test 3: an intern's 25% is a proposal; the CFO policy stays and is included", () => {
+  it("an intern's 25% is a proposal; the CFO policy stays and is included", () => {
     const store = openTmpStore();
     const p = store.scope(user, { create: true });
     p.setIdentity({ userName: 'Ivy', userId: 'u1', authority: 'intern', department: 'Sales', organization: 'Acme', permissions: [] });

@@ -27,7 +27,7 @@ function expectExact(r: AssemblyResult): void {
   for (const s of r.sections) expect(r.text.slice(s.span[0], s.span[1]).startsWith('## ')).toBe(true);
 }
 
-describe('recent, important, balanced (ADR-006)', () => {
+describe('recent, important, balanced', () => {
   it('recent: by last touch, an access or, for a fact never accessed, its creation', () => {
     const store = openTmpStore();
     const p = store.scope(user, { create: true });
@@ -60,7 +60,7 @@ describe('recent, important, balanced (ADR-006)', () => {
     const all = p.assemble({ strategy: 'important', budget: 10_000 });
     expect(keysInOrder(all)).toEqual(['top', 'long', 'tiny']);
     const tight = p.assemble({ strategy: 'important', budget: 40 });
-    // "tiny" would fit after "long" was refused, but ADR-006 stops at the first that does not fit.
+    // "tiny" would fit after "long" was refused, but a simple strategy stops at the first that does not fit.
     expect(keysInOrder(tight)).toEqual(['top']);
     expect(reasonOf(tight, 'long')).toBe('budget');
     expect(reasonOf(tight, 'tiny')).toBe('budget');

@@ -1,4 +1,4 @@
-// The model's invariants (DESIGN.md) as properties over random sequences of agent writes
+// The model's invariants as properties over random sequences of agent writes
 // (supersedes by id, label or key; implicit same-key writes; authority and timestamp variants;
 // dependencies) and user deletions (ids and filters) on a real database file: a valid fact has
 // no superseded_by, chains are acyclic and every pointer resolves in its partition, a deletion

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { importStatebenchFile, importStatebenchText } from '../../electron/engine/import/statebench';
 import { Store } from '../../electron/engine/store';
-import { isStatelensError } from '../../shared/errors';
+import { thrownBy } from '../helpers/errors';
 import { openTmpStore, tmpDbPath } from '../helpers/tmp';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -143,29 +143,19 @@ describe('StateBench import of hand-written timelines', () => {
     store.close();
   });
 
-  function failure(fn: () => unknown): { code: string; message: string } {
-    try {
-      fn();
-    } catch (e) {
-      if (isStatelensError(e)) return { code: e.code, message: e.message };
-      throw e;
-    }
-    throw new Error('expected a failure');
-  }
-
   it('a malformed line imports nothing and names the line and field', () => {
     const store = openTmpStore();
     const broken = JSON.parse(good) as { id: string; events: Array<Record<string, unknown>> };
     broken.id = 'T-2';
     (broken.events[1] as { writes: Array<Record<string, unknown>> }).writes[0]!.key = 42;
-    const err = failure(() => importStatebenchText(store, `${good}\n${JSON.stringify(broken)}\n`, { sourceName: 'x.jsonl' }));
+    const err = thrownBy(() => importStatebenchText(store, `${good}\n${JSON.stringify(broken)}\n`, { sourceName: 'x.jsonl' }));
     expect(err.code).toBe('IMPORT_FAILED');
     expect(err.message).toMatch(/x\.jsonl line 2: field events\.1\.writes\.0\.key/);
     expect(store.listPartitions()).toEqual([]);
 
-    expect(failure(() => importStatebenchText(store, `${good}\n{"id": "T-3",\n`)).message).toMatch(/line 2: not valid JSON/);
-    expect(failure(() => importStatebenchText(store, '\n\n')).code).toBe('IMPORT_FAILED');
-    expect(failure(() => importStatebenchText(store, `${good}\n${good}\n`)).message).toMatch(/line 2: field id: timeline "T-1" repeats line 1/);
+    expect(thrownBy(() => importStatebenchText(store, `${good}\n{"id": "T-3",\n`)).message).toMatch(/line 2: not valid JSON/);
+    expect(thrownBy(() => importStatebenchText(store, '\n\n')).code).toBe('IMPORT_FAILED');
+    expect(thrownBy(() => importStatebenchText(store, `${good}\n${good}\n`)).message).toMatch(/line 2: field id: timeline "T-1" repeats line 1/);
     expect(store.listPartitions()).toEqual([]);
     store.close();
   });
@@ -175,7 +165,7 @@ describe('StateBench import of hand-written timelines', () => {
     importStatebenchText(store, good);
     const before = store.listPartitions();
     const second = JSON.stringify({ ...(JSON.parse(good) as object), id: 'T-9' });
-    const err = failure(() => importStatebenchText(store, `${second}\n${good}\n`));
+    const err = thrownBy(() => importStatebenchText(store, `${second}\n${good}\n`));
     expect(err.code).toBe('IMPORT_FAILED');
     expect(err.message).toMatch(/line 2 \(timeline T-1\): timeline T-1 is already imported/);
     expect(store.listPartitions()).toEqual(before);
@@ -184,7 +174,7 @@ describe('StateBench import of hand-written timelines', () => {
 
   it('reports a missing file as NOT_FOUND', () => {
     const store = openTmpStore();
-    expect(failure(() => importStatebenchFile(store, '/nonexistent/statebench.jsonl')).code).toBe('NOT_FOUND');
+    expect(thrownBy(() => importStatebenchFile(store, '/nonexistent/statebench.jsonl')).code).toBe('NOT_FOUND');
     store.close();
   });
 });

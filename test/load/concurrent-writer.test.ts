@@ -8,7 +8,7 @@ import { tmpDir } from '../helpers/tmp';
 import { busyErrors, formatLoadReport, runConcurrentLoad } from './harness';
 
 const seconds = envInt('STATELENS_LOAD_SECONDS', 8);
-/** Facts per second the agent aims for (issue 7: 1,000 or more). */
+/** Facts per second the agent aims for (the engine must sustain 1,000 or more). */
 const TARGET_RATE = 1200;
 
 describe('concurrent writer', () => {

@@ -1,4 +1,4 @@
-// The runners of seed 004: TOML selects them (context-only by default), the context-only runner
+// The two context runners: TOML selects them (context-only by default), the context-only runner
 // makes exactly three store calls per session, the entries runner stores every message and
 // flushes every N, both synthesise the same document, and the synthesis keeps its rules.
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// The synthesis word cap is hard (seed 004; the store refuses a longer document): with hundreds or
+// The synthesis word cap is hard (the store refuses a longer document): with hundreds or
 // thousands of sessions the Timeline alone outgrows it, so it is compacted — detail first, every
 // date kept for as long as possible, then the oldest dates merged into ranges — and recent facts
 // are cut only after that. Every document here must also be accepted by the store.

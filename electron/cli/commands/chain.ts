@@ -7,7 +7,7 @@ import type { PartitionHandle } from '../../engine/partition-handle';
 import { partitionLabel } from '../../engine/partitions/partitions';
 import type { Store } from '../../engine/store';
 import { EXIT, stringOpt, type CliCommand } from '../command';
-import { openDb, partitionIdArg } from './export';
+import { openDb, partitionIdArg } from '../database';
 
 function locate(store: Store, ref: string, partition: string | undefined): { handle: PartitionHandle; id: string } {
   const partitionId = partitionIdArg(store, partition);

@@ -1,11 +1,10 @@
 // `statelens context`: what a model would see — one partition's context under a strategy and a
 // token budget, with its sections and why each fact is in or out. A preview changes nothing;
 // --take records the access of the included facts (the agent taking the context).
-import { AssemblyStrategy, DEFAULT_STRATEGY, type AssemblyRequestInput, type AssemblyResult } from '../../../shared/assembly';
-import { StatelensError } from '../../../shared/errors';
+import { AssemblyStrategy, DEFAULT_STRATEGY, TokenizerName, type AssemblyRequestInput, type AssemblyResult } from '../../../shared/assembly';
 import { partitionLabel } from '../../engine/partitions/partitions';
-import { EXIT, intOpt, requireString, stringOpt, type CliCommand, type CliIO } from '../command';
-import { openDb, partitionIdArg } from './export';
+import { enumOpt, EXIT, intOpt, requireString, stringOpt, type CliCommand, type CliIO } from '../command';
+import { openDb, partitionIdArg } from '../database';
 
 function report(io: CliIO, label: string, r: AssemblyResult): void {
   io.out(r.text);
@@ -47,18 +46,18 @@ Exit codes: 0 assembled, 1 failed, 2 usage error.`,
     json: { type: 'boolean' },
   },
   async run(args, io) {
-    const strategy = AssemblyStrategy.safeParse(stringOpt(args, 'strategy') ?? DEFAULT_STRATEGY);
-    if (!strategy.success) throw new StatelensError('INVALID_INPUT', `--strategy must be one of ${AssemblyStrategy.options.join(', ')}`);
+    const strategy = enumOpt(args, 'strategy', AssemblyStrategy.options, { fallback: DEFAULT_STRATEGY });
+    const tokenizer = enumOpt(args, 'tokenizer', TokenizerName.options);
     const share = stringOpt(args, 'fact-share');
     const request: AssemblyRequestInput = {
-      strategy: strategy.data,
+      strategy,
       budget: intOpt(args, 'budget', 8000),
       query: stringOpt(args, 'query') ?? '',
       ...(stringOpt(args, 'as-of') ? { asOf: stringOpt(args, 'as-of') } : {}),
       ...(stringOpt(args, 'session') ? { sessionId: stringOpt(args, 'session') } : {}),
       ...(stringOpt(args, 'task') ? { taskId: stringOpt(args, 'task') } : {}),
       ...(share !== undefined ? { factShare: Number(share) } : {}),
-      ...(stringOpt(args, 'tokenizer') ? { tokenizer: stringOpt(args, 'tokenizer') as AssemblyRequestInput['tokenizer'] } : {}),
+      ...(tokenizer ? { tokenizer } : {}),
     };
     const take = args.values.take === true;
     const store = openDb(args, { readonly: !take });

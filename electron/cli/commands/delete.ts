@@ -9,7 +9,8 @@ import { partitionLabel } from '../../engine/partitions/partitions';
 import type { Store } from '../../engine/store';
 import { EXIT, stringOpt, type CliCommand, type CliIO, type ParsedCli } from '../command';
 import { progressBar } from '../progress';
-import { FILTER_OPTIONS, FILTER_USAGE, filterFromArgs, openDb, partitionIdArg } from './export';
+import { openDb, partitionIdArg } from '../database';
+import { FILTER_OPTIONS, FILTER_USAGE, filterFromArgs } from '../filter-flags';
 
 const SHOWN = 20;
 

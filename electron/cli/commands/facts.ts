@@ -5,7 +5,7 @@ import { StatelensError } from '../../../shared/errors';
 import { parseDesignation } from '../../engine/ingest/designation';
 import type { PartitionHandle } from '../../engine/partition-handle';
 import { EXIT, intOpt, stringOpt, type CliCommand } from '../command';
-import { openDb } from './export';
+import { openDb } from '../database';
 
 const PAGE = 500;
 const MAX_LIMIT = 1_000_000;

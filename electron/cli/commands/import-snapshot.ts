@@ -4,7 +4,7 @@ import { EXIT, type CliCommand } from '../command';
 import { StatelensError } from '../../../shared/errors';
 import { importSnapshotFile } from '../../engine/snapshot/import';
 import { progressBar } from '../progress';
-import { openDb } from './export';
+import { openDb } from '../database';
 
 export const importSnapshotCommand: CliCommand = {
   name: 'import snapshot',

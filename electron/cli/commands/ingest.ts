@@ -6,7 +6,7 @@ import { designationFromFlags } from '../../engine/ingest/designation';
 import { ingestFile } from '../../engine/ingest/ingest';
 import { MATURITY_NOT_WRITABLE } from '../../engine/partitions/partitions';
 import { progressBar } from '../progress';
-import { openDb } from './export';
+import { openDb } from '../database';
 
 export const ingestCommand: CliCommand = {
   name: 'ingest',

@@ -1,5 +1,5 @@
 // `statelens runner`: runs a generated multi-session conversation through the runner that
-// statelens.toml selects (seed 004; `[agent] context_only = true` by default), or through both
+// statelens.toml selects (`[agent] context_only = true` by default), or through both
 // with --compare, printing store calls and time per session. The TOML is --config, else
 // ./statelens.toml when the working directory has one, else the defaults.
 import fs from 'node:fs';
@@ -35,7 +35,7 @@ function table(io: CliIO, results: readonly RunResult[]): void {
   }
 }
 
-/** The file seed 004's runner selection reads when no --config is given. */
+/** The configuration file the runner selection reads when no --config is given. */
 export const DEFAULT_CONFIG_FILE = 'statelens.toml';
 
 /** --config, else ./statelens.toml if present, else the defaults; `source` says which, for the log. */

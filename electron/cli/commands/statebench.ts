@@ -1,11 +1,11 @@
 // `statelens statebench FILE --strategy NAME`: imports a StateBench split into a temporary
 // database (or into --db FILE, which is kept for inspection afterwards), assembles a context at
-// every query (as of the query's time), writes one JSONL line per query and prints the README's
+// every query (as of the query's time), writes one JSONL line per query and prints StateBench's
 // figures beside the `reference` ablation from the same run.
 import { AssemblyStrategy, DEFAULT_STRATEGY, TokenizerName } from '../../../shared/assembly';
 import { StatelensError } from '../../../shared/errors';
 import { DEFAULT_STATEBENCH_BUDGET, formatFigures, runStatebench } from '../../engine/assembly/statebench-runner';
-import { EXIT, intOpt, stringOpt, type CliCommand } from '../command';
+import { enumOpt, EXIT, intOpt, stringOpt, type CliCommand } from '../command';
 
 export const statebenchCommand: CliCommand = {
   name: 'statebench',
@@ -39,23 +39,19 @@ Exit codes: 0 done, 1 failed, 2 usage error.`,
   async run(args, io) {
     const [file, ...extra] = args.positionals;
     if (!file || extra.length > 0) throw new StatelensError('INVALID_INPUT', 'Give exactly one StateBench FILE');
-    const strategy = AssemblyStrategy.safeParse(stringOpt(args, 'strategy') ?? DEFAULT_STRATEGY);
-    if (!strategy.success) throw new StatelensError('INVALID_INPUT', `--strategy must be one of ${AssemblyStrategy.options.join(', ')}`);
-    const compareText = stringOpt(args, 'compare') ?? 'reference';
-    const compare = compareText === 'none' ? null : AssemblyStrategy.safeParse(compareText);
-    if (compare && !compare.success) throw new StatelensError('INVALID_INPUT', `--compare must be a strategy or none, got "${compareText}"`);
-    const tokenizerText = stringOpt(args, 'tokenizer') ?? 'cl100k_base';
-    const tokenizer = TokenizerName.safeParse(tokenizerText);
-    if (!tokenizer.success) throw new StatelensError('INVALID_INPUT', `--tokenizer must be cl100k_base or o200k_base, got "${tokenizerText}"`);
+    const strategy = enumOpt(args, 'strategy', AssemblyStrategy.options, { fallback: DEFAULT_STRATEGY });
+    const compared = enumOpt(args, 'compare', [...AssemblyStrategy.options, 'none'], { fallback: 'reference' });
+    const compare = compared === 'none' ? null : compared;
+    const tokenizer = enumOpt(args, 'tokenizer', TokenizerName.options, { fallback: 'cl100k_base' });
     const out = stringOpt(args, 'out');
     const db = stringOpt(args, 'db');
     if (db === '') throw new StatelensError('INVALID_INPUT', '--db needs a file name');
     const run = await runStatebench({
       file,
-      strategy: strategy.data,
+      strategy,
       budget: intOpt(args, 'budget', DEFAULT_STATEBENCH_BUDGET),
-      compareWith: compare ? compare.data : null,
-      tokenizer: tokenizer.data,
+      compareWith: compare,
+      tokenizer,
       ...(out ? { out } : {}),
       ...(db ? { db } : {}),
     });

@@ -1,5 +1,5 @@
 // `statelens verify`: SQLite's integrity and foreign-key checks, the full-text index against its
-// content and the engine's invariants (DESIGN.md), via the engine's verifier. Exit 0 only when
+// content and the engine's invariants, via the engine's verifier. Exit 0 only when
 // every check holds.
 import fs from 'node:fs';
 import { StatelensError } from '../../../shared/errors';

@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { AgentState } from '../../../shared/domain';
-import { isStatelensError } from '../../../shared/errors';
+import { codeOf } from '../../../test/helpers/errors';
 import { openTmpStore } from '../../../test/helpers/tmp';
 import { Store } from '../store';
 
 const USER = { kind: 'user', org: 'acme', user: 'u1' } as const;
-
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    return isStatelensError(e) ? e.code : `untyped: ${String(e)}`;
-  }
-  return 'no error';
-}
 
 function setup() {
   const store = openTmpStore();
@@ -109,7 +100,7 @@ describe('agent state deltas', () => {
   });
 });
 
-describe('verifyExpectation (seed 003 §6)', () => {
+describe('verifyExpectation', () => {
   function withExpectation(e: object) {
     const { store, p } = setup();
     const s = p.applyAgentStateUpdate('s', { expectations: [{ action: 'create tasks', expected_outcome: 'two tasks created', ...e }] });

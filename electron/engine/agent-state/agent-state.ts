@@ -1,9 +1,10 @@
-// A session's agent state (seed 003): stored as one JSON document per (partition, session),
+// A session's agent state (what the agent assumes, expects and is working on): stored as one JSON document per (partition, session),
 // changed only by deltas (merge / upsert / item ops) and by verifying expectations against
 // tool results. Writers run inside the caller's transaction (PartitionHandle.transact).
 import { AgentStateUpdate, flattenAgentStateDelta, isSummarizerOutput, SummarizerOutput, ToolResult, type AgentStateDelta, type AgentStateRecord, type AgentStateUpdateInput, type VerificationResult } from '../../../shared/agent-state';
 import { AgentState, type AgentStateItem, type Assumption, type Expectation } from '../../../shared/domain';
 import { StatelensError } from '../../../shared/errors';
+import { describeIssues } from '../../../shared/issues';
 import { z } from 'zod';
 import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
@@ -105,7 +106,7 @@ export function mergeAgentState(state: AgentState, update: AgentStateUpdate, ser
 
 function store(ctx: PartitionContext, state: AgentState): void {
   const checked = AgentState.safeParse(state);
-  if (!checked.success) throw new StatelensError('INVALID_INPUT', `The update would leave invalid agent state: ${checked.error.issues[0]?.message ?? ''}`);
+  if (!checked.success) throw new StatelensError('INVALID_INPUT', `The update would leave invalid agent state: ${describeIssues(checked.error)}`);
   const json = JSON.stringify(checked.data);
   if (Buffer.byteLength(json, 'utf8') > MAX_AGENT_STATE_BYTES) {
     throw new StatelensError('INVALID_INPUT', `Agent state of session ${state.sessionId} would exceed ${MAX_AGENT_STATE_BYTES} bytes; remove items or assumptions first`);
@@ -129,7 +130,7 @@ export function applyAgentStateUpdate(ctx: PartitionContext, sessionId: string, 
 }
 
 /**
- * Checks a tool result against one expectation (seed 003 §6): a match confirms it, a mismatch
+ * Checks a tool result against one expectation: a match confirms it, a mismatch
  * fails it and adds an assumption describing the discrepancy, a skip changes nothing.
  */
 export function verifyExpectation(ctx: PartitionContext, sessionId: string, expectationId: string, toolResultInput: ToolResult): VerificationResult {

@@ -4,12 +4,12 @@ import { doesOutcomeMatch, explainOutcomeMatch, summarizeToolResult } from './ma
 
 const exp = (e: Partial<Expectation>): Expectation => ({ id: 'e1', action: 'create tasks', expected_outcome: '2 tasks created', ...e });
 
-describe('doesOutcomeMatch (seed 003 §8)', () => {
+describe('doesOutcomeMatch', () => {
   it('ids: every expected id must be in the result', () => {
     expect(doesOutcomeMatch(exp({ expected_ids: ['t1', 't2'] }), { id: 'r', ids: ['t2', 't1', 't3'] })).toBe('match');
     expect(doesOutcomeMatch(exp({ expected_ids: ['t1', 't2'] }), { id: 'r', ids: ['t1'] })).toBe('mismatch');
     expect(explainOutcomeMatch(exp({ expected_ids: ['t1', 't2'] }), { id: 'r', ids: ['t1'] })).toMatchObject({ criterion: 'ids', reason: 'missing ids: t2' });
-    // The spec "requires" the ids: a structured result without them does not match.
+    // Expected ids are required: a structured result without them does not match.
     expect(doesOutcomeMatch(exp({ expected_ids: ['t1'] }), { id: 'r', count: 1 })).toBe('mismatch');
   });
 
@@ -24,7 +24,7 @@ describe('doesOutcomeMatch (seed 003 §8)', () => {
     expect(explainOutcomeMatch(exp({ expected_type: 'task', expected_count: 9 }), { id: 'r', types: ['task'], count: 1 })).toMatchObject({ verdict: 'match', criterion: 'type' });
   });
 
-  it('count: compared exactly, a missing count is 0 as in the spec', () => {
+  it('count: compared exactly, a missing count is 0', () => {
     expect(doesOutcomeMatch(exp({ expected_count: 2 }), { id: 'r', count: 2 })).toBe('match');
     expect(doesOutcomeMatch(exp({ expected_count: 2 }), { id: 'r', count: 3 })).toBe('mismatch');
     expect(doesOutcomeMatch(exp({ expected_count: 0 }), { id: 'r', types: ['x'] })).toBe('match');

@@ -1,4 +1,4 @@
-// The deterministic expectation matcher of seed 003 §8: expected ids, then type, then count;
+// The deterministic expectation matcher: expected ids, then type, then count;
 // with nothing structured to compare it answers `skip` rather than guessing.
 import type { MatchVerdict, ToolResult } from '../../../shared/agent-state';
 import type { Expectation } from '../../../shared/domain';
@@ -18,7 +18,7 @@ export function explainOutcomeMatch(expectation: Expectation, result: ToolResult
   if (!expectsIds && !expectsType && !expectsCount) {
     return { verdict: 'skip', criterion: null, reason: 'the expectation names no ids, type or count' };
   }
-  // §6.1: only verify when the tool result carries structured output to compare.
+  // Only verify when the tool result carries structured output to compare: no guessing from text.
   if (result.ids === undefined && result.types === undefined && result.count === undefined) {
     return { verdict: 'skip', criterion: null, reason: 'the tool result has no structured output (ids, types or count)' };
   }

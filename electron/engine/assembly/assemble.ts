@@ -8,6 +8,7 @@ import { stmt } from '../db/statements';
 import type { PartitionHandle } from '../partition-handle';
 import { getIdentity } from '../layers/identity';
 import { readerKey } from './permissions';
+import { parseInput } from '../query/validate';
 import { ProvenanceLog } from './provenance';
 import type { TimeView } from './source';
 import { assembleContextDocument } from './strategies/context-document';
@@ -18,11 +19,7 @@ import type { StrategyInput, StrategyOutput } from './strategies/types';
 import { getTokenizer } from './tokenizer';
 
 export function parseAssemblyRequest(input: AssemblyRequestInput): AssemblyRequest {
-  const parsed = AssemblyRequest.safeParse(input);
-  if (!parsed.success) {
-    throw new StatelensError('INVALID_INPUT', `Invalid assembly request: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
-  }
-  const req = parsed.data;
+  const req = parseInput(AssemblyRequest, input, 'assembly request');
   if (req.asOf !== undefined && Number.isNaN(Date.parse(req.asOf))) throw new StatelensError('INVALID_INPUT', `asOf is not a date: "${req.asOf}"`);
   return req;
 }

@@ -1,6 +1,6 @@
 // Environmental freshness: signals carry their own observation time, and on any one subject the
 // latest observation wins; an older signal, or a turn said before a fresher signal on its
-// subject, is stale (the specification's temporal rule applied to the environment).
+// subject, is stale (the temporal supersession rule applied to the environment).
 import type { SignalRow } from './source';
 import { stemSet } from './terms';
 

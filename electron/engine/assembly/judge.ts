@@ -1,6 +1,6 @@
 // StateBench's phrase matching, written for Statelens: case-insensitive substring; `a|b` means
 // any alternative; a `regex:` prefix is a regular expression; "don't"/"do not", "can't"/"cannot"
-// and "shouldn't"/"should not" read alike. Plus the README's figures over a set of contexts.
+// and "shouldn't"/"should not" read alike. Plus StateBench's figures over a set of contexts.
 
 const CONTRACTIONS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bdon't\b/g, 'do not'],
@@ -71,7 +71,7 @@ export interface StatebenchFigures {
   readonly mustNotMentionExposure: number;
   /** Share of all must_mention phrases present in their contexts (higher is better). */
   readonly mustMentionPresence: number;
-  /** Mean of characters / 4, the README's measure. */
+  /** Mean of characters / 4, StateBench's rough token measure. */
   readonly meanTokensApprox: number;
   /** Mean exact token count with the run's tokenizer. */
   readonly meanTokens: number;

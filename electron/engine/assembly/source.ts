@@ -9,6 +9,7 @@ import { canRead } from '../layers/documents';
 import { LATEST_SIGNALS_SQL } from '../layers/environment';
 import { getIdentity } from '../layers/identity';
 import { ensurePermissionFunction, READABLE_SQL, withheldSql } from './permissions';
+import type { WorkingRow } from '../layers/working-set';
 
 /** Validity "now" (is_valid) or as of a past time (from the recorded history). */
 export interface TimeView {
@@ -145,8 +146,8 @@ const ORDER_SQL: Record<SimpleOrder, string> = {
   // established (a fact written a minute ago is more recent than one read yesterday).
   recent: `${RECENT_AT} DESC, f.ts DESC, f.rid DESC`,
   important: 'f.importance DESC, f.ts DESC, f.rid DESC',
-  // ADR-006 (BALANCED_SCORE). See validFactsOrdered for why "added" is the fact's ts and not
-  // its created_at.
+  // Importance decayed by age (BALANCED_SCORE). See validFactsOrdered for why a fact's age
+  // counts from its ts and not its created_at.
   balanced: 'score DESC, f.ts DESC, f.rid DESC',
 };
 
@@ -155,7 +156,8 @@ const ORDERED_BATCH = 64;
 /** Below this many facts in the partition, balanced scores them all (cheaper than bounding). */
 const SCORE_ALL_BELOW = 4_096;
 
-// ADR-006: importance x 1 / (1 + hours since the fact was added), never negative age.
+// Importance x 1 / (1 + hours since the fact was added), never a negative age: a recent fact of
+// middling importance can outrank an old important one.
 const BALANCED_SCORE = 'f.importance / (1.0 + max(0.0, (julianday(@now) - julianday(f.ts)) * 24.0))';
 
 /**
@@ -174,7 +176,7 @@ export function* validFactsOrdered(
   /** Partitions with fewer facts are scored whole (tests lower it to reach the bounded path). */
   scoreAllBelow = SCORE_ALL_BELOW,
 ): Generator<LeanFact & { score: number }> {
-  // ADR-006 ages a memory from `added_at`, when it entered the agent's memory. Here that is `ts`
+  // `balanced` ages a memory from when it entered the agent's memory. Here that is `ts`
   // (when the agent's recorded history has the fact established), not `created_at` (when this
   // database stored the row): the two are equal for a live agent write, whose ts defaults to
   // the write time, and differ only for back-dated writes, where created_at says nothing about
@@ -454,18 +456,7 @@ export function factTimes(ctx: PartitionContext, ids: readonly string[]): Map<st
   return out;
 }
 
-export interface WorkingRow {
-  id: string;
-  session_id: string;
-  key: string;
-  value: string;
-  item_type: string;
-  speaker: string | null;
-  turn_index: number | null;
-  created_at: string;
-  expires_at: string | null;
-  priority: number;
-}
+export type { WorkingRow };
 
 export const WORKING_LIMIT = 5_000;
 

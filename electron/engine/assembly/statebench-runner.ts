@@ -127,7 +127,7 @@ function pct(x: number): string {
   return `${(x * 100).toFixed(1)}%`;
 }
 
-/** The README's table, both strategies side by side. */
+/** StateBench's figures as a table, both strategies side by side. */
 export function formatFigures(run: StatebenchRun): string[] {
   const rows = [run.primary, ...(run.comparison ? [run.comparison] : [])];
   const lines = [

@@ -61,7 +61,7 @@ export function getTokenizer(name: TokenizerName = 'cl100k_base'): Tokenizer {
   return t;
 }
 
-/** The README's rough measure (characters / 4), kept beside real counts for comparison. */
+/** The rough measure StateBench reports (characters / 4), kept beside real counts for comparison. */
 export function approxTokens(text: string): number {
   return text.length / 4;
 }

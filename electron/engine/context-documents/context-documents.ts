@@ -1,4 +1,4 @@
-// Context documents (seed 004): one versioned document per (partition, session) that a
+// Context documents: one versioned document per (partition, session) that a
 // context-only agent reads at session start and replaces at session end. Every put appends a
 // version; old versions stay for the inspector's history and diff.
 import type { ContextDocumentVersion } from '../../../shared/domain';

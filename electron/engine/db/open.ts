@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { StatelensError } from '../../../shared/errors';
-import { MIGRATIONS, SCHEMA_VERSION } from './migrations';
+import { MIGRATIONS, runMigration, SCHEMA_VERSION, type Migration } from './migrations';
 import { withRawFile } from './raw-file';
 import { schemaMismatch } from './schema-check';
 
@@ -114,13 +114,14 @@ function applyPragmas(db: Sqlite, busyTimeoutMs: number, readonly: boolean): voi
   db.pragma('cache_size = -65536');
 }
 
-function migrate(db: Sqlite, from: number): void {
-  const pending = MIGRATIONS.filter((m) => m.version > from);
+/** Brings a database from version `from` to the last of `migrations` in one transaction: a step
+ * that fails leaves the file as it was. */
+export function migrate(db: Sqlite, from: number, migrations: readonly Migration[] = MIGRATIONS): void {
+  const pending = migrations.filter((m) => m.version > from);
   if (pending.length === 0) return;
   db.transaction(() => {
     for (const m of pending) {
-      db.exec(m.up);
-      m.transform?.(db);
+      runMigration(db, m);
       db.pragma(`user_version = ${m.version}`);
     }
     db.pragma(`application_id = ${APPLICATION_ID}`);

@@ -2,7 +2,7 @@
 // columns and every index the migrations create. A flipped byte in the stored CREATE text can
 // leave a structurally valid file (quick_check passes) whose `facts` table lacks a column.
 import Database from 'better-sqlite3';
-import { MIGRATIONS } from './migrations';
+import { MIGRATIONS, runMigration } from './migrations';
 
 type Shape = Map<string, string>;
 
@@ -24,7 +24,7 @@ function expectedShape(version: number, nativeBinding?: string): Shape {
   if (!shape) {
     const db = new Database(':memory:', nativeBinding ? { nativeBinding } : {});
     try {
-      for (const m of MIGRATIONS) if (m.version <= version) db.exec(m.up);
+      for (const m of MIGRATIONS) if (m.version <= version) runMigration(db, m);
       shape = shapeOf(db);
     } finally {
       db.close();

@@ -10,6 +10,7 @@ import { stmt } from '../db/statements';
 import type { Store } from '../store';
 import { buildPlan, clearPlan, parseSelection, readImpact } from './plan';
 import { redactDeletedRefs } from './redact';
+import { parseInput } from '../query/validate';
 import { enforceReferences, withoutForeignKeyEnforcement } from './references';
 import { needlesFor, scrubDeletedText, type DeletedText } from './scrub';
 import {
@@ -68,11 +69,7 @@ function restoreSecureDelete(db: PartitionContext['db']): void {
 }
 
 function parseMeta(options: DeleteOptions): DeletionMeta {
-  const parsed = DeletionMeta.safeParse({ actor: options.actor, reason: options.reason });
-  if (!parsed.success) {
-    throw new StatelensError('INVALID_INPUT', `Invalid deletion: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
-  }
-  return parsed.data;
+  return parseInput(DeletionMeta, { actor: options.actor, reason: options.reason }, 'deletion');
 }
 
 interface Applied {

@@ -11,6 +11,7 @@ import type { Sqlite } from '../db/open';
 import { stmt } from '../db/statements';
 import { guardSearch } from '../query/fts';
 import { conditionsOf, filterSql, restricts, whereOf, type FilterSql } from '../query/filter-sql';
+import { parseInput } from '../query/validate';
 import {
   CLEAR_TEMP_TABLES,
   COUNT_SELECTED,
@@ -52,11 +53,7 @@ export interface PlanStats {
 }
 
 export function parseSelection(selection: DeletionSelectionInput): DeletionSelection {
-  const parsed = DeletionSelection.safeParse(selection);
-  if (!parsed.success) {
-    throw new StatelensError('INVALID_INPUT', `Invalid deletion selection: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
-  }
-  return parsed.data;
+  return parseInput(DeletionSelection, selection, 'deletion selection');
 }
 
 export function clearPlan(db: Sqlite): void {

@@ -61,7 +61,7 @@ export function inferTimeSensitive(key: string): boolean {
 
 const CORRECTION_CUES = /\b(actually|changed|change[sd]? to|moved|correction|corrected|instead|now|new|updated|update[sd]? to|no longer)\b/i;
 
-/** The explicit-supersession rule's cue words. */
+/** The explicit-supersession rule's cue words: text that says it corrects or replaces an earlier value. */
 export function hasCorrectionCue(text: string): boolean {
   return CORRECTION_CUES.test(text);
 }

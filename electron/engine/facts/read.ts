@@ -31,7 +31,7 @@ export function allFacts(ctx: PartitionContext): Fact[] {
     .map((r) => rowToFact(r));
 }
 
-/** The spec's get_current_value: the valid global fact for `key`, else the head of the chain
+/** A key's current value (get_current_value): the valid global fact for `key`, else the head of the chain
  * the newest superseded global fact with that key belongs to (a correction may carry a new key).
  * Task, draft and hypothetical facts are not the key's value, and neither is where they lead. */
 export function currentFact(ctx: PartitionContext, key: string): Fact | undefined {

@@ -106,7 +106,7 @@ describe('authority rule: policy > executive > manager > employee/peer > guest',
     }
   });
 
-  it('spec test 3: an intern cannot override the CFO policy; a policy source outranks without an authority', () => {
+  it('an intern cannot override the CFO policy; a policy source outranks without an authority', () => {
     const store = openTmpStore();
     const p = store.scope(user, { create: true });
     p.writeFact({ key: 'policy', value: 'max 15%', source: { type: 'policy', identity: 'CFO', authority: 'executive' } });

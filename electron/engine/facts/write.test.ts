@@ -23,7 +23,7 @@ describe('supersession rules', () => {
     store.close();
   });
 
-  it('spec test 1: basic supersession leaves only the new value valid', () => {
+  it('basic supersession leaves only the new value valid', () => {
     const store = openTmpStore();
     const p = store.scope(user, { create: true });
     p.writeFact({ key: 'status_v1', value: 'approved' });

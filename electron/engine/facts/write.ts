@@ -15,6 +15,7 @@ import { decideSupersession } from './supersession-decision';
 import type { SourceInput } from '../../../shared/writes';
 import { addEdge, derivedFactsOf, flagDependents, flagFact } from './dependencies';
 import { recordAudit } from '../audit/audit';
+import { parseInput } from '../query/validate';
 
 const MAX_CHAIN = 100_000;
 
@@ -271,11 +272,7 @@ export function writeFact(ctx: PartitionContext, raw: FactWriteInput, options: W
 }
 
 function writeVia(ctx: PartitionContext, access: FactAccess, raw: FactWriteInput, options: WriteOptions): WriteResult {
-  const parsed = FactWriteInput.safeParse(raw);
-  if (!parsed.success) {
-    throw new StatelensError('INVALID_INPUT', `Invalid fact write: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
-  }
-  const input = parsed.data;
+  const input = parseInput(FactWriteInput, raw, 'fact write');
   const now = ctx.clock.now();
   const ts = input.ts ?? now;
   const value = typeof input.value === 'string' ? input.value : JSON.stringify(input.value);

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import { CONSTRAINT_TYPES, SCOPES, type ConstraintType, type Scope } from '../../../shared/domain';
 import { StatelensError, isStatelensError } from '../../../shared/errors';
+import { fieldIssues } from '../../../shared/issues';
 import type { FactWriteInput, WriteResult } from '../../../shared/writes';
 import { recordAudit } from '../audit/audit';
 import { stmt } from '../db/statements';
@@ -85,9 +86,8 @@ export function parseStatebenchJsonl(text: string, sourceName = 'input'): Parsed
     }
     const parsed = StatebenchTimeline.safeParse(json);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const field = issue && issue.path.length > 0 ? issue.path.join('.') : '(timeline)';
-      throw new StatelensError('IMPORT_FAILED', `${sourceName} line ${line}: field ${field}: ${issue?.message ?? 'invalid'}`, { line, field });
+      const issue = fieldIssues(parsed.error, { root: '(timeline)', max: 1 })[0] ?? { field: '(timeline)', message: 'invalid' };
+      throw new StatelensError('IMPORT_FAILED', `${sourceName} line ${line}: field ${issue.field}: ${issue.message}`, { line, field: issue.field });
     }
     out.push({ line, timeline: parsed.data });
   }

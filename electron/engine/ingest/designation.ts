@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { PartitionRef } from '../../../shared/domain';
 import { StatelensError } from '../../../shared/errors';
+import { parseInput } from '../query/validate';
 
 const SHORT = /^(user|capability|org|organizational|organisational):([^/\s]{1,200})(?:\/(.{1,200}))?$/;
 
@@ -69,13 +70,13 @@ export function designationFromFlags(flags: { partition?: string; org?: string; 
     return undefined;
   }
   if (chosen !== 1) throw new StatelensError('INVALID_INPUT', '--org needs exactly one of --user ID, --capability NAME or --organizational');
-  const parsed = PartitionRef.safeParse(
+  return parseInput(
+    PartitionRef,
     flags.user !== undefined
       ? { kind: 'user', org: flags.org, user: flags.user }
       : flags.capability !== undefined
         ? { kind: 'capability', org: flags.org, capability: flags.capability }
         : { kind: 'organizational', org: flags.org },
+    'partition',
   );
-  if (!parsed.success) throw new StatelensError('INVALID_INPUT', `Invalid partition: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  return parsed.data;
 }

@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import type { PartitionRef } from '../../../shared/domain';
 import { StatelensError, isStatelensError } from '../../../shared/errors';
+import { fieldIssues } from '../../../shared/issues';
 import type { FactWriteInput, WriteResult } from '../../../shared/writes';
 import { writeFact } from '../facts/write';
 import { setSignal } from '../layers/environment';
@@ -73,7 +74,8 @@ function describeIssue(error: z.ZodError): { field: string | undefined; message:
   if (issue.code === 'invalid_union' && issue.path.length === 1 && issue.path[0] === 'type') {
     return { field: 'type', message: 'unknown event type (expected conversation_turn, state_write, supersession, query or identity)' };
   }
-  return { field: issue.path.length > 0 ? issue.path.map(String).join('.') : undefined, message: issue.message };
+  const field = fieldIssues(error, { root: '', max: 1 })[0]?.field;
+  return { field: field || undefined, message: issue.message };
 }
 
 // A stated scope always wins over inference (a `"scope": "global"` keeps a fact global whatever

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Identity } from '../../../shared/domain';
 import { openTmpStore, tmpDbPath } from '../../../test/helpers/tmp';
 import { APPLICATION_ID } from '../db/open';
-import { MIGRATIONS, SCHEMA_VERSION } from '../db/migrations';
+import { MIGRATIONS, runMigration, SCHEMA_VERSION } from '../db/migrations';
 import { Store } from '../store';
 
 const USER = { kind: 'user', org: 'acme', user: 'ann' } as const;
@@ -41,7 +41,7 @@ describe('identity is fixed for a session', () => {
   it('migration 4 upgrades a version-3 database with identities: kept, bound to no session', () => {
     const file = tmpDbPath();
     const raw = new Database(file);
-    for (const m of MIGRATIONS) if (m.version <= 3) raw.exec(m.up);
+    for (const m of MIGRATIONS) if (m.version <= 3) runMigration(raw, m);
     raw.pragma('user_version = 3');
     raw.pragma(`application_id = ${APPLICATION_ID}`);
     raw.prepare("INSERT INTO partitions (org_id, kind, subject, created_at) VALUES ('acme', 'user', 'ann', '2026-01-01')").run();

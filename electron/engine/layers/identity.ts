@@ -9,7 +9,8 @@ import { stmt } from '../db/statements';
 
 export const DEFAULT_SESSION = 'default';
 
-interface IdentityRow {
+/** An `identities` row as SQLite returns it. */
+export interface IdentityRow {
   user_name: string;
   user_id: string;
   authority: string;
@@ -20,7 +21,7 @@ interface IdentityRow {
   session_id: string | null;
 }
 
-function toIdentity(row: IdentityRow): Identity {
+export function identityFromRow(row: IdentityRow): Identity {
   return {
     userName: row.user_name,
     userId: row.user_id,
@@ -49,7 +50,7 @@ function sameIdentity(a: Identity, b: Identity): boolean {
 export function setIdentity(ctx: PartitionContext, identity: Identity, sessionId: string = DEFAULT_SESSION): void {
   const row = stmt<[number], IdentityRow>(ctx.db, 'SELECT * FROM identities WHERE partition_id = ?').get(ctx.partitionId);
   if (row && row.session_id === sessionId) {
-    if (sameIdentity(toIdentity(row), identity)) return;
+    if (sameIdentity(identityFromRow(row), identity)) return;
     throw new StatelensError('CONFLICT', `The identity of session "${sessionId}" is already set (${row.user_name}, ${row.authority}); it is fixed for the session: start a new session to change it`, {
       sessionId,
       current: { userName: row.user_name, authority: row.authority },
@@ -82,5 +83,5 @@ export function releaseIdentity(ctx: PartitionContext, sessionId: string): boole
 
 export function getIdentity(ctx: PartitionContext): Identity | undefined {
   const row = stmt<[number], IdentityRow>(ctx.db, 'SELECT * FROM identities WHERE partition_id = ?').get(ctx.partitionId);
-  return row ? toIdentity(row) : undefined;
+  return row ? identityFromRow(row) : undefined;
 }

@@ -4,9 +4,9 @@
 // its items.
 import { z } from 'zod';
 import type { WorkingItem } from '../../../shared/domain';
-import { StatelensError } from '../../../shared/errors';
 import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
+import { parseInput } from '../query/validate';
 
 export const WorkingItemInput = z.strictObject({
   sessionId: z.string().min(1).max(200).default('default'),
@@ -21,7 +21,8 @@ export const WorkingItemInput = z.strictObject({
 });
 export type WorkingItemInput = z.input<typeof WorkingItemInput>;
 
-interface WorkingRow {
+/** A `working_items` row as SQLite returns it. */
+export interface WorkingRow {
   id: string;
   session_id: string;
   key: string;
@@ -34,7 +35,7 @@ interface WorkingRow {
   priority: number;
 }
 
-function toItem(r: WorkingRow): WorkingItem {
+export function workingItemFromRow(r: WorkingRow): WorkingItem {
   return {
     id: r.id,
     sessionId: r.session_id,
@@ -52,9 +53,7 @@ function toItem(r: WorkingRow): WorkingItem {
 /** Writes an item: a key already in the session is updated in place (same id, new value, type,
  * time and expiry); otherwise a new item is added. Returns the item's id. */
 export function addWorkingItem(ctx: PartitionContext, raw: WorkingItemInput): string {
-  const parsed = WorkingItemInput.safeParse(raw);
-  if (!parsed.success) throw new StatelensError('INVALID_INPUT', `Invalid working-set item: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  const item = parsed.data;
+  const item = parseInput(WorkingItemInput, raw, 'working-set item');
   const fields = [item.value, item.itemType, item.speaker ?? null, item.turnIndex ?? null, item.createdAt ?? ctx.clock.now(), item.expiresAt ?? null, item.priority ?? 0] as const;
   // Newest first, so a session holding duplicates from before keys were unique updates its latest.
   const existing = stmt<[number, string, string], { id: string }>(ctx.db, 'SELECT id FROM working_items WHERE partition_id = ? AND session_id = ? AND key = ? ORDER BY rid DESC LIMIT 1').get(
@@ -90,5 +89,5 @@ export function listWorkingItems(ctx: PartitionContext, options: { sessionId?: s
        AND (?3 = 1 OR expires_at IS NULL OR expires_at > ?4) ORDER BY created_at, rid`,
   )
     .all({ 1: ctx.partitionId, 2: options.sessionId ?? null, 3: options.includeExpired ? 1 : 0, 4: at })
-    .map(toItem);
+    .map(workingItemFromRow);
 }

@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { isStatelensError } from '../../../shared/errors';
 import { FactDetail, Neighbourhood, ReviewQueuePage } from '../../../shared/inspect';
+import { codeOf } from '../../../test/helpers/errors';
 import { openTmpStore } from '../../../test/helpers/tmp';
 import { USER } from './fixtures.test-helper';
-
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    return isStatelensError(e) ? e.code : `untyped: ${String(e)}`;
-  }
-  return 'no error';
-}
 
 /** budget <- decision <- plan <- schedule, plus side <- decision. */
 function graph() {

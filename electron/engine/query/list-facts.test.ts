@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { isStatelensError } from '../../../shared/errors';
 import { FactPage, VALUE_PREVIEW_CHARS } from '../../../shared/inspect';
+import { codeOf } from '../../../test/helpers/errors';
 import { openTmpStore } from '../../../test/helpers/tmp';
 import { toFtsQuery } from './fts';
 import { USER } from './fixtures.test-helper';
-
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    return isStatelensError(e) ? e.code : `untyped: ${String(e)}`;
-  }
-  return 'no error';
-}
 
 describe('listFacts filters', () => {
   it('filters by validity, memory type, scope, review, constraint, source, authority, dates and key', () => {

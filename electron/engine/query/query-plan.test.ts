@@ -1,13 +1,9 @@
-// Query-plan tests (after Signal Desktop's migration tests): every sort of the memories table
+// Query-plan tests: every sort of the memories table
 // is a walk along an index — no full scan, no temp b-tree for ORDER BY — on every page segment.
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { FactFilter, FactSort, SORT_COLUMNS } from '../../../shared/query';
-import { openTmpStore, tmpDbPath } from '../../../test/helpers/tmp';
-import { APPLICATION_ID } from '../db/open';
-import { migration001 } from '../db/migrations/001_initial';
-import { SCHEMA_VERSION } from '../db/migrations';
-import { Store } from '../store';
+import { openTmpStore } from '../../../test/helpers/tmp';
 import { filterSql, whereOf } from './filter-sql';
 import { pageSql, type PagePlan } from './list-facts';
 import { SORT_SPECS } from './sort-columns';
@@ -73,27 +69,5 @@ describe('query plans of the memories table', () => {
     expect(text, text).toMatch(/INDEX facts_partition_ts \(partition_id=\? AND ts<\?\)/);
     expect(text, text).toMatch(/LIST SUBQUERY/);
     expect(text, text).not.toMatch(/TEMP B-TREE/);
-  });
-});
-
-describe('migration 002', () => {
-  it('adds the sort indexes to a version-1 database and keeps its rows', () => {
-    const file = tmpDbPath();
-    const raw = new Database(file);
-    raw.exec(migration001.up);
-    raw.pragma('user_version = 1');
-    raw.pragma(`application_id = ${APPLICATION_ID}`);
-    raw.prepare("INSERT INTO partitions (org_id, kind, subject, created_at) VALUES ('acme', 'user', 'u1', '2026-01-01')").run();
-    raw.prepare(
-      `INSERT INTO facts (id, partition_id, org_id, key, value, source_type, ts, created_at, memory_type)
-       VALUES ('f1', 1, 'acme', 'k', 'v', 'user', '2026-01-01', '2026-01-01', 'user')`,
-    ).run();
-    raw.close();
-    const store = Store.open(file);
-    expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    const indexes = store.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND name LIKE 'facts_sort_%'").pluck().all();
-    for (const spec of Object.values(SORT_SPECS)) if (spec.index.startsWith('facts_sort_')) expect(indexes).toContain(spec.index);
-    expect(store.scopeById(1).listFacts({ sort: { column: 'value', direction: 'asc' } }).rows.map((r) => r.id)).toEqual(['f1']);
-    store.close();
   });
 });

@@ -1,42 +1,21 @@
 // The light row shapes the inspector lists: table rows (value as a preview, with search match
 // ranges) and fact briefs (links to other facts). One mapping each, so every list agrees.
-import type { Fact } from '../../../shared/domain';
 import { VALUE_PREVIEW_CHARS, type FactBrief, type FactRowView, type SearchMatch, type TextRange } from '../../../shared/inspect';
 import type { PartitionContext } from '../context';
+import type { FactRow } from '../facts/rows';
 import { stmt } from '../db/statements';
 import { parseHighlighted } from './fts';
 
 export const BRIEF_VALUE_CHARS = 200;
 
-export interface RowViewRow {
-  rid: number;
-  id: string;
-  label: string | null;
-  key: string;
-  value_preview: string;
-  value_length: number;
-  source_type: string;
-  source_identity: string | null;
-  source_authority: string | null;
-  ts: string;
-  created_at: string;
-  last_accessed_at: string | null;
-  access_count: number;
-  importance: number;
-  memory_type: Fact['memoryType'];
-  level: Fact['level'];
-  scope: Fact['scope'];
-  scope_id: string | null;
-  status: Fact['status'];
-  is_valid: number;
-  superseded_by: string | null;
-  supersedes: string | null;
-  supersession_rule: Fact['supersessionRule'];
-  proposal_for: string | null;
-  needs_review: number;
-  is_constraint: number;
-  constraint_type: Fact['constraintType'];
-}
+/** The columns ROW_VIEW_COLUMNS selects: a `facts` row without the full value and the fields
+ * only the detail view shows, plus the value's preview and length. */
+export type RowViewRow = Pick<
+  FactRow,
+  | 'rid' | 'id' | 'label' | 'key' | 'source_type' | 'source_identity' | 'source_authority' | 'ts' | 'created_at' | 'last_accessed_at'
+  | 'access_count' | 'importance' | 'memory_type' | 'level' | 'scope' | 'scope_id' | 'status' | 'is_valid' | 'superseded_by'
+  | 'supersedes' | 'supersession_rule' | 'proposal_for' | 'needs_review' | 'is_constraint' | 'constraint_type'
+> & { value_preview: string; value_length: number };
 
 export const ROW_VIEW_COLUMNS = `f.rid, f.id, f.label, f.key, substr(f.value, 1, ${VALUE_PREVIEW_CHARS}) AS value_preview,
   length(f.value) AS value_length, f.source_type, f.source_identity, f.source_authority, f.ts, f.created_at,
@@ -122,17 +101,7 @@ export function toRowView(r: RowViewRow, marked: MarkedText | null): FactRowView
   };
 }
 
-interface BriefRow {
-  id: string;
-  key: string;
-  value: string;
-  status: Fact['status'];
-  is_valid: number;
-  needs_review: number;
-  memory_type: Fact['memoryType'];
-  ts: string;
-  supersession_rule: Fact['supersessionRule'];
-}
+type BriefRow = Pick<FactRow, 'id' | 'key' | 'value' | 'status' | 'is_valid' | 'needs_review' | 'memory_type' | 'ts' | 'supersession_rule'>;
 
 const BRIEF_COLUMNS = `f.id, f.key, substr(f.value, 1, ${BRIEF_VALUE_CHARS}) AS value, f.status, f.is_valid, f.needs_review,
   f.memory_type, f.ts, f.supersession_rule`;

@@ -2,13 +2,10 @@
 // names each bad field, so callers outside the IPC registrar (CLI, library) get the same checks.
 import type { z } from 'zod';
 import { StatelensError } from '../../../shared/errors';
+import { describeIssues, type IssueOptions } from '../../../shared/issues';
 
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what: string): z.infer<S> {
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what: string, options: IssueOptions = {}): z.infer<S> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues
-    .slice(0, 10)
-    .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-    .join('; ');
-  throw new StatelensError('INVALID_INPUT', `Invalid ${what}: ${issues}`);
+  throw new StatelensError('INVALID_INPUT', `Invalid ${what}: ${describeIssues(parsed.error, options)}`);
 }

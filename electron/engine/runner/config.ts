@@ -1,4 +1,4 @@
-// The runner's TOML configuration (seed 004): `[agent] context_only = true` by default selects
+// The runner's TOML configuration: `[agent] context_only = true` by default selects
 // the context-only runner; false selects the entries runner with a flush every N messages.
 // Errors name the file, line and key.
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// A small deterministic conversation dataset for the runners (seed 004's 50-session shape):
+// A small deterministic conversation dataset for the runners (50 sessions by default):
 // sessions of alternating user/assistant messages, dated a few days apart, whose user messages
 // carry the structured state an agent would extract — facts that get updated (5K time, degree,
 // job, city), people and places, evolving preferences and dated notes (museum visits, purchases).

@@ -1,4 +1,4 @@
-// The two runners of seed 004 behind one interface. Entries: every message stored as an entry,
+// The two context runners (entries, context only) behind one interface. Entries: every message stored as an entry,
 // the context document re-synthesised and put every N messages (and at session end). Context
 // only: messages held in memory and one synthesis at session end — exactly three store calls
 // per session (await consistency, get context, put context). Both log which runner is active.

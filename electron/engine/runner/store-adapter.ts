@@ -1,4 +1,4 @@
-// The runners' store adapter over a Statelens partition: the five operations of seed 004
+// The runners' store adapter over a Statelens partition: the five operations a runner needs
 // (await_consistency, get_context, put_context, add_entry, list_entries), each counted, so a
 // benchmark can show exactly how many store calls a session cost.
 import { addWorkingItem } from '../layers/working-set';

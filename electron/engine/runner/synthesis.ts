@@ -1,4 +1,4 @@
-// The default, deterministic context synthesis of seed 004: previous context document + one
+// The default, deterministic context synthesis: previous context document + one
 // session's structured state -> the next document, with sections Facts (current session wins,
 // superseded removed), Timeline (every session date, in order), Entities (recent relation wins,
 // removed ones dropped), Preferences (latest wins) and Notes. The word cap (and the store's

@@ -5,6 +5,7 @@
 import { entityKey } from '../facts/entity';
 import { z } from 'zod';
 import { StatelensError } from '../../../shared/errors';
+import { fieldIssues } from '../../../shared/issues';
 import {
   SNAPSHOT_FORMAT,
   SNAPSHOT_FORMAT_VERSION,
@@ -44,9 +45,8 @@ class RecordError extends Error {
 }
 
 function firstIssue(error: z.ZodError, prefix: string): { field: string; message: string } {
-  const issue = error.issues[0];
-  const path = issue?.path.map(String) ?? [];
-  return { field: [prefix, ...path].filter(Boolean).join('.') || '(record)', message: issue?.message ?? 'invalid' };
+  const issue = fieldIssues(error, { root: '', max: 1 })[0];
+  return { field: [prefix, issue?.field].filter(Boolean).join('.') || '(record)', message: issue?.message ?? 'invalid' };
 }
 
 /** Checks the header, telling a wrong format or a newer version apart from a malformed one. */

@@ -7,6 +7,7 @@ import { FACT_COLUMNS, type FactRow } from '../facts/rows';
 import { partitionLabel, refFromRow, type PartitionRow } from '../partitions/partitions';
 import type { PartitionContext } from '../context';
 import { countFacts, listFacts } from '../query';
+import { parseInput } from '../query/validate';
 import { Ticker, type ExportControl, type FileSink } from './sink';
 
 export const CSV_COLUMNS = [
@@ -167,9 +168,5 @@ export async function writeCsv(db: Sqlite, sink: FileSink, partitionId: number |
 }
 
 function parseFilter(input: FactFilterInput): FactFilter {
-  const parsed = FactFilter.safeParse(input);
-  if (!parsed.success) {
-    throw new StatelensError('INVALID_INPUT', `Invalid filter: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(filter)'}: ${i.message}`).join('; ')}`);
-  }
-  return parsed.data;
+  return parseInput(FactFilter, input, 'filter', { root: '(filter)' });
 }

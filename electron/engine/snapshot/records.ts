@@ -6,6 +6,8 @@ import { SNAPSHOT_RECORD_ORDER } from '../../../shared/snapshot';
 import { auditRowToEntry } from '../audit/audit';
 import type { Sqlite } from '../db/open';
 import { FACT_COLUMNS, rowToFact, type FactRow } from '../facts/rows';
+import { identityFromRow, type IdentityRow } from '../layers/identity';
+import { workingItemFromRow, type WorkingRow } from '../layers/working-set';
 import { refFromRow, type PartitionRow } from '../partitions/partitions';
 
 type Counts = Record<SnapshotRecordType, number>;
@@ -35,31 +37,6 @@ export function totalOf(counts: Partial<Record<string, number>>): number {
   return Object.values(counts).reduce<number>((a, b) => a + (b ?? 0), 0);
 }
 
-interface IdentityRow {
-  partition_id: number;
-  user_name: string;
-  user_id: string;
-  authority: string;
-  department: string;
-  organization: string;
-  permissions: string;
-  communication_style: string | null;
-}
-
-interface WorkingRow {
-  partition_id: number;
-  id: string;
-  session_id: string;
-  key: string;
-  value: string;
-  item_type: string;
-  speaker: string | null;
-  turn_index: number | null;
-  created_at: string;
-  expires_at: string | null;
-  priority: number;
-}
-
 function* rows<R>(db: Sqlite, sql: string, partitionId: number | null): Generator<R> {
   yield* db.prepare(sql).iterate({ p: partitionId }) as IterableIterator<R>;
 }
@@ -70,19 +47,11 @@ export function* iterateRecords(db: Sqlite, partitionId: number | null): Generat
   for (const r of rows<PartitionRow>(db, 'SELECT * FROM partitions WHERE @p IS NULL OR id = @p ORDER BY id', partitionId)) {
     yield { type: 'partition', id: r.id, ref: refFromRow(r), maturity: r.maturity, createdAt: r.created_at };
   }
-  for (const r of rows<IdentityRow>(db, 'SELECT * FROM identities WHERE @p IS NULL OR partition_id = @p ORDER BY partition_id', partitionId)) {
+  for (const r of rows<IdentityRow & { partition_id: number }>(db, 'SELECT * FROM identities WHERE @p IS NULL OR partition_id = @p ORDER BY partition_id', partitionId)) {
     yield {
       type: 'identity',
       partition: r.partition_id,
-      identity: {
-        userName: r.user_name,
-        userId: r.user_id,
-        authority: r.authority,
-        department: r.department,
-        organization: r.organization,
-        permissions: JSON.parse(r.permissions) as string[],
-        communicationStyle: r.communication_style,
-      },
+      identity: identityFromRow(r),
     };
   }
   for (const r of rows<FactRow>(db, `SELECT ${FACT_COLUMNS} FROM facts f WHERE @p IS NULL OR f.partition_id = @p ORDER BY f.rid`, partitionId)) {
@@ -96,22 +65,11 @@ export function* iterateRecords(db: Sqlite, partitionId: number | null): Generat
   )) {
     yield { type: 'edge', partition: r.partition_id, dependent: r.dependent, dependsOn: r.depends_on };
   }
-  for (const r of rows<WorkingRow>(db, 'SELECT * FROM working_items WHERE @p IS NULL OR partition_id = @p ORDER BY rid', partitionId)) {
+  for (const r of rows<WorkingRow & { partition_id: number }>(db, 'SELECT * FROM working_items WHERE @p IS NULL OR partition_id = @p ORDER BY rid', partitionId)) {
     yield {
       type: 'working_item',
       partition: r.partition_id,
-      item: {
-        id: r.id,
-        sessionId: r.session_id,
-        key: r.key,
-        value: r.value,
-        itemType: r.item_type,
-        speaker: r.speaker,
-        turnIndex: r.turn_index,
-        createdAt: r.created_at,
-        expiresAt: r.expires_at,
-        priority: r.priority,
-      },
+      item: workingItemFromRow(r),
     };
   }
   for (const r of rows<{ partition_id: number; key: string; value: string; observed_at: string }>(

@@ -1,5 +1,5 @@
 // Database verification: SQLite's own integrity and foreign-key checks, the full-text index
-// against its content, and every invariant of the engine's model (DESIGN.md), as one structured
+// against its content, and every invariant of the engine's model (validity, chains, edges, review flags), as one structured
 // report. Reads only: whatever it needs to compute lives in temp tables that are rolled back.
 import type { Sqlite } from '../db/open';
 import type { Store } from '../store';

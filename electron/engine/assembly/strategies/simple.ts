@@ -1,4 +1,4 @@
-// HTM's ADR-006 strategies over valid facts: `recent` (last touch: the last access, or when the
+// The simple strategies over valid facts: `recent` (last touch: the last access, or when the
 // fact was established if it was never accessed), `important` (importance) and `balanced` (importance x 1/(1 + hours since established)).
 // Each fills in its order until the next fact does not fit. SQL does the ordering, so only the
 // facts that fit are ever read and tokenised.

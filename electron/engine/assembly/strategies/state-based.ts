@@ -1,4 +1,4 @@
-// The specification's full `state_based` assembly: identity; environment (now, freshest signal per
+// The full `state_based` assembly: identity; environment (now, freshest signal per
 // subject); valid facts by relevance (FTS5 BM25 over key and value, relevant constraints first)
 // within the facts' share of the rest (70% by default), then unmatched facts newest first; the
 // org documents the identity may read; the session's agent state; then the curated working set.
@@ -62,7 +62,7 @@ const FEEDBACK_FACTS = 3;
 const FEEDBACK_WEIGHT = 0.5;
 
 export interface StateBasedTuning {
-  /** After relevant facts, fill the facts' share with the others, newest first (the spec). */
+  /** After relevant facts, fill the facts' share with the others, newest first. */
   readonly includeUnmatchedFacts: boolean;
   /** Working items with no relevance to the query: left out, or only after relevant ones. */
   readonly unmatchedItems: 'exclude' | 'last';

@@ -6,13 +6,13 @@ import { tmpDbPath } from '../../../../test/helpers/tmp';
 import { APPLICATION_ID } from '../open';
 import { schemaMismatch } from '../schema-check';
 import { Store } from '../../store';
-import { MIGRATIONS, SCHEMA_VERSION } from '.';
+import { MIGRATIONS, runMigration, SCHEMA_VERSION } from '.';
 
 describe('migration 005 (fact entities)', () => {
   it('adds entity columns to a version-4 database, files existing facts by their keys, keeps every row', () => {
     const file = tmpDbPath();
     const raw = new Database(file);
-    for (const m of MIGRATIONS.filter((x) => x.version <= 4)) raw.exec(m.up);
+    for (const m of MIGRATIONS.filter((x) => x.version <= 4)) runMigration(raw, m);
     raw.pragma('user_version = 4');
     raw.pragma(`application_id = ${APPLICATION_ID}`);
     raw.prepare("INSERT INTO partitions (org_id, kind, subject, created_at) VALUES ('acme', 'user', 'u1', '2026-01-01')").run();

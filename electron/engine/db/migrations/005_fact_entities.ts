@@ -8,12 +8,12 @@ import type { Migration } from './types';
 export const migration005: Migration = {
   version: 5,
   name: 'fact entities',
-  up: `
-    ALTER TABLE facts ADD COLUMN entity TEXT;
-    ALTER TABLE facts ADD COLUMN entity_key TEXT;
-    CREATE INDEX facts_partition_entity ON facts (partition_id, entity_key) WHERE is_valid = 1;
-  `,
-  transform(db) {
+  up(db) {
+    db.exec(`
+      ALTER TABLE facts ADD COLUMN entity TEXT;
+      ALTER TABLE facts ADD COLUMN entity_key TEXT;
+      CREATE INDEX facts_partition_entity ON facts (partition_id, entity_key) WHERE is_valid = 1;
+    `);
     db.function('statelens_entity_key', { deterministic: true }, (key: unknown) => entityKey(String(key), null));
     db.exec('UPDATE facts SET entity_key = statelens_entity_key(key)');
   },
