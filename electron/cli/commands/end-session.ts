@@ -3,7 +3,7 @@
 import { StatelensError } from '../../../shared/errors';
 import { partitionLabel } from '../../engine/partitions/partitions';
 import { EXIT, requireString, type CliCommand } from '../command';
-import { openDb, partitionIdArg } from './export';
+import { openDb, partitionIdArg } from '../database';
 
 export const endSessionCommand: CliCommand = {
   name: 'end-session',

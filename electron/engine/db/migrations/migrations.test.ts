@@ -187,7 +187,7 @@ describe('function migrations', () => {
   it('a transform that fails leaves the file as it was, version included', () => {
     const file = fileAt(SCHEMA_VERSION, seedCore);
     const db = new Database(file);
-    const before = contents(db, tables(db));
+    const before = contents(db, columns(db));
     const failing: Migration = {
       ...transform,
       up: (d) => {
@@ -197,7 +197,7 @@ describe('function migrations', () => {
     };
     expect(() => migrate(db, SCHEMA_VERSION, [...MIGRATIONS, failing])).toThrow(/halfway/);
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    expect(contents(db, tables(db))).toEqual(before);
+    expect(contents(db, columns(db))).toEqual(before);
     db.close();
   });
 });
