@@ -105,4 +105,30 @@ export default tseslint.config(
     ignores: TESTS,
     rules: { 'no-restricted-syntax': ['error', NO_TEST_DYNAMIC_IMPORT] },
   },
+  // The engine's callers reach rows only through a PartitionHandle's methods (or the Store's
+  // whole-database ones): never its context or the raw connection. The engine also loads none of
+  // its callers lazily. (Repeats the test/ rule: these options replace the block above's.)
+  {
+    files: ['electron/cli/**/*.ts', 'electron/server/**/*.ts', 'electron/mcp/**/*.ts', 'electron/handlers/**/*.ts', 'electron/engine-host/**/*.ts', 'electron/main/**/*.ts'],
+    ignores: TESTS,
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        NO_TEST_DYNAMIC_IMPORT,
+        { selector: "MemberExpression[property.name='ctx']", message: 'Reach rows through the PartitionHandle methods, not its context (add a method there if one is missing).' },
+        { selector: "MemberExpression[object.name=/^(store|session)$/][property.name=/^(db|services)$/]", message: 'Reach rows through the Store or PartitionHandle methods, not the raw connection.' },
+      ],
+    },
+  },
+  {
+    files: ['electron/engine/**/*.ts'],
+    ignores: TESTS,
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        NO_TEST_DYNAMIC_IMPORT,
+        { selector: `ImportExpression[source.value=/${NO_ENGINE_CLIENTS.regex.replaceAll('/', '\\/')}/]`, message: NO_ENGINE_CLIENTS.message },
+      ],
+    },
+  },
 );

@@ -40,6 +40,17 @@ describe('lint enforces the layer rules', () => {
     });
   }
 
+  it('the engine loads none of its callers lazily either', async () => {
+    await expectRefused('electron/engine/facts/planted.ts', "export async function load(): Promise<unknown> {\n  return import('../../mcp/server');\n}\n", /bottom layer/);
+  });
+
+  it("the engine's callers reach rows through the handle, not its context or the raw connection", async () => {
+    const handle = "import type { PartitionHandle } from '../../engine/partition-handle';\n";
+    await expectRefused('electron/mcp/tools/planted.ts', `${handle}export const f = (h: PartitionHandle) => h.ctx.db;\n`, /through the PartitionHandle methods/);
+    await expectRefused('electron/engine-host/planted.ts', "import type { Store } from '../engine/store';\nexport const f = (store: Store) => store.db.prepare('SELECT 1');\n", /not the raw connection/);
+    await expectRefused('electron/server/planted.ts', "import type { EngineSession } from '../engine-host/engine-session';\nexport const f = (session: EngineSession) => session.store.scopeById(1).ctx;\n", /through the PartitionHandle methods/);
+  });
+
   it('production code imports nothing from test/ (statically or dynamically), wherever it lives', async () => {
     await expectRefused('electron/cli/commands/planted.ts', "import type { BenchRow } from '../../../test/bench/section';\nexport type R = BenchRow;\n", /does not import test/);
     await expectRefused('electron/engine/planted.ts', "import { tmpDbPath } from '../../test/helpers/tmp';\nexport const t = tmpDbPath;\n", /does not import test/);
