@@ -66,8 +66,21 @@ const WORDS: Readonly<Record<string, AuthorityRole>> = Object.fromEntries(
 const NEGATIONS = new Set(['not', 'non', 'no', 'ex', 'former', 'fake', 'pseudo', 'wannabe']);
 const FILLER = new Set(['a', 'an', 'the']);
 
+// Titles repeat (every write of one source carries the same one): each is read once.
+const recognised = new Map<string, { role: AuthorityRole; by: string } | null>();
+
 /** The role a title or authority names, with the words that decided it. */
 export function recogniseRole(text: string): { role: AuthorityRole; by: string } | null {
+  let found = recognised.get(text);
+  if (found === undefined) {
+    found = readRole(text);
+    if (recognised.size >= 10_000) recognised.clear();
+    recognised.set(text, found);
+  }
+  return found;
+}
+
+function readRole(text: string): { role: AuthorityRole; by: string } | null {
   const ws = wordsOf(text);
   let best: { role: AuthorityRole; by: string } | null = null;
   const consider = (role: AuthorityRole, by: string): void => {

@@ -18,6 +18,7 @@ describe('key stems and entities', () => {
     expect(keyEntity('teamMeetingDay_v2')).toEqual({ head: 'team meeting', attribute: 'day', family: 'when' });
     expect(keyEntity('vendor')).toEqual({ head: 'vendor', attribute: null, family: null });
     expect(entityKey('address_2', null)).toBe('address');
+    expect(entityKey('account.A-17.owner', null)).toBe('account a 17');
     expect(entityKey('kickoff_time', 'Project-Atlas Kickoff')).toBe('project atlas kickoff');
   });
 

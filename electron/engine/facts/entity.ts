@@ -86,14 +86,16 @@ export function normaliseEntity(entity: string): string {
   return wordsOf(entity).join(' ');
 }
 
-/** The entity a fact is filed under for lookups: its explicit entity, else its key's head with
- * a trailing number dropped (so address_2 finds address; the rules below still tell fact_1 from
- * fact_2). */
+/** The entity a fact is filed under for lookups: its explicit entity, else its key's head, with
+ * a number that ends the key dropped (so address_2 finds address; the rules below still tell
+ * fact_1 from fact_2). A number inside the key names the entity (account.A-17.owner is filed
+ * under "account a 17", not beside every other account). */
 export function entityKey(key: string, entity: string | null | undefined): string {
   if (entity && normaliseEntity(entity)) return normaliseEntity(entity);
-  const head = keyEntity(key).head.split(' ');
-  while (head.length > 1 && isNumber(head[head.length - 1] as string)) head.pop();
-  return head.join(' ');
+  const { head, attribute } = keyEntity(key);
+  const words = head.split(' ');
+  if (attribute === null && words.length > 1 && isNumber(words[words.length - 1] as string)) words.pop();
+  return words.join(' ');
 }
 
 // --- Typed slots of a value: what "conflicting values" can be checked on ---------------------

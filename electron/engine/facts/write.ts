@@ -82,8 +82,17 @@ const VALID_BY_LABEL_SQL = `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partitio
 const VALID_BY_KEY_SQL = `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.is_valid = 1 AND f.key = ? ORDER BY +f.ts DESC, f.rid DESC LIMIT 1`;
 const VALID_BY_KEY_IN_SCOPE_SQL = `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.is_valid = 1 AND f.key = ? AND f.scope = ? AND f.scope_id IS ?
      ORDER BY +f.ts DESC, f.rid DESC LIMIT 1`; // '+': use the key index, not a scan of facts_partition_ts
-const ENTITY_CANDIDATES_SQL = `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.is_valid = 1 AND f.entity_key IN (SELECT value FROM json_each(?))
-     AND +f.scope = ? AND +f.scope_id IS ? AND f.key <> ? AND f.id NOT IN (SELECT value FROM json_each(?)) ORDER BY f.ts DESC, f.rid DESC LIMIT ${ENTITY_CANDIDATES}`;
+// INDEXED BY: otherwise the planner walks the partition in ts order to skip the sort, a scan of
+// every fact per write. One entity and no exclusions (most writes) take the plainest statement.
+const entityCandidatesSql = (oneEntity: boolean, excluding: boolean): string =>
+  `SELECT ${FACT_COLUMNS} FROM facts f INDEXED BY facts_partition_entity WHERE f.partition_id = ? AND f.is_valid = 1 AND ${
+    oneEntity ? 'f.entity_key = ?' : 'f.entity_key IN (SELECT value FROM json_each(?))'
+  }
+     AND +f.scope = ? AND +f.scope_id IS ? AND f.key <> ?${excluding ? ' AND f.id NOT IN (SELECT value FROM json_each(?))' : ''} ORDER BY f.ts DESC, f.rid DESC LIMIT ${ENTITY_CANDIDATES}`;
+const ENTITY_CANDIDATES_SQL = [
+  [entityCandidatesSql(false, false), entityCandidatesSql(false, true)],
+  [entityCandidatesSql(true, false), entityCandidatesSql(true, true)],
+] as const;
 const IDENTITY_SQL = 'SELECT user_name, user_id, authority FROM identities WHERE partition_id = ?';
 const HISTORY_AFTER_SQL = `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.key = ? AND +f.scope = ? AND +f.scope_id IS ?
      AND +f.status <> 'proposal' AND (f.valid_to IS NULL OR f.valid_to > ?)`; // '+': the (partition_id, key) index, not (partition_id, scope)
@@ -110,14 +119,10 @@ function historyAfter(ctx: PartitionContext, key: string, scope: string, scopeId
 
 /** entityCandidates' query; `excluded` ids (a batch's pending supersessions) are left out. */
 function entityCandidates(ctx: PartitionContext, entities: readonly string[], scope: string, scopeId: string | null, key: string, excluded: readonly string[] = []): FactRow[] {
-  return stmt<[number, string, string, string | null, string, string], FactRow>(ctx.db, ENTITY_CANDIDATES_SQL).all(
-    ctx.partitionId,
-    JSON.stringify(entities),
-    scope,
-    scopeId,
-    key,
-    JSON.stringify(excluded),
-  );
+  const one = entities.length === 1;
+  const params: unknown[] = [ctx.partitionId, one ? entities[0] : JSON.stringify(entities), scope, scopeId, key];
+  if (excluded.length > 0) params.push(JSON.stringify(excluded));
+  return stmt<unknown[], FactRow>(ctx.db, ENTITY_CANDIDATES_SQL[one ? 1 : 0][excluded.length > 0 ? 1 : 0]).all(params);
 }
 
 function identityOf(ctx: PartitionContext): IdentityAuthority | undefined {
@@ -519,6 +524,7 @@ const BY_LABEL_PENDING_SQL = `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partit
   ORDER BY (f.is_valid = 1 AND f.id NOT IN (SELECT value FROM json_each(?))) DESC, f.ts DESC, f.rid DESC LIMIT 1`;
 /** A held row's rid until it is inserted: above every rid of the database, in write order. */
 const HELD_RID = 2 ** 52;
+const ENTITY_IN_DB_SQL = 'SELECT 1 FROM facts INDEXED BY facts_partition_entity WHERE partition_id = ? AND is_valid = 1 AND entity_key = ? LIMIT 1';
 const KEY_IN_DB_SQL = 'SELECT 1 FROM facts WHERE partition_id = ? AND key = ? LIMIT 1';
 
 /** Later wins ties: among rows of one batch, later writes; against the database, held rows
@@ -572,6 +578,7 @@ export class FactWriteBatch {
   /** Whether the database holds any row of a key, probed once per key until flush (until then
    * only held rows can add one): the lookups of a new key, most writes, skip their queries. */
   private readonly keyInDb = new Map<string, boolean>();
+  private readonly entityInDb = new Map<string, boolean>();
   /** Held rows by entity_key, for entityCandidates. */
   private readonly heldByEntity = new Map<string, FactRow[]>();
   /** The partition identity, read once per batch (null: not read yet). */
@@ -664,7 +671,7 @@ export class FactWriteBatch {
    * and the held ones, merged in the same order: held rows were written after every database
    * row, so their rids (HELD_RID) sort after the database's. */
   private entityCandidates(entities: readonly string[], scope: string, scopeId: string | null, key: string): FactRow[] {
-    let rows = entityCandidates(this.ctx, entities, scope, scopeId, key);
+    let rows = entities.some((e) => this.hasEntityInDb(e)) ? entityCandidates(this.ctx, entities, scope, scopeId, key) : [];
     if (this.pendingById.size > 0 && rows.some((r) => this.pendingById.has(r.id))) {
       rows = entityCandidates(this.ctx, entities, scope, scopeId, key, [...this.pendingById.keys()]);
     }
@@ -678,6 +685,17 @@ export class FactWriteBatch {
 
   get pending(): number {
     return this.held.length;
+  }
+
+  /** Whether the database holds a valid row filed under an entity, probed once per entity until
+   * flush (only held rows can add one; pending supersessions only take rows away). */
+  private hasEntityInDb(entity: string): boolean {
+    let has = this.entityInDb.get(entity);
+    if (has === undefined) {
+      has = stmt<[number, string], number>(this.ctx.db, ENTITY_IN_DB_SQL).pluck().get(this.ctx.partitionId, entity) !== undefined;
+      this.entityInDb.set(entity, has);
+    }
+    return has;
   }
 
   private hasKeyInDb(key: string): boolean {
@@ -768,6 +786,7 @@ export class FactWriteBatch {
     this.heldByLabel.clear();
     this.heldByKey.clear();
     this.heldByEntity.clear();
+    this.entityInDb.clear();
     this.keyInDb.clear();
   }
 
