@@ -1,6 +1,8 @@
-// Lint, including the process boundaries: the engine and shared/ never import electron,
+// Lint, including the process boundaries: the engine and shared/ never import electron, the
+// engine imports none of the layers built on it (CLI, server, handlers, MCP, main, engine host),
 // shared/ imports no node:* module, the renderer imports only shared/ and itself (and never
-// turns text into HTML), and no production code imports the tests (test/).
+// turns text into HTML), and no production code imports the tests (test/). Import cycles are
+// found by electron/build/no-cycles.mjs, which `npm run lint` runs after ESLint.
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -10,6 +12,14 @@ const TESTS = ['**/*.test.ts', '**/*.test.tsx', 'renderer/test-utils/**'];
 const NO_TEST_IMPORT = 'Production code does not import test/: move what it needs out of test/ (the tests may import it from there).';
 /** Dynamic imports too (`await import('../../test/...')`), which no-restricted-imports does not see. */
 const NO_TEST_DYNAMIC_IMPORT = { selector: 'ImportExpression[source.value=/(^|\\/)test\\//]', message: NO_TEST_IMPORT };
+
+const NO_ELECTRON = { group: ['electron', 'electron/*'], message: 'The engine, CLI and server run without Electron.' };
+/** The layers built on the engine, reached from inside electron/engine by climbing out of it. */
+const ENGINE_CLIENTS = ['cli', 'server', 'handlers', 'mcp', 'main', 'preload', 'engine-host'];
+const NO_ENGINE_CLIENTS = {
+  regex: `^(\\.\\./)+(electron/)?(${ENGINE_CLIENTS.join('|')})(/|$)`,
+  message: 'The engine is the bottom layer: it imports nothing from the CLI, server, handlers, MCP server, main process or engine host (they import the engine).',
+};
 
 const NODE_BUILTINS = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'worker_threads', 'url', 'stream', 'util', 'events'];
 
@@ -28,7 +38,15 @@ export default tseslint.config(
   {
     files: ['electron/engine/**/*.ts', 'electron/cli/**/*.ts', 'electron/server/**/*.ts', 'electron/mcp/**/*.ts', 'electron/handlers/**/*.ts', 'electron/engine-host/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['electron', 'electron/*'], message: 'The engine, CLI and server run without Electron.' }] }],
+      'no-restricted-imports': ['error', { patterns: [NO_ELECTRON] }],
+    },
+  },
+  // The engine's own rule set (options replace the block above's for these files, so it repeats
+  // the electron rule).
+  {
+    files: ['electron/engine/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [NO_ELECTRON, NO_ENGINE_CLIENTS] }],
     },
   },
   {
@@ -86,5 +104,31 @@ export default tseslint.config(
     files: ['electron/**/*.ts', 'electron/**/*.mjs', 'shared/**/*.ts'],
     ignores: TESTS,
     rules: { 'no-restricted-syntax': ['error', NO_TEST_DYNAMIC_IMPORT] },
+  },
+  // The engine's callers reach rows only through a PartitionHandle's methods (or the Store's
+  // whole-database ones): never its context or the raw connection. The engine also loads none of
+  // its callers lazily. (Repeats the test/ rule: these options replace the block above's.)
+  {
+    files: ['electron/cli/**/*.ts', 'electron/server/**/*.ts', 'electron/mcp/**/*.ts', 'electron/handlers/**/*.ts', 'electron/engine-host/**/*.ts', 'electron/main/**/*.ts'],
+    ignores: TESTS,
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        NO_TEST_DYNAMIC_IMPORT,
+        { selector: "MemberExpression[property.name='ctx']", message: 'Reach rows through the PartitionHandle methods, not its context (add a method there if one is missing).' },
+        { selector: "MemberExpression[object.name=/^(store|session)$/][property.name=/^(db|services)$/]", message: 'Reach rows through the Store or PartitionHandle methods, not the raw connection.' },
+      ],
+    },
+  },
+  {
+    files: ['electron/engine/**/*.ts'],
+    ignores: TESTS,
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        NO_TEST_DYNAMIC_IMPORT,
+        { selector: `ImportExpression[source.value=/${NO_ENGINE_CLIENTS.regex.replaceAll('/', '\\/')}/]`, message: NO_ENGINE_CLIENTS.message },
+      ],
+    },
   },
 );

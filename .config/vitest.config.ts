@@ -52,7 +52,7 @@ export default defineConfig({
         test: {
           name: 'contract',
           environment: 'node',
-          include: ['shared/**/*.test.ts', 'test/contract/**/*.test.ts', 'test/server/**/*.test.ts'],
+          include: ['shared/**/*.test.ts', 'test/contract/**/*.test.ts', 'test/server/**/*.test.ts', 'test/lint/**/*.test.ts'],
           testTimeout: 120_000,
         },
       },

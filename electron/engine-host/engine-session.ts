@@ -98,6 +98,6 @@ export class EngineSession {
     } catch {
       // The file may have been moved while open; the connection still works.
     }
-    return { path: p, name: path.basename(p), readonly: this.current.readonly, sizeBytes, schemaVersion: this.current.db.pragma('user_version', { simple: true }) as number };
+    return { path: p, name: path.basename(p), readonly: this.current.readonly, sizeBytes, schemaVersion: this.current.schemaVersion };
   }
 }

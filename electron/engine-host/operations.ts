@@ -4,15 +4,7 @@
 import { MAX_LISTED, type ChannelOutput, type ParsedInput, type Progress } from '../../shared/contract';
 import { StatelensError } from '../../shared/errors';
 import type { ExportRequest, ExportSummary } from '../../shared/snapshot';
-import { agentStateRecord } from '../engine/agent-state/agent-state';
-import { assembleContext } from '../engine/assembly/assemble';
-import { contextDocumentVersions, getContextDocument } from '../engine/context-documents/context-documents';
-import { listSessions } from '../engine/context-documents/sessions';
-import { deleteFacts, previewDeletion } from '../engine/deletion';
-import { dismissReview, factDetail, listFacts, neighbourhood, reviewQueue, undoDismissReview } from '../engine/query';
 import { exportStore } from '../engine/snapshot/export';
-import { auditPage } from './audit-page';
-import { contextChangeOfDeletion } from './deletion-context';
 import type { EngineSession, OpenDbInfo, OpenRequest } from './engine-session';
 
 /** Handed to every operation: progress reporting and cancellation of long work. */
@@ -86,28 +78,28 @@ export function createOperations(session: EngineSession, actor: string): EngineO
 
     'partitions.list': () => ({ partitions: session.store.listPartitions() }),
     'facts.list': ({ partitionId, filter, sort, page }) =>
-      listFacts(session.scope(partitionId).ctx, { ...(filter ? { filter } : {}), ...(sort ? { sort } : {}), ...(page ? { page } : {}) }),
-    'facts.get': ({ partitionId, factId }) => factDetail(session.scope(partitionId).ctx, factId),
+      session.scope(partitionId).listFacts({ ...(filter ? { filter } : {}), ...(sort ? { sort } : {}), ...(page ? { page } : {}) }),
+    'facts.get': ({ partitionId, factId }) => session.scope(partitionId).factDetail(factId),
     'facts.chain': ({ partitionId, factId }) => {
       const handle = session.scope(partitionId);
       if (!handle.getFact(factId)) throw new StatelensError('NOT_FOUND', `No fact ${factId} in this partition`, { factId });
       return handle.chain(factId);
     },
-    'facts.neighbourhood': ({ partitionId, factId, hops, maxNodes }) => neighbourhood(session.scope(partitionId).ctx, factId, { hops, maxNodes }),
-    'review.queue': ({ partitionId, page }) => reviewQueue(session.scope(partitionId).ctx, page ?? {}),
+    'facts.neighbourhood': ({ partitionId, factId, hops, maxNodes }) => session.scope(partitionId).neighbourhood(factId, { hops, maxNodes }),
+    'review.queue': ({ partitionId, page }) => session.scope(partitionId).reviewQueue(page ?? {}),
     'review.dismiss': ({ partitionId, factIds, reason }) =>
-      session.scope(partitionId).transact('review', (ctx) => dismissReview(ctx, factIds, { actor, ...(reason !== undefined ? { reason } : {}) })),
-    'review.undoDismiss': ({ partitionId, auditId }) => session.scope(partitionId).transact('review', (ctx) => undoDismissReview(ctx, auditId, { actor })),
+      session.scope(partitionId).dismissReview(factIds, { actor, ...(reason !== undefined ? { reason } : {}) }),
+    'review.undoDismiss': ({ partitionId, auditId }) => session.scope(partitionId).undoDismissReview(auditId, { actor }),
 
     'deletion.preview': ({ partitionId, selection, context }) => {
-      const ctx = session.scope(partitionId).ctx;
-      const impact = previewDeletion(ctx, selection);
-      return { ...impact, context: context ? contextChangeOfDeletion(ctx, selection, context) : null };
+      const handle = session.scope(partitionId);
+      const impact = handle.previewDeletion(selection);
+      return { ...impact, context: context ? handle.deletionContextChange(selection, context) : null };
     },
     'deletion.apply': ({ partitionId, selection, reason }, op) => {
       const handle = session.scope(partitionId);
       op.progress('deletion', 'deleting', 0, null);
-      const result = deleteFacts(session.store, handle.ctx, selection, {
+      const result = handle.deleteFacts(selection, {
         actor,
         reason: reason ?? null,
         // Throwing here (cancelled) rolls the whole delete back.
@@ -121,31 +113,31 @@ export function createOperations(session: EngineSession, actor: string): EngineO
     },
 
     'context.assemble': (input, op) => {
-      const ctx = session.scope(input.partitionId).ctx;
+      const handle = session.scope(input.partitionId);
       op.progress('assembly', input.strategy, 0, 1);
-      const result = assembleContext(ctx, assemblyRequest(input));
+      const result = handle.assemble(assemblyRequest(input));
       op.progress('assembly', input.strategy, 1, 1);
       return result;
     },
     'context.compare': (input, op) => {
-      const ctx = session.scope(input.partitionId).ctx;
+      const handle = session.scope(input.partitionId);
       const { strategies, ...request } = assemblyRequest(input);
       const results = strategies.map((strategy, i) => {
         op.throwIfCancelled();
         op.progress('assembly', strategy, i, strategies.length);
-        return assembleContext(ctx, { ...request, strategy });
+        return handle.assemble({ ...request, strategy });
       });
       op.progress('assembly', 'done', strategies.length, strategies.length);
       return { results };
     },
 
     'sessions.list': ({ partitionId }) => {
-      const { rows, truncated } = capped(listSessions(session.scope(partitionId).ctx, MAX_LISTED + 1));
+      const { rows, truncated } = capped(session.scope(partitionId).sessions(MAX_LISTED + 1));
       return { sessions: rows, truncated };
     },
-    'agentState.get': ({ partitionId, sessionId }) => agentStateRecord(session.scope(partitionId).ctx, sessionId),
-    'contextDocuments.get': ({ partitionId, sessionId, version }) => ({ document: getContextDocument(session.scope(partitionId).ctx, sessionId, version) }),
-    'contextDocuments.versions': ({ partitionId, sessionId }) => ({ versions: contextDocumentVersions(session.scope(partitionId).ctx, sessionId) }),
+    'agentState.get': ({ partitionId, sessionId }) => session.scope(partitionId).agentStateRecord(sessionId),
+    'contextDocuments.get': ({ partitionId, sessionId, version }) => ({ document: session.scope(partitionId).contextDocument(sessionId, version) }),
+    'contextDocuments.versions': ({ partitionId, sessionId }) => ({ versions: session.scope(partitionId).contextDocumentVersions(sessionId) }),
     'documents.list': ({ partitionId }) => {
       const { rows, truncated } = capped(session.scope(partitionId).documents());
       return { documents: rows, truncated };
@@ -155,9 +147,7 @@ export function createOperations(session: EngineSession, actor: string): EngineO
       return { queries: rows, truncated };
     },
     'audit.list': ({ partitionId, factId, beforeId, limit }) => {
-      const store = session.store;
-      if (partitionId != null) store.scopeById(partitionId); // NOT_FOUND for an unknown partition
-      return auditPage(store.db, { partitionId: partitionId ?? null, factId: factId ?? null, beforeId: beforeId ?? null, limit });
+      return session.store.auditPage({ partitionId: partitionId ?? null, factId: factId ?? null, beforeId: beforeId ?? null, limit });
     },
 
     'export.run': ({ request, outPath }, ctx) =>

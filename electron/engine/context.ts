@@ -35,3 +35,20 @@ export interface PartitionContext extends EngineServices {
   readonly subject: string;
   readonly maturity: Maturity | null;
 }
+
+/** What a partition handle needs from the open database it belongs to: all-or-nothing writes
+ * announced as a change, the file's path, and a look for other processes' commits. The store
+ * provides it; taking this instead of the store keeps the handle below the store. */
+export interface PartitionOwner {
+  readonly path: string;
+  write<T>(partitionIds: readonly number[], what: string, fn: () => T, agentStates?: (result: T) => readonly AgentStateChange[]): T;
+  pollExternalChanges(): boolean;
+}
+
+/** A partition that can be written: its context, one transaction per call, and the database
+ * file it lives in (for work on the file itself, such as scrubbing deleted text). */
+export interface WritablePartition {
+  readonly ctx: PartitionContext;
+  readonly path: string;
+  transact<T>(what: string, fn: (ctx: PartitionContext) => T, agentStates?: (result: T) => readonly AgentStateChange[]): T;
+}

@@ -1,13 +1,13 @@
 // A handle bound to one partition: the only way engine callers reach rows. Agent-side writes
 // run in one transaction per call and announce a change; reads never cross the partition.
-import type { Fact, Identity, PartitionRef } from '../../shared/domain';
+import type { Fact, Identity, Maturity, PartitionKind, PartitionRef } from '../../shared/domain';
 import type { FactWriteInput, WriteResult } from '../../shared/writes';
-import type { AgentStateChange, PartitionContext } from './context';
+import type { AgentStateChange, PartitionContext, PartitionOwner, WritablePartition } from './context';
 import { currentFact, eachFactAsOf, factsAsOf, getFact, validFacts, allFacts, type FactsAsOfPage } from './facts/read';
 import { chainFor } from './query/chain';
-import { writeFactsBatched, type WriteOptions } from './facts/write';
+import { resolveRef, writeFactsBatched, type WriteOptions } from './facts/write';
 import { refFromRow } from './partitions/partitions';
-import type { Store } from './store';
+import { stmt } from './db/statements';
 import { getIdentity, releaseIdentity, setIdentity } from './layers/identity';
 import { addWorkingItem, clearSession, listWorkingItems, type WorkingItemInput } from './layers/working-set';
 import { StatelensError } from '../../shared/errors';
@@ -28,17 +28,38 @@ import type { z } from 'zod';
 import { assembleContext, takeContext, type AssembleOptions } from './assembly/assemble';
 import type { AssemblyRequestInput, AssemblyResult } from '../../shared/assembly';
 import { deleteFacts, previewDeletion, type DeleteOptions } from './deletion';
+import { contextChangeOfDeletion } from './deletion/context-change';
+import type { ContextChange } from '../../shared/contract';
 import type { DeletionImpact, DeletionResult } from '../../shared/deletion';
-import type { DeletionSelectionInput } from '../../shared/query';
+import type { DeletionSelection, DeletionSelectionInput } from '../../shared/query';
 
-export class PartitionHandle {
+export class PartitionHandle implements WritablePartition {
   constructor(
-    readonly store: Store,
+    private readonly owner: PartitionOwner,
     readonly ctx: PartitionContext,
   ) {}
 
+  /** The database file this partition lives in. */
+  get path(): string {
+    return this.owner.path;
+  }
+
+  /** Sees other processes' commits (and announces them); true when there were any. */
+  pollExternalChanges(): boolean {
+    return this.owner.pollExternalChanges();
+  }
+
   get id(): number {
     return this.ctx.partitionId;
+  }
+
+  get kind(): PartitionKind {
+    return this.ctx.kind;
+  }
+
+  /** A capability partition's tier (null for other kinds). */
+  get maturity(): Maturity | null {
+    return this.ctx.maturity;
   }
 
   get ref(): PartitionRef {
@@ -47,7 +68,7 @@ export class PartitionHandle {
 
   /** Runs `fn` in one transaction on this partition and announces the change. */
   transact<T>(what: string, fn: (ctx: PartitionContext) => T, agentStates?: (result: T) => readonly AgentStateChange[]): T {
-    return this.store.write([this.ctx.partitionId], what, () => fn(this.ctx), agentStates);
+    return this.owner.write([this.ctx.partitionId], what, () => fn(this.ctx), agentStates);
   }
 
   writeFacts(inputs: readonly FactWriteInput[], options?: WriteOptions): WriteResult[] {
@@ -88,6 +109,17 @@ export class PartitionHandle {
   /** Every fact valid at `at` (all pages). */
   allFactsAsOf(at: string): Fact[] {
     return [...eachFactAsOf(this.ctx, at)];
+  }
+
+  /** The fact a reference names, tried as an id, then a source label, then a key (valid facts
+   * for labels and keys); with `orSupersededKey`, a key whose facts are all superseded names its
+   * newest version. */
+  resolveFact(ref: string, options: { orSupersededKey?: boolean } = {}): Fact | undefined {
+    const resolved = resolveRef(this.ctx, ref);
+    if (resolved) return getFact(this.ctx, resolved.fact.id);
+    if (!options.orSupersededKey) return undefined;
+    const newest = stmt<[number, string], { id: string }>(this.ctx.db, 'SELECT id FROM facts WHERE partition_id = ? AND key = ? ORDER BY ts DESC, rid DESC LIMIT 1').get(this.ctx.partitionId, ref);
+    return newest ? getFact(this.ctx, newest.id) : undefined;
   }
 
   chain(id: string): { versions: Fact[]; proposals: Fact[] } {
@@ -240,13 +272,14 @@ export class PartitionHandle {
     return contextDocumentVersions(this.ctx, sessionId);
   }
 
-  sessions(): SessionSummary[] {
-    return listSessions(this.ctx);
+  /** The partition's sessions, newest activity first; `limit` caps how many (-1: all). */
+  sessions(limit?: number): SessionSummary[] {
+    return listSessions(this.ctx, limit);
   }
 
   /** A context preview: assembles without changing anything, not even access counts. */
   assemble(request: AssemblyRequestInput, options?: AssembleOptions): AssemblyResult {
-    return assembleContext(this, request, options);
+    return assembleContext(this.ctx, request, options);
   }
 
   /** The agent takes a context: assembles and records the access of the included facts. */
@@ -261,8 +294,14 @@ export class PartitionHandle {
     return previewDeletion(this.ctx, selection);
   }
 
+  /** How the context assembled by `probe` would change if `selection` were deleted; changes
+   * nothing (the deletion is simulated and rolled back). */
+  deletionContextChange(selection: DeletionSelection, probe: AssemblyRequestInput): ContextChange {
+    return contextChangeOfDeletion(this.ctx, selection, probe);
+  }
+
   /** Deletes in one transaction, audited; then scrubs the text from the file and its WAL. */
   deleteFacts(selection: DeletionSelectionInput, options: DeleteOptions): DeletionResult {
-    return deleteFacts(this.store, this.ctx, selection, options);
+    return deleteFacts(this, selection, options);
   }
 }

@@ -1,8 +1,9 @@
 // The engine's entry point: one open database, partition lookup and creation, change events
 // (own writes and other processes' writes through PRAGMA data_version). Data is reached only
 // through `store.scope(ref)`, which returns a handle bound to one partition.
-import { Maturity as MaturitySchema, PartitionRef, showUnsafe, type Maturity, type PartitionSummary } from '../../shared/domain';
+import { Maturity as MaturitySchema, PartitionRef, showUnsafe, type AuditEntry, type Maturity, type PartitionSummary } from '../../shared/domain';
 import { recordAudit } from './audit/audit';
+import { auditPage, type AuditPageQuery } from './audit/audit-page';
 import { StatelensError } from '../../shared/errors';
 import type { AgentStateChange, ChangeEvent, EngineClock, EngineServices, PartitionContext } from './context';
 import { mapSqliteError, openDatabase, type OpenOptions, type Sqlite } from './db/open';
@@ -131,14 +132,24 @@ export class Store {
     if (!parsed.success) throw new StatelensError('INVALID_INPUT', `Maturity must be one of ${MaturitySchema.options.join(', ')}; got "${String(maturity)}"`);
     if (!options.actor.trim()) throw new StatelensError('INVALID_INPUT', 'A maturity change needs an actor for the audit log');
     const handle = this.scopeById(partitionId);
-    if (handle.ctx.kind !== 'capability') throw new StatelensError('PARTITION_MISMATCH', `Only capability partitions have a maturity; ${partitionLabel(handle.ref)} is ${handle.ctx.kind}`, { partitionId });
-    const from = handle.ctx.maturity;
+    if (handle.kind !== 'capability') throw new StatelensError('PARTITION_MISMATCH', `Only capability partitions have a maturity; ${partitionLabel(handle.ref)} is ${handle.kind}`, { partitionId });
+    const from = handle.maturity;
     if (from === parsed.data) return { partitionId, from, to: parsed.data, changed: false };
     this.write([partitionId], 'maturity', () => {
       stmt(this.db, 'UPDATE partitions SET maturity = ? WHERE id = ?').run(parsed.data, partitionId);
       recordAudit({ ...this.services, partitionId }, { actor: options.actor, action: 'maturity.set', targetIds: [], reason: options.reason ?? null, details: { from, to: parsed.data } });
     });
     return { partitionId, from, to: parsed.data, changed: true };
+  }
+
+  /** The partition holding the fact with this id (ids are unique in the file), if any. */
+  partitionOfFact(factId: string): number | undefined {
+    return stmt<[string], { partition_id: number }>(this.db, 'SELECT partition_id FROM facts WHERE id = ?').get(factId)?.partition_id;
+  }
+
+  /** The schema version of the open file. */
+  get schemaVersion(): number {
+    return this.db.pragma('user_version', { simple: true }) as number;
   }
 
   /** A handle by numeric partition id (the inspector's channels carry ids). */
@@ -175,6 +186,13 @@ export class Store {
       workingItems: r.working_items,
       documents: r.documents,
     }));
+  }
+
+  /** One page of the audit log, newest first: the whole database's or one partition's (an
+   * unknown partition is NOT_FOUND), optionally only the entries naming one fact. */
+  auditPage(q: AuditPageQuery): { entries: AuditEntry[]; nextBeforeId: number | null } {
+    if (q.partitionId != null) this.scopeById(q.partitionId);
+    return auditPage(this.db, q);
   }
 
   onChange(listener: ChangeListener): () => void {

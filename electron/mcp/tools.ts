@@ -11,7 +11,6 @@ import { FactWriteInput, MAX_VALUE_CHARS } from '../../shared/writes';
 import { PartitionDesignation } from '../engine/ingest/designation';
 import type { PartitionHandle } from '../engine/partition-handle';
 import { MATURITY_NOT_WRITABLE, partitionLabel } from '../engine/partitions/partitions';
-import { listFacts } from '../engine/query/list-facts';
 import type { Store } from '../engine/store';
 import { Timestamp } from '../../shared/timestamp';
 
@@ -236,7 +235,7 @@ export const TOOLS: readonly McpTool[] = [
     run(store, a) {
       const h = readable(store, a.partition);
       const filter = { validity: 'valid' as const, ...(a.filter ?? {}), ...(a.query !== undefined ? { search: a.query } : {}) };
-      const page = listFacts(h.ctx, { filter, sort: { column: 'ts', direction: 'desc' }, page: { limit: a.limit } });
+      const page = h.listFacts({ filter, sort: { column: 'ts', direction: 'desc' }, page: { limit: a.limit } });
       const facts = page.rows.map((r) => h.getFact(r.id)).filter((f): f is Fact => f !== undefined);
       return { ...where(h), facts, total: page.total };
     },

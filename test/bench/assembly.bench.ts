@@ -67,7 +67,7 @@ const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs
 
 /** Grows the partition to `validTarget` valid facts (plus superseded versions) by direct inserts. */
 export function grow(handle: PartitionHandle, from: number, validTarget: number, r: () => number): void {
-  const db = handle.store.db;
+  const db = handle.ctx.db;
   const insert = db.prepare(`INSERT INTO facts (id, partition_id, org_id, label, key, value, source_type, source_authority, ts, created_at,
       importance, memory_type, scope, status, is_valid, superseded_by, supersedes, supersession_rule, valid_to, is_constraint, constraint_type)
     VALUES (@id, @pid, @org, NULL, @key, @value, @source, @authority, @ts, @ts, @importance, 'user', @scope, @status, @valid, @supersededBy, @supersedes, @rule, @validTo, @constraint, @ctype)`);

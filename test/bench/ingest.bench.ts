@@ -226,7 +226,7 @@ function ingest(handle: PartitionHandle, n: number, log: (l: string) => void): I
 /** Deletes 10,000 facts spread over the partition (valid and superseded ones, so chains are
  * relinked and dependents flagged); the transaction and the scrub of the file are timed apart. */
 function deleteBench(handle: PartitionHandle, label: string, rows: BenchRow[], log: (l: string) => void): void {
-  const ids = handle.store.db
+  const ids = handle.ctx.db
     .prepare('SELECT id FROM facts WHERE partition_id = ? AND rid % ? = 0 ORDER BY rid LIMIT ?')
     .pluck()
     .all(handle.id, Math.max(1, Math.floor(countFacts(handle) / DELETE_COUNT)), DELETE_COUNT) as string[];
@@ -242,7 +242,7 @@ function deleteBench(handle: PartitionHandle, label: string, rows: BenchRow[], l
 }
 
 function countFacts(handle: PartitionHandle): number {
-  return handle.store.db.prepare('SELECT count(*) FROM facts WHERE partition_id = ?').pluck().get(handle.id) as number;
+  return handle.ctx.db.prepare('SELECT count(*) FROM facts WHERE partition_id = ?').pluck().get(handle.id) as number;
 }
 
 const AS_OF_PAGE = 10_000;

@@ -3,7 +3,6 @@
 // deleting 10,000 facts. Prints nothing itself; returns rows for the benchmark report.
 import fs from 'node:fs';
 import path from 'node:path';
-import { assembleContext } from '../../electron/engine/assembly/assemble';
 import { listFacts } from '../../electron/engine/query';
 import { exportStore } from '../../electron/engine/snapshot/export';
 import { Store } from '../../electron/engine/store';
@@ -132,7 +131,7 @@ export async function measureScale(o: ScaleOptions): Promise<BenchRow[]> {
   const query = 'What is the current budget and deadline for the vendor contract?';
   const medians: Record<string, number> = {};
   for (const strategy of ['reference', 'balanced', 'state_based'] as const) {
-    const { times, last } = repeat(() => assembleContext(handle, { strategy, budget: 8000, query, provenance: 'included' }), strategy === 'reference' ? 3 : 9, 30_000);
+    const { times, last } = repeat(() => handle.assemble({ strategy, budget: 8000, query, provenance: 'included' }), strategy === 'reference' ? 3 : 9, 30_000);
     const tokens = last.tokens;
     medians[strategy] = median(times);
     const target = strategy === 'state_based' ? (o.facts >= 1_000_000 ? '≤ 50 ms median at 1M' : '≤ 10 ms median at 100k') : undefined;

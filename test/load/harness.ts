@@ -5,7 +5,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isStatelensError } from '../../shared/errors';
 import { Store } from '../../electron/engine/store';
-import { assembleContext } from '../../electron/engine/assembly/assemble';
 import { exportStore } from '../../electron/engine/snapshot/export';
 import { listFacts } from '../../electron/engine/query';
 import { verifyDatabase } from '../../electron/engine/verify/verify';
@@ -138,10 +137,10 @@ export async function runConcurrentLoad(options: LoadOptions): Promise<LoadRepor
       await timed('as-of read (100)', () => handle.factsAsOf(new Date().toISOString(), { limit: 100 }));
       await timed('current value', () => handle.currentValue(`budget_${(round * 7) % 300}`));
       const head = await timed('assemble state_based', () =>
-        assembleContext(handle, { strategy: 'state_based', budget: 2000, query: 'What is the budget and the deadline?', provenance: 'included' }),
+        handle.assemble({ strategy: 'state_based', budget: 2000, query: 'What is the budget and the deadline?', provenance: 'included' }),
       );
       if (head && head.tokens > 2000) errors.push(`assemble state_based: ${head.tokens} tokens over a 2000 budget`);
-      if (round % 5 === 0) await timed('assemble recent', () => assembleContext(handle, { strategy: 'recent', budget: 1000, provenance: 'included' }));
+      if (round % 5 === 0) await timed('assemble recent', () => handle.assemble({ strategy: 'recent', budget: 1000, provenance: 'included' }));
       if (round % 10 === 0) {
         const out = path.join(options.dir, `export-${round}.ndjson`);
         const summary = await timed('export ndjson (partition)', () => exportStore(store, { format: 'ndjson', out, partitionId: pid }));

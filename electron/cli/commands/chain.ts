@@ -2,7 +2,6 @@
 // time, source and authority and the rule that superseded it, plus proposals made against it.
 import type { Fact } from '../../../shared/domain';
 import { StatelensError } from '../../../shared/errors';
-import { resolveRef } from '../../engine/facts/write';
 import type { PartitionHandle } from '../../engine/partition-handle';
 import { partitionLabel } from '../../engine/partitions/partitions';
 import type { Store } from '../../engine/store';
@@ -13,15 +12,13 @@ function locate(store: Store, ref: string, partition: string | undefined): { han
   const partitionId = partitionIdArg(store, partition);
   if (partitionId !== null) {
     const handle = store.scopeById(partitionId);
-    const resolved = resolveRef(handle.ctx, ref);
-    if (resolved) return { handle, id: resolved.fact.id };
-    // A key whose facts are all superseded still has a chain worth showing: take its newest.
-    const byKey = store.db.prepare('SELECT id FROM facts WHERE partition_id = ? AND key = ? ORDER BY ts DESC, rid DESC LIMIT 1').pluck().get(handle.id, ref) as string | undefined;
-    if (!byKey) throw new StatelensError('NOT_FOUND', `No fact "${ref}" (as id, label or key) in ${partitionLabel(handle.ref)}`);
-    return { handle, id: byKey };
+    // A key whose facts are all superseded still has a chain worth showing: its newest version.
+    const fact = handle.resolveFact(ref, { orSupersededKey: true });
+    if (!fact) throw new StatelensError('NOT_FOUND', `No fact "${ref}" (as id, label or key) in ${partitionLabel(handle.ref)}`);
+    return { handle, id: fact.id };
   }
   // Ids are unique in the file, so the inspector may find which partition holds one.
-  const owner = store.db.prepare('SELECT partition_id FROM facts WHERE id = ?').pluck().get(ref) as number | undefined;
+  const owner = store.partitionOfFact(ref);
   if (owner === undefined) throw new StatelensError('NOT_FOUND', `No fact with id "${ref}" (give --partition to look up a label or key)`);
   return { handle: store.scopeById(owner), id: ref };
 }

@@ -35,7 +35,7 @@ function handleFor(store: Store, args: ParsedCli, selection: DeletionSelectionIn
   // Ids are unique in the file: find the partition that holds them (all must share it).
   const owners = new Set<number>();
   for (const id of selection.ids) {
-    const owner = store.db.prepare('SELECT partition_id FROM facts WHERE id = ?').pluck().get(id) as number | undefined;
+    const owner = store.partitionOfFact(id);
     if (owner === undefined) throw new StatelensError('NOT_FOUND', `No fact with id "${id}"; nothing was deleted`, { id });
     owners.add(owner);
   }

@@ -3,9 +3,8 @@
 // in the same transaction, last_accessed_at / access_count of every fact it included.
 import { AssemblyRequest, type AssemblyRequestInput, type AssemblyResult } from '../../../shared/assembly';
 import { StatelensError } from '../../../shared/errors';
-import type { PartitionContext } from '../context';
+import type { PartitionContext, WritablePartition } from '../context';
 import { stmt } from '../db/statements';
-import type { PartitionHandle } from '../partition-handle';
 import { getIdentity } from '../layers/identity';
 import { readerKey } from './permissions';
 import { parseInput } from '../query/validate';
@@ -44,13 +43,8 @@ function run(input: StrategyInput, options: AssembleOptions): StrategyOutput {
   }
 }
 
-function contextOf(target: PartitionHandle | PartitionContext): PartitionContext {
-  return 'ctx' in target ? target.ctx : target;
-}
-
 /** Assembles a context for one partition. Reads only. */
-export function assembleContext(target: PartitionHandle | PartitionContext, request: AssemblyRequestInput, options: AssembleOptions = {}): AssemblyResult {
-  const ctx = contextOf(target);
+export function assembleContext(ctx: PartitionContext, request: AssemblyRequestInput, options: AssembleOptions = {}): AssemblyResult {
   const req = parseAssemblyRequest(request);
   // The reader is the partition identity: what it may not see is withheld from every strategy.
   const view: TimeView = { now: req.asOf ?? ctx.clock.now(), asOf: req.asOf ?? null, reader: readerKey(getIdentity(ctx)) };
@@ -86,8 +80,8 @@ export function assembleContext(target: PartitionHandle | PartitionContext, requ
 
 /** The agent takes a context: assemble, then record the access of every included fact, in one
  * IMMEDIATE transaction (announced as a change). */
-export function takeContext(handle: PartitionHandle, request: AssemblyRequestInput, options: AssembleOptions = {}): AssemblyResult {
-  return handle.transact('context taken', (ctx) => {
+export function takeContext(partition: WritablePartition, request: AssemblyRequestInput, options: AssembleOptions = {}): AssemblyResult {
+  return partition.transact('context taken', (ctx) => {
     const result = assembleContext(ctx, request, options);
     const now = ctx.clock.now();
     const touch = stmt(ctx.db, 'UPDATE facts SET last_accessed_at = ?, access_count = access_count + 1 WHERE id = ? AND partition_id = ?');

@@ -11,7 +11,7 @@ import type { AssemblyResult, AssemblyStrategy, TokenizerName } from '../../../s
 import { StatelensError } from '../../../shared/errors';
 import { importStatebenchFile } from '../import/statebench';
 import { Store } from '../store';
-import { assembleContext, type AssembleOptions } from './assemble';
+import type { AssembleOptions } from './assemble';
 import { figures, judgeContext, type JudgedQuery, type StatebenchFigures } from './judge';
 
 export const DEFAULT_STATEBENCH_BUDGET = 8_000;
@@ -97,12 +97,12 @@ export async function runStatebench(options: StatebenchRunOptions): Promise<Stat
       const timelineId = ref.kind === 'user' ? ref.user : String(pid);
       handle.savedQueries().forEach((q, queryIndex) => {
         const request = { budget, query: q.prompt, tokenizer, ...(q.ts ? { asOf: q.ts } : {}) } as const;
-        const r = assembleContext(handle, { ...request, strategy: options.strategy }, options.assembleOptions);
+        const r = handle.assemble({ ...request, strategy: options.strategy }, options.assembleOptions);
         if (outFd !== undefined) fs.writeSync(outFd, `${jsonlLine(timelineId, queryIndex, r)}\n`);
         const track = tracks.get(timelineId) ?? null;
         results.push({ timelineId, queryIndex, track, judged: judgeContext(r.text, q.groundTruth), text: r.text, tokens: r.tokens });
         if (compareWith) {
-          const c = assembleContext(handle, { ...request, strategy: compareWith }, options.assembleOptions);
+          const c = handle.assemble({ ...request, strategy: compareWith }, options.assembleOptions);
           comparisonResults.push({ timelineId, queryIndex, track, judged: judgeContext(c.text, q.groundTruth), text: c.text, tokens: c.tokens });
         }
       });

@@ -5,9 +5,8 @@ import { DELETION_LIST_LIMIT, DeletionMeta, type DeletionImpact, type DeletionMe
 import { StatelensError } from '../../../shared/errors';
 import type { DeletionSelection, DeletionSelectionInput } from '../../../shared/query';
 import { recordAudit } from '../audit/audit';
-import type { PartitionContext } from '../context';
+import type { PartitionContext, WritablePartition } from '../context';
 import { stmt } from '../db/statements';
-import type { Store } from '../store';
 import { buildPlan, clearPlan, parseSelection, readImpact } from './plan';
 import { redactDeletedRefs } from './redact';
 import { parseInput } from '../query/validate';
@@ -164,10 +163,11 @@ function apply(ctx: PartitionContext, selection: DeletionSelection, meta: Deleti
 }
 
 /** Deletes `selection` in one transaction, then scrubs the text from the file and its WAL. */
-export function deleteFacts(store: Store, ctx: PartitionContext, selection: DeletionSelectionInput, options: DeleteOptions): DeletionResult {
+export function deleteFacts(partition: WritablePartition, selection: DeletionSelectionInput, options: DeleteOptions): DeletionResult {
+  const ctx = partition.ctx;
   const parsed = parseSelection(selection);
   const meta = parseMeta(options);
-  const applied = withoutForeignKeyEnforcement(ctx.db, () => store.write([ctx.partitionId], 'delete', () => apply(ctx, parsed, meta, options.onProgress)));
+  const applied = withoutForeignKeyEnforcement(ctx.db, () => partition.transact('delete', (c) => apply(c, parsed, meta, options.onProgress)));
   const total = applied.result.deleted;
   const after = (phase: DeletionPhase): void => {
     try {
@@ -178,7 +178,7 @@ export function deleteFacts(store: Store, ctx: PartitionContext, selection: Dele
   };
   if (total === 0) return { ...applied.result, scrub: null };
   after('scrub');
-  const scrub = scrubDeletedText(ctx.db, store.path, needlesFor(ctx.db, applied.texts));
+  const scrub = scrubDeletedText(ctx.db, partition.path, needlesFor(ctx.db, applied.texts));
   after('done');
   return { ...applied.result, scrub };
 }

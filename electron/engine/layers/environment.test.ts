@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { assembleContext } from '../assembly/assemble';
 import { openTmpStore } from '../../../test/helpers/tmp';
 
 const USER = { kind: 'user', org: 'acme', user: 'ann' } as const;
@@ -32,10 +31,10 @@ describe('environment history', () => {
     p.setEnvironment([{ key: 'office_status', value: 'office open', observedAt: '2026-03-01T09:00:00Z' }]);
     p.setEnvironment([{ key: 'office_status', value: 'office closed for renovation', observedAt: '2026-03-05T09:00:00Z' }]);
     for (const strategy of ['state_based', 'reference'] as const) {
-      const then = assembleContext(p, { strategy, query: 'Is the office open for the meeting?', budget: 2000, asOf: '2026-03-02T00:00:00Z' });
+      const then = p.assemble({ strategy, query: 'Is the office open for the meeting?', budget: 2000, asOf: '2026-03-02T00:00:00Z' });
       expect(then.text, strategy).toContain('office open');
       expect(then.text, strategy).not.toContain('renovation');
-      const now = assembleContext(p, { strategy, query: 'Is the office open for the meeting?', budget: 2000, asOf: '2026-03-06T00:00:00Z' });
+      const now = p.assemble({ strategy, query: 'Is the office open for the meeting?', budget: 2000, asOf: '2026-03-06T00:00:00Z' });
       expect(now.text, strategy).toContain('renovation');
     }
     store.close();
@@ -63,7 +62,7 @@ describe('environment fields', () => {
     expect(p.environmentState('2026-02-01T20:00:00Z')).toEqual({ currentTime: '2026-02-01T20:00:00Z', currentDate: '2026-02-01', timezone: 'UTC', location: null, externalData: {} });
     expect(() => p.setEnvironment([{ key: 'timezone', value: 'Mars/Olympus' }])).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
     for (const strategy of ['state_based', 'reference'] as const) {
-      const text = assembleContext(p, { strategy, query: 'What is the ACME stock price?', budget: 2000, asOf: '2026-03-01T20:00:00Z' }).text;
+      const text = p.assemble({ strategy, query: 'What is the ACME stock price?', budget: 2000, asOf: '2026-03-01T20:00:00Z' }).text;
       for (const line of ['- current_time: 2026-03-01T20:00:00Z', '- current_date: 2026-03-02', '- timezone: Asia/Tokyo', '- location: Tokyo office', '- stock_price: {"ticker":"ACME","usd":95}']) expect(text, strategy).toContain(line);
     }
     store.close();

@@ -19,7 +19,7 @@ export class PartitionRunnerStore implements RunnerStore {
   /** Writes commit synchronously, so consistency only means seeing other processes' commits. */
   async awaitConsistency(): Promise<void> {
     this.calls.count('await_consistency');
-    this.handle.store.pollExternalChanges();
+    this.handle.pollExternalChanges();
   }
 
   async getContext(): Promise<string | null> {

@@ -4,6 +4,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { tmpDbPath } from '../../../../test/helpers/tmp';
+import { entityKey } from '../../facts/entity';
 import { LATEST_SIGNALS_SQL } from '../../layers/environment';
 import { SORT_SPECS } from '../../query/sort-columns';
 import { Store } from '../../store';
@@ -24,20 +25,21 @@ function fileAt(version: number, seed: (db: Db) => void): string {
   return file;
 }
 
-/** Every row of every table the two schemas share, order-free, over the columns `columnsOf`
- * names (default: all of them; after an upgrade, those the table had before it, since a step may
- * add columns). */
-function contents(db: Db, tables: readonly string[], columnsOf: (table: string) => readonly string[] = (t) => columns(db, t)): Record<string, string[]> {
+/** Each table's columns, so rows can be compared over the columns a step started with. */
+function columns(db: Db): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  for (const t of tables) {
-    const cols = columnsOf(t).map((c) => `"${c}"`).join(', ');
-    out[t] = (db.prepare(`SELECT ${cols} FROM "${t}"`).raw().all() as unknown[][]).map((r) => JSON.stringify(r)).sort();
-  }
+  for (const t of tables(db)) out[t] = (db.pragma(`table_info("${t}")`) as Array<{ name: string }>).map((c) => c.name);
   return out;
 }
 
-function columns(db: Db, table: string): string[] {
-  return (db.prepare(`SELECT name FROM pragma_table_info(?) ORDER BY cid`).all(table) as Array<{ name: string }>).map((c) => c.name);
+/** Every row of the given tables over the given columns, order-free. */
+function contents(db: Db, shape: Record<string, string[]>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [t, cols] of Object.entries(shape)) {
+    const list = cols.map((c) => `"${c}"`).join(', ');
+    out[t] = (db.prepare(`SELECT ${list} FROM "${t}"`).raw().all() as unknown[][]).map((r) => JSON.stringify(r)).sort();
+  }
+  return out;
 }
 
 function tables(db: Db): string[] {
@@ -104,21 +106,19 @@ const UPGRADES: Record<number, Upgrade> = {
   },
   4: {
     check(db) {
-      // An identity from before is kept and bound to no session, so the next session may set its own.
-      expect(db.prepare('SELECT user_name, session_id FROM identities WHERE partition_id = 1').get()).toEqual({ user_name: 'Ann', session_id: null });
+      // An identity stored before the step is bound to no session.
+      expect(db.prepare('SELECT partition_id, user_name, session_id FROM identities').all()).toEqual([{ partition_id: 1, user_name: 'Ann', session_id: null }]);
     },
   },
   5: {
     check(db) {
-      // Every fact, superseded ones included, is filed under the entity its key names; none gets a stated entity.
-      expect(db.prepare('SELECT id, entity, entity_key FROM facts ORDER BY id').all()).toEqual([
-        { id: 'f1', entity: null, entity_key: 'budget' },
-        { id: 'f2', entity: null, entity_key: 'budget' },
-        { id: 'f3', entity: null, entity_key: 'city' },
-        { id: 'f4', entity: null, entity_key: 'city' },
-      ]);
-      // A write looks up the valid facts of an entity along the partial index.
-      expect(plan(db, 'SELECT id FROM facts WHERE partition_id = @p AND entity_key = @e AND is_valid = 1', { p: 1, e: 'city' })).toMatch(/INDEX facts_partition_entity/);
+      // Existing facts are filed under the entity their key names; none names one explicitly.
+      const rows = db.prepare('SELECT key, entity, entity_key FROM facts ORDER BY id').all() as Array<{ key: string; entity: string | null; entity_key: string }>;
+      expect(rows).toHaveLength(4);
+      for (const r of rows) expect(r).toEqual({ key: r.key, entity: null, entity_key: entityKey(r.key, null) });
+      // A write's lookup of the valid facts of one entity uses the partial index.
+      const lookup = plan(db, 'SELECT id FROM facts WHERE partition_id = @p AND entity_key = @e AND is_valid = 1', { p: 1, e: 'budget' });
+      expect(lookup).toMatch(/USING INDEX facts_partition_entity/);
     },
   },
 };
@@ -130,12 +130,12 @@ describe('migration upgrades with data', () => {
       if (!upgrade) throw new Error(`migration ${m.version} has no upgrade case`);
       const file = fileAt(m.version - 1, seedCore);
       const db = new Database(file);
-      const before = contents(db, tables(db));
-      const columnsBefore = new Map(tables(db).map((t) => [t, columns(db, t)]));
+      const shape = columns(db);
+      const before = contents(db, shape);
       migrate(db, m.version - 1, MIGRATIONS.slice(0, m.version));
       expect(db.pragma('user_version', { simple: true })).toBe(m.version);
       expect(schemaMismatch(db, m.version)).toBeNull();
-      expect(contents(db, Object.keys(before), (t) => columnsBefore.get(t) ?? [])).toEqual(before);
+      expect(contents(db, shape)).toEqual(before);
       expect(db.pragma('foreign_key_check')).toEqual([]);
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
       upgrade.check(db);
@@ -187,7 +187,7 @@ describe('function migrations', () => {
   it('a transform that fails leaves the file as it was, version included', () => {
     const file = fileAt(SCHEMA_VERSION, seedCore);
     const db = new Database(file);
-    const before = contents(db, tables(db));
+    const before = contents(db, columns(db));
     const failing: Migration = {
       ...transform,
       up: (d) => {
@@ -197,7 +197,7 @@ describe('function migrations', () => {
     };
     expect(() => migrate(db, SCHEMA_VERSION, [...MIGRATIONS, failing])).toThrow(/halfway/);
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    expect(contents(db, tables(db))).toEqual(before);
+    expect(contents(db, columns(db))).toEqual(before);
     db.close();
   });
 });

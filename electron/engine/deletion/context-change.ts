@@ -1,15 +1,15 @@
 // "How would the assembled context change if these facts were deleted?": assemble now, then
 // simulate the deletion inside a savepoint (dependents flagged as a delete flags them, the facts
 // removed), assemble again and roll everything back. Nothing is written; no change is announced.
-import type { AssemblyRequestInput, AssemblyResult } from '../../shared/assembly';
-import type { ContextChange } from '../../shared/contract';
-import { StatelensError } from '../../shared/errors';
-import type { DeletionSelection } from '../../shared/query';
-import { assembleContext } from '../engine/assembly/assemble';
-import type { PartitionContext } from '../engine/context';
-import { selectionSql } from '../engine/deletion/plan';
-import { guardSearch } from '../engine/query/fts';
-import { whereOf } from '../engine/query/filter-sql';
+import type { AssemblyRequestInput, AssemblyResult } from '../../../shared/assembly';
+import type { ContextChange } from '../../../shared/contract';
+import { StatelensError } from '../../../shared/errors';
+import type { DeletionSelection } from '../../../shared/query';
+import { assembleContext } from '../assembly/assemble';
+import type { PartitionContext } from '../context';
+import { selectionSql } from './plan';
+import { guardSearch } from '../query/fts';
+import { whereOf } from '../query/filter-sql';
 
 const SAVEPOINT = 'statelens_context_probe';
 

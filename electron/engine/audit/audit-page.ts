@@ -1,10 +1,10 @@
 // One page of the audit log for the inspector: newest first, keyset-paged by id, optionally one
 // partition and/or the entries naming one fact. (Its own statement: the engine's listAudit binds
 // numbered parameters in a way better-sqlite3 rejects.)
-import type { AuditEntry } from '../../shared/domain';
-import { auditRowToEntry } from '../engine/audit/audit';
-import type { Sqlite } from '../engine/db/open';
-import { stmt } from '../engine/db/statements';
+import type { AuditEntry } from '../../../shared/domain';
+import { auditRowToEntry } from './audit';
+import type { Sqlite } from '../db/open';
+import { stmt } from '../db/statements';
 
 export interface AuditPageQuery {
   readonly partitionId: number | null;
