@@ -1,9 +1,15 @@
 // Lint, including the process boundaries: the engine and shared/ never import electron,
-// shared/ imports no node:* module, and the renderer imports only shared/ and itself (and never
-// turns text into HTML).
+// shared/ imports no node:* module, the renderer imports only shared/ and itself (and never
+// turns text into HTML), and no production code imports the tests (test/).
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+const PRODUCTION = ['electron/**/*.ts', 'electron/**/*.mjs', 'shared/**/*.ts', 'renderer/**/*.ts', 'renderer/**/*.tsx'];
+const TESTS = ['**/*.test.ts', '**/*.test.tsx', 'renderer/test-utils/**'];
+const NO_TEST_IMPORT = 'Production code does not import test/: move what it needs out of test/ (the tests may import it from there).';
+/** Dynamic imports too (`await import('../../test/...')`), which no-restricted-imports does not see. */
+const NO_TEST_DYNAMIC_IMPORT = { selector: 'ImportExpression[source.value=/(^|\\/)test\\//]', message: NO_TEST_IMPORT };
 
 const NODE_BUILTINS = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'worker_threads', 'url', 'stream', 'util', 'events'];
 
@@ -63,7 +69,22 @@ export default tseslint.config(
         { selector: "AssignmentExpression[left.property.name=/^(innerHTML|outerHTML)$/]", message: 'Render memory text as text: no innerHTML/outerHTML assignment.' },
         { selector: "CallExpression[callee.property.name=/^(insertAdjacentHTML|createContextualFragment)$/]", message: 'Render memory text as text: no HTML parsing.' },
         { selector: "CallExpression[callee.object.name='document'][callee.property.name=/^(write|writeln)$/]", message: 'No document.write.' },
+        NO_TEST_DYNAMIC_IMPORT,
       ],
     },
+  },
+  // A rule of its own (the typescript-eslint twin of no-restricted-imports), so it adds to the
+  // layer rules above instead of replacing their options.
+  {
+    files: PRODUCTION,
+    ignores: TESTS,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['**/test/**', '**/test'], message: NO_TEST_IMPORT }] }],
+    },
+  },
+  {
+    files: ['electron/**/*.ts', 'electron/**/*.mjs', 'shared/**/*.ts'],
+    ignores: TESTS,
+    rules: { 'no-restricted-syntax': ['error', NO_TEST_DYNAMIC_IMPORT] },
   },
 );

@@ -11,8 +11,9 @@ import './app/app.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root');
+const link = parseHash(window.location.hash);
 createRoot(container).render(
   <StrictMode>
-    <Root transport={pickTransport(window)} initial={parseHash(window.location.hash)} />
+    <Root transport={pickTransport(window)} initial={{ ...link.place, notice: link.problems.length > 0 ? link.problems.join(' ') : null }} />
   </StrictMode>,
 );

@@ -3,18 +3,33 @@
 import readline from 'node:readline/promises';
 import { isStatelensError } from '../../shared/errors';
 import { EXIT, parseCommandArgs, type CliIO } from './command';
-import { COMMANDS } from './registry';
+import { packageVersion } from './package-root';
+import { COMMAND_GROUPS, COMMANDS } from './registry';
+import { closestName } from './suggest';
 
 function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length), 4);
-  return [
-    'statelens — inspect and maintain state-based agent memory',
+  const lines = [
+    `statelens ${packageVersion()} — inspect and maintain state-based agent memory`,
     '',
     'Usage: statelens <command> [options]   (statelens <command> --help for details)',
-    '',
-    'Commands:',
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
-  ].join('\n');
+    '       statelens --version',
+  ];
+  for (const group of COMMAND_GROUPS) {
+    lines.push('', `${group.title}:`);
+    for (const c of group.commands) lines.push(`  ${c.name.padEnd(width)}  ${c.summary}`);
+  }
+  return lines.join('\n');
+}
+
+/** The command names a user might have meant, two-word ones by their first word too. */
+function suggestionFor(name: string, next: string | undefined): string | undefined {
+  const names = COMMANDS.map((c) => c.name);
+  if (next !== undefined) {
+    const two = closestName(`${name} ${next}`, names.filter((n) => n.includes(' ')));
+    if (two) return two;
+  }
+  return closestName(name, [...new Set(names.map((n) => n.split(' ')[0] ?? n))]);
 }
 
 export function processIO(): CliIO {
@@ -40,14 +55,25 @@ export async function runCli(argv: string[], io: CliIO = processIO()): Promise<n
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.out(helpText());
-    return name ? EXIT.ok : EXIT.usage;
+    return EXIT.ok;
+  }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    io.out(packageVersion());
+    return EXIT.ok;
   }
   // `import statebench FILE` and `import snapshot FILE` are two-word commands.
   const twoWord = rest[0] && COMMANDS.find((c) => c.name === `${name} ${rest[0]}`);
   const cmd = twoWord || COMMANDS.find((c) => c.name === name);
   const args = twoWord ? rest.slice(1) : rest;
+  const family = COMMANDS.filter((c) => c.name.startsWith(`${name} `)).map((c) => c.name.slice(name.length + 1));
+  if (!cmd && family.length > 0 && !rest[0]?.match(/^[a-z]/)) {
+    io.err(`statelens ${name}: say what to import: ${family.map((f) => `\`statelens ${name} ${f}\``).join(' or ')}.`);
+    return EXIT.usage;
+  }
   if (!cmd) {
-    io.err(`statelens: unknown command "${name}"\n\n${helpText()}`);
+    const guess = name.startsWith('-') ? undefined : suggestionFor(name, rest[0]);
+    const hint = guess ? ` Did you mean \`statelens ${guess}\`?` : ' Run `statelens --help` for the list of commands.';
+    io.err(`statelens: unknown command "${name}${COMMANDS.some((c) => c.name.startsWith(`${name} `)) && rest[0] ? ` ${rest[0]}` : ''}".${hint}`);
     return EXIT.usage;
   }
   try {

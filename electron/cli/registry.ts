@@ -1,39 +1,35 @@
-// Every `statelens` subcommand, listed once. Help text and dispatch are derived from this list.
+// Every `statelens` subcommand, listed once, in the groups and order the help shows them. Help
+// text, dispatch and "did you mean" are derived from this list.
 import type { CliCommand } from './command';
+import { benchCommand } from './commands/bench';
 import { chainCommand } from './commands/chain';
+import { contextCommand } from './commands/context';
 import { deleteCommand } from './commands/delete';
+import { demoCommand } from './commands/demo';
 import { exportCommand } from './commands/export';
+import { factsCommand } from './commands/facts';
 import { importSnapshotCommand } from './commands/import-snapshot';
+import { importStatebenchCommand } from './commands/import-statebench';
 import { ingestCommand } from './commands/ingest';
 import { mcpCommand } from './commands/mcp';
+import { openCommand } from './commands/open';
 import { runnerCommand } from './commands/runner';
 import { serveCommand } from './commands/serve';
-import { contextCommand } from './commands/context';
 import { statebenchCommand } from './commands/statebench';
-import { demoCommand } from './commands/demo';
-import { importStatebenchCommand } from './commands/import-statebench';
-import { factsCommand } from './commands/facts';
 import { verifyCommand } from './commands/verify';
 import { maturityCommand } from './commands/maturity';
 import { endSessionCommand } from './commands/end-session';
-import { benchCommand } from './commands/bench';
 
-export const COMMANDS: readonly CliCommand[] = [
-  demoCommand,
-  importStatebenchCommand,
-  factsCommand,
-  verifyCommand,
-  benchCommand,
-  importSnapshotCommand,
-  ingestCommand,
-  chainCommand,
-  deleteCommand,
-  exportCommand,
-  runnerCommand,
-  mcpCommand,
-  serveCommand,
-  contextCommand,
-  statebenchCommand,
-  maturityCommand,
-  endSessionCommand,
+export interface CommandGroup {
+  readonly title: string;
+  readonly commands: readonly CliCommand[];
+}
+
+export const COMMAND_GROUPS: readonly CommandGroup[] = [
+  { title: 'Inspect', commands: [openCommand, serveCommand, factsCommand, chainCommand, contextCommand] },
+  { title: 'Bring memory in', commands: [demoCommand, ingestCommand, importStatebenchCommand, importSnapshotCommand, mcpCommand, endSessionCommand] },
+  { title: 'Maintain', commands: [deleteCommand, exportCommand, verifyCommand] },
+  { title: 'Measure', commands: [statebenchCommand, runnerCommand, benchCommand, maturityCommand] },
 ];
+
+export const COMMANDS: readonly CliCommand[] = COMMAND_GROUPS.flatMap((g) => g.commands);

@@ -13,6 +13,7 @@ import { defaultDatabaseIn } from '../handlers/default-database';
 import { registerAppScheme, serveAppProtocol } from './app-protocol';
 import { desktopShell } from './desktop-shell';
 import { menuTemplate } from './menu';
+import { databaseFromArgv } from './launch-args';
 import { electronNativeBinding } from './native-binding';
 import { RecentFiles } from './recent-files';
 import { registerContract } from './registrar';
@@ -133,8 +134,25 @@ async function rebuildMenu(): Promise<void> {
   );
 }
 
-/** The last database opened, if it still exists; otherwise the embedded default. */
-async function openInitialDatabase(s: AppServices): Promise<void> {
+/** Opens the database a launch named (`statelens open FILE`) and remembers it as recent. */
+async function openNamedDatabase(engine: EngineHost, recent: RecentFiles, file: string): Promise<void> {
+  await engine.call('db.openPath', { path: path.resolve(file), create: false, readonly: false });
+  recent.remember(path.resolve(file));
+  await updateTitle();
+}
+
+/** The database named on the command line; else the last one opened, if it still exists;
+ * otherwise the embedded default. */
+async function openInitialDatabase(s: AppServices, engine: EngineHost, recentFiles: RecentFiles): Promise<void> {
+  const named = databaseFromArgv(process.argv);
+  if (named) {
+    try {
+      await openNamedDatabase(engine, recentFiles, named);
+      return;
+    } catch (e) {
+      showError(`Could not open ${named}`, e);
+    }
+  }
   const recent = (await s.handlers['db.recent']({})).entries.find((e) => e.exists);
   if (recent) {
     try {
@@ -180,17 +198,23 @@ async function start(): Promise<void> {
     if (event === 'data.changed' && (payload as { what: string[] }).what.includes('database')) void updateTitle().then(() => rebuildMenu());
   });
 
+  openNamed = (file) => openNamedDatabase(engine, recent, file);
   mainWindow = createWindow();
   await rebuildMenu();
   try {
-    await openInitialDatabase(s);
+    await openInitialDatabase(s, engine, recent);
   } catch (e) {
     showError('Could not open a database', e);
   }
   await updateTitle();
 }
 
-app.on('second-instance', () => {
+let openNamed: ((file: string) => Promise<void>) | undefined;
+
+app.on('second-instance', (_event, argv) => {
+  // `statelens open FILE` while the app runs: the running window opens FILE.
+  const named = databaseFromArgv(argv);
+  if (named && openNamed) void openNamed(named).catch((e: unknown) => showError(`Could not open ${named}`, e));
   if (mainWindow) {
     if (mainWindow.isMinimized()) mainWindow.restore();
     mainWindow.focus();

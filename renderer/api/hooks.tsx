@@ -4,7 +4,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import type { CallChannel, ChannelInput, ChannelOutput, DataChanged, EventChannel, EventPayload, Progress } from '../../shared/contract';
 import { toErrorShape, type ErrorShape } from '../../shared/errors';
 import { QueryCache, type QueryState } from './cache';
-import type { Transport } from './transport';
+import type { ConnectionState, Transport } from './transport';
 
 interface ApiValue {
   readonly transport: Transport;
@@ -27,8 +27,19 @@ export function ApiProvider({ transport, children }: { transport: Transport; chi
         value.cache.invalidateAll();
       }, INVALIDATION_COALESCE_MS);
     });
+    // Changes made while the stream was down were never announced: refresh once it is back.
+    let dropped = false;
+    const offConnection = transport.connection?.subscribe(() => {
+      const state = transport.connection?.current();
+      if (state === 'reconnecting' || state === 'offline') dropped = true;
+      else if (state === 'live' && dropped) {
+        dropped = false;
+        value.cache.invalidateAll();
+      }
+    });
     return () => {
       off();
+      offConnection?.();
       if (timer) clearTimeout(timer);
       value.cache.clear();
     };
@@ -145,6 +156,18 @@ export function useProgress(operationId: string | undefined): Progress | undefin
     if (operationId !== undefined && p.operationId === operationId) setProgress(p);
   });
   return progress;
+}
+
+const ALWAYS_LIVE = () => 'live' as const;
+const NO_SUBSCRIPTION = () => () => {};
+
+/** The change stream's state (always live over IPC). */
+export function useConnection(): ConnectionState {
+  const { transport } = useApi();
+  const monitor = transport.connection;
+  const subscribe = useCallback((onChange: () => void) => (monitor ? monitor.subscribe(onChange) : NO_SUBSCRIPTION()), [monitor]);
+  const get = monitor ? monitor.current : ALWAYS_LIVE;
+  return useSyncExternalStore(subscribe, get, get);
 }
 
 /** The last `data.changed` seen (for the status bar's "updated" note). */

@@ -23,6 +23,42 @@ export interface Transport {
   readonly kind: 'ipc' | 'http';
   call<C extends CallChannel>(channel: C, input?: ChannelInput<C>): Promise<ChannelOutput<C>>;
   on<E extends EventChannel>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+  /** The state of the change stream; absent where it cannot drop (IPC within one process). */
+  readonly connection?: ConnectionMonitor;
+}
+
+/** connecting: first attempt; live: events arrive; reconnecting: the stream dropped and is being
+ * re-opened; offline: several attempts in a row failed (still retrying, less often). */
+export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'offline';
+
+export interface ConnectionMonitor {
+  current(): ConnectionState;
+  subscribe(listener: () => void): () => void;
+}
+
+/** Re-opening a dropped event stream: the wait doubles from `firstDelayMs` up to `maxDelayMs`;
+ * after `offlineAfter` failures in a row the state reads offline. */
+export const RECONNECT = { firstDelayMs: 500, maxDelayMs: 10_000, offlineAfter: 3 } as const;
+
+export function reconnectDelay(failures: number): number {
+  return Math.min(RECONNECT.maxDelayMs, RECONNECT.firstDelayMs * 2 ** Math.max(0, failures - 1));
+}
+
+function connectionStore(initial: ConnectionState): ConnectionMonitor & { set(state: ConnectionState): void } {
+  let state = initial;
+  const listeners = new Set<() => void>();
+  return {
+    current: () => state,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    set(next) {
+      if (next === state) return;
+      state = next;
+      for (const l of [...listeners]) l();
+    },
+  };
 }
 
 declare global {
@@ -82,15 +118,40 @@ export function httpTransport(options: { token: string | undefined; origin?: str
   const origin = options.origin ?? '';
   const doFetch = options.fetchImpl ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
   const listeners = new Map<EventChannel, Set<(payload: never) => void>>();
+  const connection = connectionStore(options.token ? 'connecting' : 'offline');
   let source: EventSource | undefined;
+  let attached = new Set<EventChannel>();
+  let failures = 0;
+  let retry: ReturnType<typeof setTimeout> | undefined;
 
-  function connectEvents(): void {
-    if (source || !options.token) return;
+  // The browser's own EventSource retry has no backoff and gives up for good on some failures
+  // (a non-stream answer); a dropped stream is closed here and re-opened on a doubling delay.
+  function openStream(): void {
+    retry = undefined;
+    if (!options.token) return;
     const ES = options.eventSource ?? EventSource;
-    source = new ES(`${origin}${HTTP_EVENTS_PATH}?${TOKEN_QUERY}=${encodeURIComponent(options.token)}`);
+    const es = new ES(`${origin}${HTTP_EVENTS_PATH}?${TOKEN_QUERY}=${encodeURIComponent(options.token)}`);
+    source = es;
+    attached = new Set();
     for (const name of listeners.keys()) attach(name);
+    es.addEventListener('open', () => {
+      if (source !== es) return;
+      failures = 0;
+      connection.set('live');
+    });
+    es.addEventListener('error', () => {
+      if (source !== es) return;
+      es.close();
+      source = undefined;
+      failures += 1;
+      connection.set(failures >= RECONNECT.offlineAfter ? 'offline' : 'reconnecting');
+      retry = setTimeout(openStream, reconnectDelay(failures));
+    });
   }
-  const attached = new Set<EventChannel>();
+  function connectEvents(): void {
+    if (source || retry || !options.token) return;
+    openStream();
+  }
   function attach(name: EventChannel): void {
     if (!source || attached.has(name)) return;
     attached.add(name);
@@ -107,6 +168,7 @@ export function httpTransport(options: { token: string | undefined; origin?: str
 
   return {
     kind: 'http',
+    connection,
     async call(channel, input) {
       if (!options.token) throw new StatelensError('UNAUTHORIZED', NO_TOKEN);
       let response: Response;

@@ -19,7 +19,8 @@ import { ErrorBoundary } from '../ui/ErrorBoundary';
 import { formatNumber } from '../ui/format';
 import { EmptyState, ErrorState, Loading } from '../ui/states';
 import { useToast } from '../ui/Toast';
-import { useEvent, useLastChange, useQuery } from '../api/hooks';
+import { useConnection, useEvent, useLastChange, useQuery } from '../api/hooks';
+import type { ConnectionState } from '../api/transport';
 import { formatHash, parseHash } from './location';
 import { useAppState, useDispatch, VIEW_LABELS, VIEWS, type View } from './state';
 
@@ -42,13 +43,38 @@ function ViewNav({ view, reviewCount }: { view: View; reviewCount: number }) {
   );
 }
 
-function LiveIndicator() {
-  const last = useLastChange();
-  if (!last) return <span className="faint">live</span>;
-  const who = last.event.origin === 'external' ? 'another process' : 'this app';
+function LinkNotice({ text, onDismiss }: { text: string; onDismiss: () => void }) {
   return (
-    <span className="faint" data-testid="live-indicator" title={last.event.what.join(', ')}>
-      live · last change by {who} at {new Date(last.at).toLocaleTimeString()}
+    <div className="link-notice row" role="alert" data-testid="link-notice">
+      <span className="grow">{text}</span>
+      <Button small onClick={onDismiss}>
+        Dismiss
+      </Button>
+    </div>
+  );
+}
+
+const CONNECTION_TEXT: Record<Exclude<ConnectionState, 'live'>, string> = {
+  connecting: 'connecting…',
+  reconnecting: 'reconnecting…',
+  offline: 'offline: the statelens server does not answer (retrying)',
+};
+
+/** Tells the truth about the change stream: "live" only while it is connected. */
+function LiveIndicator() {
+  const connection = useConnection();
+  const last = useLastChange();
+  if (connection !== 'live') {
+    return (
+      <span className={connection === 'offline' ? 'connection-offline' : 'faint'} data-testid="live-indicator" data-connection={connection} role="status">
+        {CONNECTION_TEXT[connection]}
+      </span>
+    );
+  }
+  const who = last?.event.origin === 'external' ? 'another process' : 'this app';
+  return (
+    <span className="faint" data-testid="live-indicator" data-connection="live" title={last?.event.what.join(', ')}>
+      {last ? `live · last change by ${who} at ${new Date(last.at).toLocaleTimeString()}` : 'live'}
     </span>
   );
 }
@@ -82,9 +108,13 @@ export function App() {
     }
     if (state.partitionId === null || !list.some((p) => p.id === state.partitionId)) {
       const best = [...list].sort((a, b) => b.facts - a.facts)[0];
-      if (best) dispatch({ type: 'partition', partitionId: best.id });
+      if (!best) return;
+      // Say so when the link (or a partition deleted meanwhile) named one that is not here.
+      const missing = state.partitionId === null ? null : `There is no partition ${state.partitionId} in this database; showing ${best.label} instead.`;
+      const notice = [state.notice, missing].filter(Boolean).join(' ');
+      dispatch({ type: 'partition', partitionId: best.id, ...(notice ? { notice } : {}) });
     }
-  }, [list, state.partitionId, dispatch]);
+  }, [list, state.partitionId, state.notice, dispatch]);
 
   useEffect(() => {
     const hash = formatHash(state);
@@ -94,10 +124,8 @@ export function App() {
   // Back / forward and edited addresses move the inspector too.
   useEffect(() => {
     const onHash = () => {
-      const place = parseHash(window.location.hash);
-      if (place.partitionId !== undefined) dispatch({ type: 'partition', partitionId: place.partitionId });
-      if (place.view !== undefined) dispatch({ type: 'view', view: place.view });
-      if (place.factId !== undefined) dispatch({ type: 'openFact', factId: place.factId });
+      const link = parseHash(window.location.hash);
+      dispatch({ type: 'place', place: link.place, notice: link.problems.length > 0 ? link.problems.join(' ') : null });
     };
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
@@ -171,6 +199,7 @@ export function App() {
         <ViewNav view={state.view} reviewCount={current?.needsReview ?? 0} />
       </aside>
       <main className="main" id="main">
+        {state.notice ? <LinkNotice text={state.notice} onDismiss={() => dispatch({ type: 'notice', notice: null })} /> : null}
         <TimeTravelBanner />
         <ErrorBoundary key={`${state.view}-${state.partitionId ?? ''}`} label={VIEW_LABELS[state.view]}>
           {main}

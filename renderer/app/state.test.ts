@@ -26,7 +26,28 @@ describe('app state', () => {
 
   it('round-trips the place through the URL hash', () => {
     const hash = formatHash({ view: 'memories', partitionId: 3, factId: 'fact/with spaces' });
-    expect(parseHash(hash)).toEqual({ view: 'memories', partitionId: 3, factId: 'fact/with spaces' });
-    expect(parseHash('#/nonsense/-1')).toEqual({});
+    expect(parseHash(hash)).toEqual({ place: { view: 'memories', partitionId: 3, factId: 'fact/with spaces' }, problems: [] });
+    expect(parseHash('')).toEqual({ place: {}, problems: [] });
+  });
+
+  it('reads a damaged link without throwing and says what is wrong with it', () => {
+    const broken = parseHash('#/memories/1/%E0%A4%A');
+    expect(broken.place).toEqual({ view: 'memories', partitionId: 1 });
+    expect(broken.problems).toEqual(['The link is damaged: "%E0%A4%A" is not valid percent-encoding.']);
+    const nonsense = parseHash('#/nonsense/-1');
+    expect(nonsense.place).toEqual({});
+    expect(nonsense.problems.join(' ')).toMatch(/view "nonsense" that does not exist.*partition "-1"/);
+    expect(parseHash('#/memories/2/a/b').place).toEqual({ view: 'memories', partitionId: 2, factId: 'a/b' });
+  });
+
+  it('going to a link replaces the open fact and the notice, and a view change clears the notice', () => {
+    let s = initialState({ partitionId: 1, factId: 'gone', notice: 'old' });
+    s = reducer(s, { type: 'place', place: { view: 'memories', partitionId: 1 }, notice: null });
+    expect(s.factId).toBeNull();
+    expect(s.notice).toBeNull();
+    s = reducer(s, { type: 'place', place: { partitionId: 2, factId: 'f' }, notice: 'bad view' });
+    expect(s).toMatchObject({ partitionId: 2, factId: 'f', notice: 'bad view', view: 'memories' });
+    s = reducer(s, { type: 'view', view: 'audit' });
+    expect(s.notice).toBeNull();
   });
 });

@@ -34,11 +34,18 @@ export interface AppState {
   readonly deleteRequest: DeleteRequest | null;
   readonly exportOpen: boolean;
   readonly shortcutsOpen: boolean;
+  /** Why the inspector is not showing what a link or the last navigation asked for (a damaged
+   * link, an unknown view or partition); null when there is nothing to say. */
+  readonly notice: string | null;
 }
 
 export type Action =
-  | { type: 'partition'; partitionId: number | null }
+  | { type: 'partition'; partitionId: number | null; notice?: string }
   | { type: 'view'; view: View }
+  /** Go where a link (the URL hash) points: the view and partition it names, and exactly the fact
+   * it names (none when it names none). */
+  | { type: 'place'; place: Partial<Pick<AppState, 'view' | 'partitionId' | 'factId'>>; notice: string | null }
+  | { type: 'notice'; notice: string | null }
   | { type: 'openFact'; factId: string | null; tab?: DetailTab; view?: View }
   | { type: 'detailTab'; tab: DetailTab }
   | { type: 'asOf'; asOf: string | null }
@@ -69,19 +76,29 @@ export function initialState(partial: Partial<AppState> = {}): AppState {
     deleteRequest: null,
     exportOpen: false,
     shortcutsOpen: false,
+    notice: null,
     ...partial,
   };
 }
 
 export function reducer(s: AppState, a: Action): AppState {
   switch (a.type) {
-    case 'partition':
-      if (a.partitionId === s.partitionId) return s;
-      return { ...s, partitionId: a.partitionId, factId: null, selection: new Set(), filter: DEFAULT_FILTER };
+    case 'partition': {
+      const notice = a.notice ?? null;
+      if (a.partitionId === s.partitionId) return notice === s.notice ? s : { ...s, notice };
+      return { ...s, partitionId: a.partitionId, factId: null, selection: new Set(), filter: DEFAULT_FILTER, notice };
+    }
     case 'view':
-      return { ...s, view: a.view };
+      return { ...s, view: a.view, notice: null };
+    case 'place': {
+      const moved = a.place.partitionId !== undefined && a.place.partitionId !== s.partitionId;
+      const base = moved ? { ...s, partitionId: a.place.partitionId ?? null, selection: new Set<string>(), filter: DEFAULT_FILTER } : s;
+      return { ...base, view: a.place.view ?? s.view, factId: a.place.factId ?? null, notice: a.notice };
+    }
+    case 'notice':
+      return { ...s, notice: a.notice };
     case 'openFact':
-      return { ...s, factId: a.factId, detailTab: a.tab ?? s.detailTab, view: a.view ?? s.view };
+      return { ...s, factId: a.factId, detailTab: a.tab ?? s.detailTab, view: a.view ?? s.view, notice: a.factId === null ? s.notice : null };
     case 'detailTab':
       return { ...s, detailTab: a.tab };
     case 'asOf':

@@ -1,14 +1,32 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { externalWritesAt } from '../../test/e2e/helpers/backend';
 import { mountInspector } from '../test-utils/harness';
+import { formatTime } from '../ui/format';
+
+/** Three supersessions by another process, each at a known, later time than anything seeded;
+ * returns their times as the log shows them, newest first. */
+function supersedeThreeTimes(dbPath: string): string[] {
+  const times = ['2040-01-01T00:00:00.000Z', '2040-01-02T00:00:00.000Z', '2040-01-03T00:00:00.000Z', '2040-01-04T00:00:00.000Z'];
+  externalWritesAt(
+    dbPath,
+    times.map((at, i) => ({ at, input: { key: 'audit_order', value: `version ${i}`, ts: at, ...(i > 0 ? { supersedes: 'audit_order' } : {}) } })),
+  );
+  return times.slice(1).reverse().map(formatTime);
+}
 
 describe('audit log', () => {
   it('lists supersessions of the partition, newest first, and narrows to one fact', async () => {
     const m = await mountInspector({ initial: (s) => ({ partitionId: s.mainPartition, view: 'audit' }) });
     const view = await screen.findByRole('region', { name: 'Audit log' });
     await waitFor(() => expect(view.querySelectorAll('tr[data-audit-action="supersede"]').length).toBeGreaterThanOrEqual(3));
+    const seeded = view.querySelectorAll('tbody tr').length;
+    const newest = supersedeThreeTimes(m.backend.dbPath);
+    await waitFor(() => expect(view.querySelectorAll('tbody tr').length).toBe(seeded + 3));
     const times = [...view.querySelectorAll('tbody tr td:first-child')].map((td) => td.textContent ?? '');
-    expect(times.length).toBeGreaterThan(0);
+    // The three latest entries lead, latest first, and no row is newer than the one above it.
+    expect(times.slice(0, 3)).toEqual(newest);
+    expect([...times].sort().reverse()).toEqual(times);
     fireEvent.change(within(view).getByLabelText('Fact id'), { target: { value: m.backend.seeded.homeCityFirst } });
     await waitFor(() => {
       const rows = view.querySelectorAll('tbody tr');

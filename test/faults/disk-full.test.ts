@@ -39,10 +39,19 @@ function closedAncestor(dir: string): string | undefined {
   }
 }
 
+/**
+ * Skips a case that cannot run on this machine, saying why. In CI (CI set) a skip is a failure:
+ * the run must not pass with the disk-full guarantees unchecked.
+ */
+function skipOrFail(ctx: { skip(): void; task: { name: string } }, reason: string): void {
+  if (process.env.CI) throw new Error(`"${ctx.task.name}" cannot run in CI: ${reason}. Run this suite as root where mount is permitted.`);
+  console.log(`[disk-full] SKIPPED "${ctx.task.name}": ${reason}`);
+  ctx.skip();
+}
+
 let mount: MountResult;
 beforeAll(() => {
   mount = mountTmpfs('4m');
-  if (!mount.ok) console.log(`[disk-full] SKIPPING the tmpfs cases: ${mount.reason}`);
 });
 afterAll(() => {
   if (mount.ok) mount.fs.unmount();
@@ -50,7 +59,7 @@ afterAll(() => {
 
 describe('disk full', () => {
   it('a write on a full disk fails with DISK_FULL, commits nothing, and works again after space is freed', (ctx) => {
-    if (!mount.ok) return ctx.skip();
+    if (!mount.ok) return skipOrFail(ctx, mount.reason);
     const dir = fs.mkdtempSync(path.join(mount.fs.dir, 'full-'));
     const file = path.join(dir, 'full.db');
     const filler = path.join(dir, 'filler.bin');
@@ -106,7 +115,7 @@ describe('disk full', () => {
   });
 
   it('creating a database on a full disk fails with a typed error and leaves no half-made database', (ctx) => {
-    if (!mount.ok) return ctx.skip();
+    if (!mount.ok) return skipOrFail(ctx, mount.reason);
     const dir = fs.mkdtempSync(path.join(mount.fs.dir, 'create-'));
     const filler = path.join(dir, 'filler.bin');
     fillDisk(filler);
@@ -139,7 +148,7 @@ async function expectTypedAsync(fn: () => Promise<unknown>, codes: readonly stri
 
 describe('disk full during export, import and delete', () => {
   it('an export onto a full disk fails with DISK_FULL, leaves no file behind, and works once space is back', async (ctx) => {
-    if (!mount.ok) return ctx.skip();
+    if (!mount.ok) return skipOrFail(ctx, mount.reason);
     const source = path.join(tmpDir(), 'source.db');
     makeStatelensDb(source, 3000);
     const store = Store.open(source);
@@ -162,7 +171,7 @@ describe('disk full during export, import and delete', () => {
   });
 
   it('a snapshot import into a database on a full disk fails with DISK_FULL and imports nothing', async (ctx) => {
-    if (!mount.ok) return ctx.skip();
+    if (!mount.ok) return skipOrFail(ctx, mount.reason);
     const source = path.join(tmpDir(), 'source.db');
     makeStatelensDb(source, 3000);
     const src = Store.open(source, { readonly: true });
@@ -186,7 +195,7 @@ describe('disk full during export, import and delete', () => {
   });
 
   it('a bulk delete on a full disk is applied wholly or not at all, and the database stays sound', (ctx) => {
-    if (!mount.ok) return ctx.skip();
+    if (!mount.ok) return skipOrFail(ctx, mount.reason);
     const dir = fs.mkdtempSync(path.join(mount.fs.dir, 'delete-'));
     ctx.onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
     const file = path.join(dir, 'delete.db');
@@ -218,7 +227,7 @@ describe('disk full during export, import and delete', () => {
 
 describe('read-only storage', () => {
   it('a read-only filesystem: opening read-write fails with READ_ONLY and the bytes are unchanged', (ctx) => {
-    if (!mount.ok) return ctx.skip();
+    if (!mount.ok) return skipOrFail(ctx, mount.reason);
     const dir = fs.mkdtempSync(path.join(mount.fs.dir, 'ro-'));
     const file = path.join(dir, 'ro.db');
     makeStatelensDb(file, 200);
@@ -254,8 +263,7 @@ describe('read-only storage', () => {
     // As root the probe runs as uid 65534, which must be able to reach the project's code.
     const closed = process.getuid?.() === 0 ? closedAncestor(repoRoot) : undefined;
     if (closed) {
-      console.log(`[read-only folder] SKIPPED: ${closed} is closed to other users (mode ${(fs.statSync(closed).mode & 0o777).toString(8)}), so the unprivileged probe cannot load the project from ${repoRoot}`);
-      return ctx.skip();
+      return skipOrFail(ctx, `${closed} is closed to other users (mode ${(fs.statSync(closed).mode & 0o777).toString(8)}), so the unprivileged probe cannot load the project from ${repoRoot}`);
     }
     const base = tmpDir('statelens-ro-');
     fs.chmodSync(base, 0o755);

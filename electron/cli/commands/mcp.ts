@@ -3,7 +3,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { StatelensError } from '../../../shared/errors';
-import { serveStdio } from '../../mcp/server';
 import { TOOLS } from '../../mcp/tools';
 import { EXIT, requireString, type CliCommand } from '../command';
 
@@ -22,6 +21,8 @@ Example client configuration: {"command": "npx", "args": ["statelens", "mcp", "-
   async run(args, io) {
     const db = requireString(args, 'db');
     if (!fs.existsSync(path.dirname(path.resolve(db)))) throw new StatelensError('NOT_FOUND', `The folder of ${db} does not exist`);
+    // The MCP SDK is loaded only by this command, not by every `statelens` start.
+    const { serveStdio } = await import('../../mcp/server');
     await serveStdio(db, (line) => io.err(line));
     return EXIT.ok;
   },

@@ -5,7 +5,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { StatelensError } from '../../../shared/errors';
 import { EngineHost } from '../../engine-host/facade';
 import { localActor } from '../../handlers/actor';
@@ -15,8 +14,9 @@ import { loopbackHost } from '../../server/auth';
 import { browserShell, DownloadRegistry } from '../../server/browser-shell';
 import { startServer } from '../../server/server';
 import { EXIT, intOpt, stringOpt, type CliCommand, type CliIO } from '../command';
+import { packageRoot } from '../package-root';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const repoRoot = packageRoot();
 export const DEFAULT_RENDERER_DIR = path.join(repoRoot, 'out', 'renderer');
 const WORKER_PATH = path.join(repoRoot, 'electron', 'engine-host', 'worker-node.mjs');
 

@@ -1,9 +1,12 @@
 // Token counting as OpenAI models count: gpt-tokenizer's cl100k_base and o200k_base encodings.
 // Special-token text (e.g. "<|endoftext|>") in memory is counted as plain text, as an API does
 // with user content. Counts of short pieces are memoised, since ranking re-counts the same lines.
-import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base';
-import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
+// An encoding's tables are large and slow to load, so each is loaded on its first use, not when
+// the engine is imported: a CLI start or an MCP server that never counts tokens does not pay it.
+import { createRequire } from 'node:module';
 import type { TokenizerName } from '../../../shared/assembly';
+
+const requireEncoding = createRequire(import.meta.url);
 
 export interface Tokenizer {
   readonly name: TokenizerName;
@@ -55,7 +58,8 @@ const tokenizers: Partial<Record<TokenizerName, Tokenizer>> = {};
 export function getTokenizer(name: TokenizerName = 'cl100k_base'): Tokenizer {
   let t = tokenizers[name];
   if (!t) {
-    t = makeTokenizer(name, name === 'o200k_base' ? (o200k as Encoding) : (cl100k as Encoding));
+    const enc = requireEncoding(name === 'o200k_base' ? 'gpt-tokenizer/encoding/o200k_base' : 'gpt-tokenizer/encoding/cl100k_base') as Encoding;
+    t = makeTokenizer(name, enc);
     tokenizers[name] = t;
   }
   return t;

@@ -81,6 +81,21 @@ export async function startBackend<T>(seed: (store: Store) => T): Promise<TestBa
   return { ...backend, close: () => runtime.close() };
 }
 
+/** Writes facts into acme/ana through its own connection, one after another, each stamped (audit
+ * entries included) with its `at` instead of the wall clock. */
+export function externalWritesAt(dbPath: string, writes: ReadonlyArray<{ input: FactWriteInput; at: string }>, ref: PartitionRef = { kind: 'user', org: 'acme', user: 'ana' }): string[] {
+  let now = '';
+  const writer = Store.open(dbPath, { clock: { now: () => now } });
+  try {
+    return writes.map((w) => {
+      now = w.at;
+      return writer.scope(ref).writeFact(w.input).factId;
+    });
+  } finally {
+    writer.close();
+  }
+}
+
 /** Writes one fact into acme/ana through its own connection, as another agent process would. */
 export function externalWrite(dbPath: string, input: FactWriteInput, ref: PartitionRef = { kind: 'user', org: 'acme', user: 'ana' }): string {
   const writer = Store.open(dbPath);

@@ -105,7 +105,7 @@ export async function startServe(db: string, extra: readonly string[] = [], env:
     log: () => out,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (proc.exitCode !== null) return resolve();
+        if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
         const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
         proc.once('exit', () => {
           clearTimeout(timer);

@@ -1,0 +1,86 @@
+// Users may delete memories but never create them: every call channel of the contract, given
+// valid payloads (the samples and random valid variations of them), is called through the
+// registrar against a real engine, and the set of stored fact ids is compared before and after.
+// A channel that added a fact, whatever its name, fails here.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CALL_CHANNELS, callDef, type CallChannel } from '../../shared/contract';
+import { buildFixture, type Fixture } from './fixture';
+import { senderEvent, startHarness, type Harness } from './harness';
+import { allSamples } from './samples';
+
+const VARIATIONS = 25;
+let dir: string;
+let fx: Fixture;
+let h: Harness;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-no-create-'));
+  fx = buildFixture(path.join(dir, 'fixture.db'));
+  h = await startHarness({ dataDir: path.join(dir, 'data'), dbPath: fx.path });
+  h.dialogs.openPath = fx.path;
+}, 120_000);
+afterAll(async () => {
+  await h?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function storedFactIds(): Set<string> {
+  const db = new Database(fx.path, { readonly: true });
+  try {
+    return new Set(db.prepare('SELECT id FROM facts').pluck().all() as string[]);
+  } finally {
+    db.close();
+  }
+}
+
+/** Valid payloads: each sample, and samples with one number or string inside replaced by another
+ * value of the same kind, kept only when the contract still accepts them. */
+function validPayloads(channel: CallChannel): unknown[] {
+  const samples = allSamples(fx)[channel] as readonly unknown[];
+  const varied = fc.sample(
+    fc.tuple(fc.constantFrom(...samples), fc.nat(), fc.oneof(fc.string({ maxLength: 20 }), fc.integer({ min: 0, max: 5000 }), fc.constantFrom(fx.chainHeadId, fx.flaggedId, ...fx.factIds.slice(0, 10)))).map(([sample, pick, value]) => vary(sample, pick, value)),
+    { numRuns: VARIATIONS, seed: 20261125 + CALL_CHANNELS.indexOf(channel) },
+  );
+  return [...samples, ...varied.filter((p) => callDef(channel).input.safeParse(p).success)];
+}
+
+function vary(sample: unknown, pick: number, value: string | number): unknown {
+  const copy = structuredClone(sample) as Record<string, unknown>;
+  const leaves: Array<[Record<string, unknown> | unknown[], string | number]> = [];
+  const walk = (v: unknown) => {
+    const entries: Array<[string | number, unknown]> = Array.isArray(v) ? v.map((x, i) => [i, x]) : v && typeof v === 'object' ? Object.entries(v) : [];
+    for (const [k, x] of entries) {
+      if (x !== null && typeof x === 'object') walk(x);
+      else leaves.push([v as Record<string, unknown>, k]);
+    }
+  };
+  walk(copy);
+  const leaf = leaves[pick % Math.max(1, leaves.length)];
+  if (leaf && typeof (leaf[0] as Record<string | number, unknown>)[leaf[1]] === typeof value) (leaf[0] as Record<string | number, unknown>)[leaf[1]] = value;
+  return copy;
+}
+
+describe('no channel creates a fact', () => {
+  for (const channel of CALL_CHANNELS) {
+    it(`${channel}: no fact id appears after any valid call`, async () => {
+      const answered: string[] = [];
+      for (const payload of validPayloads(channel)) {
+        await h.services.engine.call('db.openPath', { path: fx.path, create: false, readonly: false });
+        const before = storedFactIds();
+        const result = await h.registrar.receive(channel, senderEvent(h.contents), [payload]);
+        answered.push(result.ok ? 'ok' : result.error.code);
+        // An export runs on after its answer: ask again (a call queued behind it) before counting.
+        await h.registrar.receive('partitions.list', senderEvent(h.contents), [{}]);
+        const created = [...storedFactIds()].filter((id) => !before.has(id));
+        expect(created, `${channel} ${JSON.stringify(payload)} created facts`).toEqual([]);
+      }
+      // The samples themselves are answered (so the check above ran on calls that did work).
+      expect(answered, `${channel}: ${answered.join(', ')}`).toContain('ok');
+    });
+  }
+});
