@@ -45,6 +45,25 @@ describe('the inspector frame', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
+  it('Escape leaves the search field so view keys work, and a cleared search is never brought back', async () => {
+    await mountInspector();
+    await gridReady();
+    const search = screen.getByRole('searchbox', { name: 'Search memories' });
+    search.focus();
+    fireEvent.change(search, { target: { value: 'zzqq-nothing' } });
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Clear filters' }).hasAttribute('disabled')).toBe(false));
+    // Clear it and leave for another view before the debounce has run.
+    fireEvent.change(search, { target: { value: '' } });
+    fireEvent.keyDown(search, { key: 'Escape' });
+    expect(document.activeElement).not.toBe(search);
+    fireEvent.keyDown(document.body, { key: '5' });
+    expect(await screen.findByRole('heading', { name: 'Audit log' })).toBeTruthy();
+    fireEvent.keyDown(document.body, { key: '1' });
+    await gridReady();
+    expect((screen.getByRole('searchbox', { name: 'Search memories' }) as HTMLInputElement).value).toBe('');
+    expect(screen.getByRole('button', { name: 'Clear filters' }).hasAttribute('disabled')).toBe(true);
+  });
+
   it('switches views with number keys and the theme with its toggle', async () => {
     await mountInspector();
     await gridReady();

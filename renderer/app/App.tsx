@@ -21,7 +21,7 @@ import { EmptyState, ErrorState, Loading } from '../ui/states';
 import { useToast } from '../ui/Toast';
 import { useConnection, useEvent, useLastChange, useQuery } from '../api/hooks';
 import type { ConnectionState } from '../api/transport';
-import { formatHash, parseHash } from './location';
+import { formatHash, isNewHistoryEntry, parseHash } from './location';
 import { useAppState, useDispatch, VIEW_LABELS, VIEWS, type View } from './state';
 
 function ViewNav({ view, reviewCount }: { view: View; reviewCount: number }) {
@@ -116,10 +116,16 @@ export function App() {
     }
   }, [list, state.partitionId, state.notice, dispatch]);
 
+  // Every move is a real history entry, so Back and Forward walk through views, partitions,
+  // facts and detail tabs; only the first landing (choosing a partition) replaces in place.
   useEffect(() => {
     const hash = formatHash(state);
-    if (window.location.hash !== hash) window.history.replaceState(window.history.state, '', `${window.location.pathname}${window.location.search}${hash}`);
-  }, [state.view, state.partitionId, state.factId, state]);
+    const current = window.location.hash;
+    if (current === hash) return;
+    const url = `${window.location.pathname}${window.location.search}${hash}`;
+    if (isNewHistoryEntry(current, hash)) window.history.pushState(null, '', url);
+    else window.history.replaceState(window.history.state, '', url);
+  }, [state]);
 
   // Back / forward and edited addresses move the inspector too.
   useEffect(() => {
@@ -194,9 +200,9 @@ export function App() {
         </IconButton>
       </header>
       <aside className="sidebar" aria-label="Database and partitions">
+        <ViewNav view={state.view} reviewCount={current?.needsReview ?? 0} />
         <DatabasePanel />
         {list && list.length > 0 ? <PartitionTree partitions={list} selectedId={state.partitionId} onSelect={(id) => dispatch({ type: 'partition', partitionId: id })} /> : null}
-        <ViewNav view={state.view} reviewCount={current?.needsReview ?? 0} />
       </aside>
       <main className="main" id="main">
         {state.notice ? <LinkNotice text={state.notice} onDismiss={() => dispatch({ type: 'notice', notice: null })} /> : null}

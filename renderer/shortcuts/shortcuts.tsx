@@ -101,6 +101,12 @@ export function ShortcutProvider({ children }: { children: ReactNode }) {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented) return;
       const combo = comboOf(e);
+      // Escape leaves a text field (outside dialogs), so single-key shortcuts work again at once.
+      if (combo === 'Escape' && typingIn(e.target) && !modalOpen() && e.target instanceof HTMLElement) {
+        e.preventDefault();
+        e.target.blur();
+        return;
+      }
       if (combo !== 'Escape' && typingIn(e.target)) return;
       if (NAV_KEYS.has(combo) && ownsNavigation(e.target)) return;
       if (modalOpen()) return;
