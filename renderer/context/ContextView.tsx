@@ -4,6 +4,7 @@ import { useMemo, useState } from 'react';
 import type { AssemblyResult } from '../../shared/assembly';
 import { AssemblyStrategy, MAX_COMPARE, TokenizerName, type ChannelInput } from '../../shared/contract';
 import { toErrorShape, type ErrorShape } from '../../shared/errors';
+import { useKeptState } from '../app/kept-state';
 import { useAppState, useDispatch } from '../app/state';
 import { newOperationId, useApi, useInvalidation, useProgress, useQuery } from '../api/hooks';
 import { Button } from '../ui/Button';
@@ -80,15 +81,17 @@ export function ContextView() {
   const { transport } = useApi();
   const saved = useQuery('savedQueries.list', partitionId === null ? null : { partitionId });
   const sessions = useQuery('sessions.list', partitionId === null ? null : { partitionId });
-  const [query, setQuery] = useState('');
-  const [strategies, setStrategies] = useState<AssemblyStrategy[]>(['state_based', 'balanced']);
-  const [budget, setBudget] = useState('2000');
-  const [tokenizer, setTokenizer] = useState<Tokenizer>('cl100k_base');
-  const [sessionId, setSessionId] = useState('');
-  const [asOf, setAsOf] = useState<string | undefined>(globalAsOf ?? undefined);
-  const [useQueryTime, setUseQueryTime] = useState(true);
-  const [savedId, setSavedId] = useState('');
-  const [state, setState] = useState<{ running: boolean; operationId?: string; results?: AssemblyResult[]; error?: ErrorShape; ranFor?: string }>({ running: false });
+  // Inputs and results are kept per partition while the user looks elsewhere and comes back.
+  const kept = (name: string) => `context:${partitionId ?? 'none'}:${name}`;
+  const [query, setQuery] = useKeptState(kept('query'), '');
+  const [strategies, setStrategies] = useKeptState<AssemblyStrategy[]>(kept('strategies'), ['state_based', 'balanced']);
+  const [budget, setBudget] = useKeptState(kept('budget'), '2000');
+  const [tokenizer, setTokenizer] = useKeptState<Tokenizer>(kept('tokenizer'), 'cl100k_base');
+  const [sessionId, setSessionId] = useKeptState(kept('session'), '');
+  const [asOf, setAsOf] = useKeptState<string | undefined>(kept('asOf'), globalAsOf ?? undefined);
+  const [useQueryTime, setUseQueryTime] = useKeptState(kept('useQueryTime'), true);
+  const [savedId, setSavedId] = useKeptState(kept('saved'), '');
+  const [state, setState] = useKeptState<{ running: boolean; operationId?: string; results?: AssemblyResult[]; error?: ErrorShape; ranFor?: string }>(kept('run'), { running: false });
   const progress = useProgress(state.running ? state.operationId : undefined);
   const lastInput = useMemo(() => ({ query, strategies, budget, tokenizer, sessionId, asOf }), [query, strategies, budget, tokenizer, sessionId, asOf]);
 
