@@ -1,11 +1,12 @@
 // The inspector's frame: top bar (database, time travel, export, theme, shortcuts), the
 // partition picker and view navigation on the left, the current view, dialogs, a status bar.
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { AuditLog } from '../audit/AuditLog';
 import { ContextView } from '../context/ContextView';
 import { DeleteDialog } from '../delete/DeleteDialog';
 import { ExportDialog } from '../export/ExportDialog';
 import { MemoriesView } from '../memories/MemoriesView';
+import { CommandPalette } from '../palette/CommandPalette';
 import { DatabasePanel } from '../partitions/DatabasePanel';
 import { PartitionTree } from '../partitions/PartitionTree';
 import { ReviewQueue } from '../review/ReviewQueue';
@@ -146,6 +147,8 @@ export function App() {
     if (c.command === 'show-shortcuts') dispatch({ type: 'shortcuts', open: true });
   });
 
+  const [paletteOpen, setPaletteOpen] = useState(false);
+  useShortcut('palette', () => setPaletteOpen(true));
   useShortcut('help', () => dispatch({ type: 'shortcuts', open: true }));
   useShortcut('view.memories', () => dispatch({ type: 'view', view: 'memories' }));
   useShortcut('view.review', () => dispatch({ type: 'view', view: 'review' }));
@@ -194,6 +197,9 @@ export function App() {
         <Button small onClick={() => dispatch({ type: 'export', open: true })} disabled={!info.data?.db} title="Export a snapshot (e)">
           Export…
         </Button>
+        <Button small onClick={() => setPaletteOpen(true)} title="Command palette (Ctrl/⌘+K)" aria-label="Go to… (command palette, Ctrl or Command+K)">
+          Go to… <kbd className="kbd faint">Ctrl K</kbd>
+        </Button>
         <ThemeButton />
         <IconButton label="Keyboard shortcuts (?)" onClick={() => dispatch({ type: 'shortcuts', open: true })}>
           ?
@@ -233,6 +239,7 @@ export function App() {
         />
       ) : null}
       {state.exportOpen ? <ExportDialog partitionId={state.partitionId} partitionLabel={current?.label ?? null} filter={state.filter} onClose={() => dispatch({ type: 'export', open: false })} /> : null}
+      {paletteOpen ? <CommandPalette partitions={list ?? []} onClose={() => setPaletteOpen(false)} /> : null}
       {state.shortcutsOpen ? <ShortcutOverlay onClose={() => dispatch({ type: 'shortcuts', open: false })} /> : null}
     </div>
   );

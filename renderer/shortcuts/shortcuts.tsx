@@ -13,6 +13,7 @@ export interface ShortcutDef {
 }
 
 export const SHORTCUTS = [
+  { id: 'palette', keys: ['mod+k'], description: 'Command palette: go to a view, partition or fact, or run an action', group: 'Global' },
   { id: 'help', keys: ['?'], description: 'Show this list of shortcuts', group: 'Global' },
   { id: 'search', keys: ['/'], description: 'Focus the search box', group: 'Global' },
   { id: 'view.memories', keys: ['1'], description: 'Memories', group: 'Global' },
@@ -107,7 +108,8 @@ export function ShortcutProvider({ children }: { children: ReactNode }) {
         e.target.blur();
         return;
       }
-      if (combo !== 'Escape' && typingIn(e.target)) return;
+      // The palette opens from anywhere, a text field included; other keys belong to the field.
+      if (combo !== 'Escape' && combo !== 'mod+k' && typingIn(e.target)) return;
       if (NAV_KEYS.has(combo) && ownsNavigation(e.target)) return;
       if (modalOpen()) return;
       for (const def of SHORTCUTS) {
