@@ -9,7 +9,7 @@ import { assembleContext } from '../engine/assembly/assemble';
 import { contextDocumentVersions, getContextDocument } from '../engine/context-documents/context-documents';
 import { listSessions } from '../engine/context-documents/sessions';
 import { deleteFacts, previewDeletion } from '../engine/deletion';
-import { dismissReview, factDetail, listFacts, neighbourhood, reviewQueue } from '../engine/query';
+import { briefsOf, dismissReview, factDetail, listFacts, neighbourhood, reviewQueue } from '../engine/query';
 import { exportStore } from '../engine/snapshot/export';
 import { auditPage } from './audit-page';
 import { contextChangeOfDeletion } from './deletion-context';
@@ -30,6 +30,7 @@ export type EngineChannel =
   | 'facts.list'
   | 'facts.get'
   | 'facts.chain'
+  | 'facts.briefs'
   | 'facts.neighbourhood'
   | 'review.queue'
   | 'review.dismiss'
@@ -92,6 +93,7 @@ export function createOperations(session: EngineSession, actor: string): EngineO
       if (!handle.getFact(factId)) throw new StatelensError('NOT_FOUND', `No fact ${factId} in this partition`, { factId });
       return handle.chain(factId);
     },
+    'facts.briefs': ({ partitionId, factIds }) => ({ briefs: briefsOf(session.scope(partitionId).ctx, factIds) }),
     'facts.neighbourhood': ({ partitionId, factId, hops, maxNodes }) => neighbourhood(session.scope(partitionId).ctx, factId, { hops, maxNodes }),
     'review.queue': ({ partitionId, page }) => reviewQueue(session.scope(partitionId).ctx, page ?? {}),
     'review.dismiss': ({ partitionId, factIds, reason }) =>

@@ -17,7 +17,7 @@ import { useTheme } from '../theme/theme';
 import { TimeTravel, TimeTravelBanner } from '../timetravel/TimeTravel';
 import { Button, IconButton } from '../ui/Button';
 import { ErrorBoundary } from '../ui/ErrorBoundary';
-import { formatNumber } from '../ui/format';
+import { formatNumber, formatTime } from '../ui/format';
 import { EmptyState, ErrorState, Loading } from '../ui/states';
 import { useToast } from '../ui/Toast';
 import { useConnection, useEvent, useLastChange, useQuery } from '../api/hooks';
@@ -75,7 +75,7 @@ function LiveIndicator() {
   const who = last?.event.origin === 'external' ? 'another process' : 'this app';
   return (
     <span className="faint" data-testid="live-indicator" data-connection="live" title={last?.event.what.join(', ')}>
-      {last ? `live · last change by ${who} at ${new Date(last.at).toLocaleTimeString()}` : 'live'}
+      {last ? `live · last change by ${who} at ${formatTime(new Date(last.at).toISOString())}` : 'live'}
     </span>
   );
 }

@@ -10,7 +10,7 @@ import { newOperationId, useApi, useInvalidation, useProgress, useQuery } from '
 import { Button } from '../ui/Button';
 import { DiffView } from '../ui/DiffView';
 import { Checkbox, ChipGroup, SelectField, TextField } from '../ui/fields';
-import { formatTime, isoToLocalInput, localInputToIso } from '../ui/format';
+import { formatDate, formatTime, isoToLocalInput, localInputToIso } from '../ui/format';
 import { EmptyState, ErrorState } from '../ui/states';
 import { AssemblyPanel } from './AssemblyPanel';
 import { includedOf, itemDiff } from './spans';
@@ -147,7 +147,7 @@ export function ContextView() {
               <SelectField
                 label={saved.data.truncated ? `Saved queries (first ${saved.data.queries.length.toLocaleString('en-US')})` : `Saved queries (${saved.data.queries.length})`}
                 value={savedId}
-                options={[{ value: '', label: 'pick a saved query…' }, ...saved.data.queries.map((q) => ({ value: String(q.id), label: `${q.label.slice(0, 50)}${q.ts ? ` · ${q.ts.slice(0, 10)}` : ''}` }))]}
+                options={[{ value: '', label: 'pick a saved query…' }, ...saved.data.queries.map((q) => ({ value: String(q.id), label: `${q.label.slice(0, 50)}${q.ts ? ` · ${formatDate(q.ts)}` : ''}` }))]}
                 onChange={(v) => {
                   setSavedId(v);
                   const q = saved.data?.queries.find((x) => String(x.id) === v);

@@ -6,7 +6,7 @@ import { DETAIL_TABS, useAppState, useDispatch, VIEW_LABELS, VIEWS } from '../ap
 import { useQuery } from '../api/hooks';
 import { useTheme } from '../theme/theme';
 import { Dialog } from '../ui/Dialog';
-import { formatNumber } from '../ui/format';
+import { formatNumber, statusWord } from '../ui/format';
 import { rankEntries, searchableText, type PaletteEntry } from './items';
 
 const FACT_SEARCH_DELAY_MS = 120;
@@ -49,7 +49,7 @@ export function CommandPalette({ partitions, onClose }: { partitions: readonly P
     for (const p of partitions)
       list.push({ id: `partition:${p.id}`, section: 'Partitions', label: p.label, detail: `${formatNumber(p.validFacts)} valid of ${formatNumber(p.facts)}`, run: close(() => dispatch({ type: 'partition', partitionId: p.id })) });
     for (const f of search ? (facts.data?.rows ?? []) : [])
-      list.push({ id: `fact:${f.id}`, section: 'Facts', label: f.key, detail: `${f.value.slice(0, 80)} · ${f.isValid ? 'valid' : f.status}`, run: close(() => dispatch({ type: 'openFact', factId: f.id, tab: 'detail', view: 'memories' })) });
+      list.push({ id: `fact:${f.id}`, section: 'Facts', label: f.key, detail: `${f.value.slice(0, 80)} · ${statusWord(f.status, f.isValid)}`, run: close(() => dispatch({ type: 'openFact', factId: f.id, tab: 'detail', view: 'memories' })) });
     return rankEntries(text, list);
   }, [text, search, facts.data, partitions, factId, theme, dispatch, onClose]);
 
