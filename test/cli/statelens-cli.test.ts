@@ -188,6 +188,6 @@ describe('statelens CLI (child processes)', () => {
   it('bench: refuses an unknown section as a usage error', async () => {
     const r = await statelens(['bench', '--only', 'nonesuch']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/Unknown bench section nonesuch; sections: ingest/);
+    expect(r.stderr).toMatch(/Unknown bench section nonesuch; sections: cli, ingest/);
   });
 });

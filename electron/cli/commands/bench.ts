@@ -19,14 +19,15 @@ async function checkoutSections(root: string): Promise<readonly BenchSection[]> 
   const file = path.join(root, 'test', 'bench', 'sections.ts');
   if (!fs.existsSync(file)) throw new StatelensError('NOT_FOUND', `statelens bench runs the benchmark suite of a source checkout, and ${file} is not here`);
   const url = pathToFileURL(file).href;
-  const load = async () => (await import(url)) as { BENCH_SECTIONS: readonly BenchSection[] };
+  const load = async (href: string) => (await import(href)) as { BENCH_SECTIONS: readonly BenchSection[] };
   try {
-    return (await load()).BENCH_SECTIONS;
+    return (await load(url)).BENCH_SECTIONS;
   } catch (e) {
     if ((e as { code?: string }).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw e;
     const { register } = await import('tsx/esm/api');
     register();
-    return (await load()).BENCH_SECTIONS;
+    // A new address: Node remembers the failed load of the first one.
+    return (await load(`${url}?tsx`)).BENCH_SECTIONS;
   }
 }
 
