@@ -94,7 +94,8 @@ export function FilterBar({ filter, onChange }: { filter: FactFilterInput; onCha
           value={search}
           onChange={(e) => setSearch(e.target.value)}
           onKeyDown={(e) => {
-            if (e.key === 'Escape' && search) {
+            // The field's own value, not the last render's: Escape right after clearing leaves the field.
+            if (e.key === 'Escape' && e.currentTarget.value) {
               e.stopPropagation();
               e.preventDefault();
               setSearch('');

@@ -88,17 +88,17 @@ export function factColumns(asOf: string | null = null): ColumnDef<FactRowView, 
     }),
     col.accessor('lastAccessedAt', {
       id: 'lastAccessedAt',
-      meta: { sort: 'lastAccessedAt', width: '170px', label: 'Last accessed' },
+      meta: { sort: 'lastAccessedAt', width: '196px', label: 'Last accessed' },
       cell: (c) => <span className="nowrap">{formatTime(c.getValue())}</span>,
     }),
     col.accessor('ts', {
       id: 'ts',
-      meta: { sort: 'ts', width: '170px', label: 'Time' },
+      meta: { sort: 'ts', width: '196px', label: 'Time' },
       cell: (c) => <span className="nowrap">{formatTime(c.getValue())}</span>,
     }),
     col.accessor('createdAt', {
       id: 'createdAt',
-      meta: { sort: 'createdAt', width: '170px', label: 'Recorded' },
+      meta: { sort: 'createdAt', width: '196px', label: 'Recorded' },
       cell: (c) => <span className="nowrap">{formatTime(c.getValue())}</span>,
     }),
   ];

@@ -386,6 +386,12 @@ describe.skipIf(missing !== undefined)('inspector views in Chromium', () => {
     await page.waitForSelector('role=dialog[name="Keyboard shortcuts"]');
     problems.push(...(await unnamed('shortcut overlay')));
     await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+k');
+    await page.waitForSelector('role=dialog[name="Go to…"]');
+    await page.keyboard.type('home');
+    await page.waitForSelector('role=option[name=/home_city/]');
+    problems.push(...(await unnamed('command palette')));
+    await page.keyboard.press('Escape');
     expect(problems).toEqual([]);
 
     // Empty and error states say what to do next.
