@@ -3,6 +3,7 @@
 import type { ChannelOutput } from '../../shared/contract';
 import type { AuditEntry, Fact } from '../../shared/domain';
 import { Button } from '../ui/Button';
+import { EarlierCauses } from '../ui/EarlierCauses';
 import { FactRef } from '../ui/FactRef';
 import { FactBadges, MemoryTypeLabel } from '../ui/FactBadges';
 import { formatTime } from '../ui/format';
@@ -73,6 +74,7 @@ export function ReviewCauseView({ fact, cause, onOpen }: { fact: Pick<Fact, 'rev
     <section aria-label="Why this fact needs review" className="card review-cause">
       <h4>Needs review</h4>
       <p className="memory-text">{cause?.text ?? fact.reviewCause ?? 'A fact it depends on changed.'}</p>
+      <EarlierCauses causes={cause?.earlier ?? []} />
       {cause?.cause ? (
         <p>
           Upstream change: <FactRef id={cause.cause.id} brief={cause.cause} onOpen={onOpen} />

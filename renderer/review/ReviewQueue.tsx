@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { ChannelOutput } from '../../shared/contract';
 import { useAppState, useDispatch } from '../app/state';
 import { useMutation, useQuery } from '../api/hooks';
+import { EarlierCauses } from '../ui/EarlierCauses';
 import { FactRef } from '../ui/FactRef';
 import { Button } from '../ui/Button';
 import { FactBadges } from '../ui/FactBadges';
@@ -38,6 +39,7 @@ export function ReviewCard({ item, checked, onCheck, onOpen, onDismiss, onDelete
         <span className="muted">Why: </span>
         <span className="memory-text">{item.cause.text ?? 'a fact it depends on changed'}</span>
       </div>
+      <EarlierCauses causes={item.cause.earlier} />
       <div className="review-cause-line">
         <span className="muted">Upstream change: </span>
         {item.cause.cause ? (

@@ -395,8 +395,8 @@ describe.skipIf(missing !== undefined)('inspector views in Chromium', () => {
     expect(problems).toEqual([]);
 
     // Empty and error states say what to do next.
-    await go(`#/memories/${p}/f_00000000-0000-4000-8000-000000000000`);
-    await page.waitForSelector('text=Dependency graph: Not found'); // the panel kept the Graph tab
+    await go(`#/memories/${p}/f_00000000-0000-4000-8000-000000000000?tab=graph`);
+    await page.waitForSelector('text=Dependency graph: Not found'); // the link names the Graph tab
     await page.click('role=tab[name="Detail"]');
     await page.waitForSelector('text=This fact is gone');
     await screenshot(page, 'state-fact-not-found');
