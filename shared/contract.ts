@@ -12,6 +12,7 @@ import {
   ContextDocumentVersionSummary,
   DismissResult,
   RestoreReviewResult,
+  FactBrief,
   FactDetail,
   FactPage,
   MAX_DISMISS_IDS,
@@ -104,6 +105,10 @@ export const FactsListInput = z.strictObject({
   page: PageRequest.optional(),
 });
 export const FactRef = z.strictObject({ partitionId: PartitionId, factId: FactId });
+/** Most facts one `facts.briefs` call describes (a screenful of references). */
+export const MAX_BRIEF_IDS = 200;
+/** Facts to show as readable references (key, value snippet, status) instead of raw ids. */
+export const FactBriefsInput = z.strictObject({ partitionId: PartitionId, factIds: z.array(FactId).max(MAX_BRIEF_IDS) });
 export const NeighbourhoodInput = z.strictObject({ partitionId: PartitionId, factId: FactId, ...NeighbourhoodRequest.shape });
 export const ReviewQueueInput = z.strictObject({ partitionId: PartitionId, page: PageRequest.optional() });
 /** Undo of a dismissal, named by the audit id `review.dismiss` returned. */
@@ -268,6 +273,9 @@ export const CONTRACT = {
   'facts.list': query(FactsListInput, FactPage),
   'facts.get': query(FactRef, FactDetail),
   'facts.chain': query(FactRef, FactDetail.shape.chain),
+  /** Read-only: key, value snippet and status of the given facts, in the order asked; facts that
+   * no longer exist (deleted) are left out, so a caller can say so. */
+  'facts.briefs': query(FactBriefsInput, z.strictObject({ briefs: z.array(FactBrief).max(MAX_BRIEF_IDS) })),
   'facts.neighbourhood': query(NeighbourhoodInput, Neighbourhood),
 
   'review.queue': query(ReviewQueueInput, ReviewQueuePage),

@@ -102,8 +102,22 @@ export const TurnCause = z.strictObject({
 export type TurnCause = z.infer<typeof TurnCause>;
 
 /** Why a fact needs review: the recorded cause and the upstream fact that changed, or the turn. */
+/** Between a review cause and the earlier ones it followed (newest first) in the stored text. */
+export const EARLIER_CAUSE_SEPARATOR = '\nearlier: ';
+export const MAX_REVIEW_CAUSE_CHARS = 4000;
+
+/** The stored cause text split into the latest cause and the earlier ones, newest first. */
+export function splitReviewCauses(text: string | null): { text: string | null; earlier: string[] } {
+  if (text === null) return { text, earlier: [] };
+  const [latest = '', ...earlier] = text.split(EARLIER_CAUSE_SEPARATOR);
+  return { text: latest, earlier };
+}
+
 export const ReviewCause = z.strictObject({
+  /** The latest cause. */
   text: z.string().nullable(),
+  /** Causes recorded before it while the fact still awaited review, newest first. */
+  earlier: z.array(z.string()),
   causeFactId: z.string().nullable(),
   /** Set when a conversation turn, not a fact, raised the flag. */
   turn: TurnCause.nullable(),

@@ -22,6 +22,7 @@ export type EngineChannel =
   | 'facts.list'
   | 'facts.get'
   | 'facts.chain'
+  | 'facts.briefs'
   | 'facts.neighbourhood'
   | 'review.queue'
   | 'review.dismiss'
@@ -85,6 +86,7 @@ export function createOperations(session: EngineSession, actor: string): EngineO
       if (!handle.getFact(factId)) throw new StatelensError('NOT_FOUND', `No fact ${factId} in this partition`, { factId });
       return handle.chain(factId);
     },
+    'facts.briefs': ({ partitionId, factIds }) => ({ briefs: session.scope(partitionId).briefs(factIds) }),
     'facts.neighbourhood': ({ partitionId, factId, hops, maxNodes }) => session.scope(partitionId).neighbourhood(factId, { hops, maxNodes }),
     'review.queue': ({ partitionId, page }) => session.scope(partitionId).reviewQueue(page ?? {}),
     'review.dismiss': ({ partitionId, factIds, reason }) =>

@@ -16,11 +16,11 @@ import { nextTurnIndex, recordTurn, type RecordedTurn, type TurnInput } from './
 import { documentsFor, listDocuments, putDocument, type DocumentInput } from './layers/documents';
 import { listSavedQueries, saveQuery } from './layers/saved-queries';
 import type { Environment, EnvironmentSignal, OrgDocument, SavedQuery, WorkingItem } from '../../shared/domain';
-import { countFacts, dismissReview, undoDismissReview, factDetail, listFacts, neighbourhood, propagationPath, reviewQueue, type ListFactsRequest } from './query';
+import { briefsOf, countFacts, dismissReview, undoDismissReview, factDetail, listFacts, neighbourhood, propagationPath, reviewQueue, type ListFactsRequest } from './query';
 import { agentStateRecord, applyAgentStateUpdate, getAgentState, verifyExpectation } from './agent-state/agent-state';
 import { contextDocumentVersions, getContextDocument, putContextDocument } from './context-documents/context-documents';
 import { listSessions } from './context-documents/sessions';
-import type { CappedCount, ContextDocumentVersionSummary, DismissResult, RestoreReviewResult, FactDetail, FactPage, Neighbourhood, NeighbourhoodRequestInput, PropagationPath, ReviewQueuePage, SessionSummary } from '../../shared/inspect';
+import type { CappedCount, ContextDocumentVersionSummary, DismissResult, RestoreReviewResult, FactBrief, FactDetail, FactPage, Neighbourhood, NeighbourhoodRequestInput, PropagationPath, ReviewQueuePage, SessionSummary } from '../../shared/inspect';
 import type { AgentStateRecord, AgentStateUpdateInput, ToolResult, VerificationResult } from '../../shared/agent-state';
 import type { AgentState, ContextDocumentVersion } from '../../shared/domain';
 import type { FactFilterInput, PageRequest } from '../../shared/query';
@@ -218,6 +218,11 @@ export class PartitionHandle implements WritablePartition {
 
   neighbourhood(id: string, request: NeighbourhoodRequestInput = {}): Neighbourhood {
     return neighbourhood(this.ctx, id, request);
+  }
+
+  /** Key, value snippet and status of each id (in order; a missing id is marked so), for readable references. */
+  briefs(ids: readonly string[]): FactBrief[] {
+    return briefsOf(this.ctx, ids);
   }
 
   propagationPath(id: string): PropagationPath | null {

@@ -84,6 +84,7 @@ export function createHandlers({ engine, shell }: HandlerDeps): Handlers {
     'facts.list': forward('facts.list'),
     'facts.get': forward('facts.get'),
     'facts.chain': forward('facts.chain'),
+    'facts.briefs': forward('facts.briefs'),
     'facts.neighbourhood': forward('facts.neighbourhood'),
     'review.queue': forward('review.queue'),
     'review.dismiss': forward('review.dismiss'),

@@ -45,6 +45,52 @@ describe('the inspector frame', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
+  it('Escape leaves the search field so view keys work, and a cleared search is never brought back', async () => {
+    await mountInspector();
+    await gridReady();
+    const search = screen.getByRole('searchbox', { name: 'Search memories' });
+    search.focus();
+    fireEvent.change(search, { target: { value: 'zzqq-nothing' } });
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Clear filters' }).hasAttribute('disabled')).toBe(false));
+    // Clear it and leave for another view before the debounce has run.
+    fireEvent.change(search, { target: { value: '' } });
+    fireEvent.keyDown(search, { key: 'Escape' });
+    expect(document.activeElement).not.toBe(search);
+    fireEvent.keyDown(document.body, { key: '5' });
+    expect(await screen.findByRole('heading', { name: 'Audit log' })).toBeTruthy();
+    fireEvent.keyDown(document.body, { key: '1' });
+    await gridReady();
+    expect((screen.getByRole('searchbox', { name: 'Search memories' }) as HTMLInputElement).value).toBe('');
+    expect(screen.getByRole('button', { name: 'Clear filters' }).hasAttribute('disabled')).toBe(true);
+  });
+
+  it('the command palette (Ctrl+K) jumps to a view and to a fact by key, from the keyboard', async () => {
+    await mountInspector();
+    await gridReady();
+    const search = screen.getByRole('searchbox', { name: 'Search memories' });
+    search.focus();
+    fireEvent.keyDown(search, { key: 'k', ctrlKey: true });
+    let dialog = await screen.findByRole('dialog', { name: 'Go to…' });
+    let box = within(dialog).getByRole('combobox');
+    expect(document.activeElement).toBe(box);
+    fireEvent.change(box, { target: { value: 'audit' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(await screen.findByRole('heading', { name: 'Audit log' })).toBeTruthy();
+    fireEvent.keyDown(document.body, { key: '1' });
+    await gridReady();
+    fireEvent.keyDown(document.body, { key: 'k', metaKey: true });
+    dialog = await screen.findByRole('dialog', { name: 'Go to…' });
+    box = within(dialog).getByRole('combobox');
+    fireEvent.change(box, { target: { value: 'q3_budget' } });
+    await within(dialog).findByRole('option', { name: /^Facts\s*q3_budget/ });
+    // Arrows move the choice; facts come after views, actions and partitions.
+    while (dialog.querySelector('[role="option"][aria-selected="true"]')?.getAttribute('data-section') !== 'Facts') fireEvent.keyDown(box, { key: 'ArrowDown' });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const detail = await screen.findByRole('complementary', { name: 'Fact detail' });
+    await waitFor(() => expect(detail.textContent).toContain('capped at $50,000'));
+  });
+
   it('switches views with number keys and the theme with its toggle', async () => {
     await mountInspector();
     await gridReady();

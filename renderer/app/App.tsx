@@ -1,11 +1,12 @@
 // The inspector's frame: top bar (database, time travel, export, theme, shortcuts), the
 // partition picker and view navigation on the left, the current view, dialogs, a status bar.
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { AuditLog } from '../audit/AuditLog';
 import { ContextView } from '../context/ContextView';
 import { DeleteDialog } from '../delete/DeleteDialog';
 import { ExportDialog } from '../export/ExportDialog';
 import { MemoriesView } from '../memories/MemoriesView';
+import { CommandPalette } from '../palette/CommandPalette';
 import { DatabasePanel } from '../partitions/DatabasePanel';
 import { PartitionTree } from '../partitions/PartitionTree';
 import { ReviewQueue } from '../review/ReviewQueue';
@@ -16,12 +17,12 @@ import { useTheme } from '../theme/theme';
 import { TimeTravel, TimeTravelBanner } from '../timetravel/TimeTravel';
 import { Button, IconButton } from '../ui/Button';
 import { ErrorBoundary } from '../ui/ErrorBoundary';
-import { formatNumber } from '../ui/format';
+import { formatNumber, formatTime } from '../ui/format';
 import { EmptyState, ErrorState, Loading } from '../ui/states';
 import { useToast } from '../ui/Toast';
 import { useConnection, useEvent, useLastChange, useQuery } from '../api/hooks';
 import type { ConnectionState } from '../api/transport';
-import { formatHash, parseHash } from './location';
+import { formatHash, isNewHistoryEntry, parseHash } from './location';
 import { useAppState, useDispatch, VIEW_LABELS, VIEWS, type View } from './state';
 
 function ViewNav({ view, reviewCount }: { view: View; reviewCount: number }) {
@@ -74,7 +75,7 @@ function LiveIndicator() {
   const who = last?.event.origin === 'external' ? 'another process' : 'this app';
   return (
     <span className="faint" data-testid="live-indicator" data-connection="live" title={last?.event.what.join(', ')}>
-      {last ? `live · last change by ${who} at ${new Date(last.at).toLocaleTimeString()}` : 'live'}
+      {last ? `live · last change by ${who} at ${formatTime(new Date(last.at).toISOString())}` : 'live'}
     </span>
   );
 }
@@ -116,10 +117,16 @@ export function App() {
     }
   }, [list, state.partitionId, state.notice, dispatch]);
 
+  // Every move is a real history entry, so Back and Forward walk through views, partitions,
+  // facts and detail tabs; only the first landing (choosing a partition) replaces in place.
   useEffect(() => {
     const hash = formatHash(state);
-    if (window.location.hash !== hash) window.history.replaceState(window.history.state, '', `${window.location.pathname}${window.location.search}${hash}`);
-  }, [state.view, state.partitionId, state.factId, state]);
+    const current = window.location.hash;
+    if (current === hash) return;
+    const url = `${window.location.pathname}${window.location.search}${hash}`;
+    if (isNewHistoryEntry(current, hash)) window.history.pushState(null, '', url);
+    else window.history.replaceState(window.history.state, '', url);
+  }, [state]);
 
   // Back / forward and edited addresses move the inspector too.
   useEffect(() => {
@@ -140,6 +147,8 @@ export function App() {
     if (c.command === 'show-shortcuts') dispatch({ type: 'shortcuts', open: true });
   });
 
+  const [paletteOpen, setPaletteOpen] = useState(false);
+  useShortcut('palette', () => setPaletteOpen(true));
   useShortcut('help', () => dispatch({ type: 'shortcuts', open: true }));
   useShortcut('view.memories', () => dispatch({ type: 'view', view: 'memories' }));
   useShortcut('view.review', () => dispatch({ type: 'view', view: 'review' }));
@@ -188,15 +197,18 @@ export function App() {
         <Button small onClick={() => dispatch({ type: 'export', open: true })} disabled={!info.data?.db} title="Export a snapshot (e)">
           Export…
         </Button>
+        <Button small onClick={() => setPaletteOpen(true)} title="Command palette (Ctrl/⌘+K)" aria-label="Go to… (command palette, Ctrl or Command+K)">
+          Go to… <kbd className="kbd faint">Ctrl K</kbd>
+        </Button>
         <ThemeButton />
         <IconButton label="Keyboard shortcuts (?)" onClick={() => dispatch({ type: 'shortcuts', open: true })}>
           ?
         </IconButton>
       </header>
       <aside className="sidebar" aria-label="Database and partitions">
+        <ViewNav view={state.view} reviewCount={current?.needsReview ?? 0} />
         <DatabasePanel />
         {list && list.length > 0 ? <PartitionTree partitions={list} selectedId={state.partitionId} onSelect={(id) => dispatch({ type: 'partition', partitionId: id })} /> : null}
-        <ViewNav view={state.view} reviewCount={current?.needsReview ?? 0} />
       </aside>
       <main className="main" id="main">
         {state.notice ? <LinkNotice text={state.notice} onDismiss={() => dispatch({ type: 'notice', notice: null })} /> : null}
@@ -227,6 +239,7 @@ export function App() {
         />
       ) : null}
       {state.exportOpen ? <ExportDialog partitionId={state.partitionId} partitionLabel={current?.label ?? null} filter={state.filter} asOf={state.asOf} onClose={() => dispatch({ type: 'export', open: false })} /> : null}
+      {paletteOpen ? <CommandPalette partitions={list ?? []} onClose={() => setPaletteOpen(false)} /> : null}
       {state.shortcutsOpen ? <ShortcutOverlay onClose={() => dispatch({ type: 'shortcuts', open: false })} /> : null}
     </div>
   );

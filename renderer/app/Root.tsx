@@ -6,6 +6,7 @@ import { ShortcutProvider } from '../shortcuts/shortcuts';
 import { ThemeProvider } from '../theme/theme';
 import { ToastProvider } from '../ui/Toast';
 import { App } from './App';
+import { KeptStateProvider } from './kept-state';
 import { AppStateProvider, type AppState } from './state';
 
 export function Providers({ transport, initial, children }: { transport: Transport; initial?: Partial<AppState>; children: ReactNode }) {
@@ -14,7 +15,9 @@ export function Providers({ transport, initial, children }: { transport: Transpo
       <ThemeProvider>
         <ToastProvider>
           <ShortcutProvider>
-            <AppStateProvider initial={initial}>{children}</AppStateProvider>
+            <AppStateProvider initial={initial}>
+              <KeptStateProvider>{children}</KeptStateProvider>
+            </AppStateProvider>
           </ShortcutProvider>
         </ToastProvider>
       </ThemeProvider>

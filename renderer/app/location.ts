@@ -1,11 +1,11 @@
-// The view, partition and open fact mirrored in the URL hash (#/memories/3/fact_x), so a reload
-// or a shared link (browser mode) lands on the same place. Nothing secret goes there. A link that
+// The view, partition, open fact and its tab mirrored in the URL hash (#/memories/3/fact_x?tab=chain),
+// so a reload, a shared link (browser mode) or Back / Forward lands on the same place. Nothing secret goes there. A link that
 // cannot be read (a broken percent-escape, an unknown view, a partition that is not a number)
 // is never thrown at React: the parts that make sense are kept and each problem is reported in
 // words the inspector shows.
-import { VIEWS, VIEW_LABELS, type AppState, type View } from './state';
+import { DETAIL_TABS, VIEWS, VIEW_LABELS, type AppState, type DetailTab, type View } from './state';
 
-export type Place = Partial<Pick<AppState, 'view' | 'partitionId' | 'factId'>>;
+export type Place = Partial<Pick<AppState, 'view' | 'partitionId' | 'factId' | 'detailTab'>>;
 
 export interface ParsedLink {
   readonly place: Place;
@@ -28,9 +28,14 @@ function shown(raw: string): string {
 }
 
 export function parseHash(hash: string): ParsedLink {
-  const body = hash.replace(/^#\/?/, '');
-  const out: { view?: View; partitionId?: number; factId?: string } = {};
+  const [body = '', query = ''] = hash.replace(/^#\/?/, '').split('?', 2);
+  const out: { view?: View; partitionId?: number; factId?: string; detailTab?: DetailTab } = {};
   const problems: string[] = [];
+  const tab = new URLSearchParams(query).get('tab');
+  if (tab !== null) {
+    if ((DETAIL_TABS as readonly string[]).includes(tab)) out.detailTab = tab as DetailTab;
+    else problems.push(`The link names a tab "${shown(tab)}" that does not exist (tabs: ${DETAIL_TABS.join(', ')}).`);
+  }
   if (body === '') return { place: out, problems };
   const [rawView = '', rawPid = '', ...rawFact] = body.split('/');
   const decoded = [rawView, rawPid, ...rawFact].map((raw) => ({ raw, text: decodePart(raw) }));
@@ -56,11 +61,22 @@ export function parseHash(hash: string): ParsedLink {
   return { place: out, problems };
 }
 
-export function formatHash(s: Pick<AppState, 'view' | 'partitionId' | 'factId'>): string {
+export function formatHash(s: Pick<AppState, 'view' | 'partitionId' | 'factId'> & Partial<Pick<AppState, 'detailTab'>>): string {
   const parts: string[] = [s.view];
+  let tab = '';
   if (s.partitionId !== null) {
     parts.push(String(s.partitionId));
-    if (s.factId) parts.push(encodeURIComponent(s.factId));
+    if (s.factId) {
+      parts.push(encodeURIComponent(s.factId));
+      if (s.detailTab && s.detailTab !== 'detail') tab = `?tab=${s.detailTab}`;
+    }
   }
-  return `#/${parts.join('/')}`;
+  return `#/${parts.join('/')}${tab}`;
+}
+
+/** Whether moving from one address to the next deserves its own Back step: a first landing
+ * (no partition chosen yet) is completed in place, every later move is a new entry. */
+export function isNewHistoryEntry(previousHash: string, nextHash: string): boolean {
+  if (previousHash === nextHash) return false;
+  return parseHash(previousHash).place.partitionId !== undefined;
 }

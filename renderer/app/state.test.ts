@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatHash, parseHash } from './location';
+import { formatHash, isNewHistoryEntry, parseHash } from './location';
 import { initialState, reducer } from './state';
 
 describe('app state', () => {
@@ -49,5 +49,26 @@ describe('app state', () => {
     expect(s).toMatchObject({ partitionId: 2, factId: 'f', notice: 'bad view', view: 'memories' });
     s = reducer(s, { type: 'view', view: 'audit' });
     expect(s.notice).toBeNull();
+  });
+
+  it('a deep link names the chain or graph tab, and going there opens it', () => {
+    const hash = formatHash({ view: 'memories', partitionId: 3, factId: 'f?1', detailTab: 'chain' });
+    expect(hash).toBe('#/memories/3/f%3F1?tab=chain');
+    expect(parseHash(hash).place).toEqual({ view: 'memories', partitionId: 3, factId: 'f?1', detailTab: 'chain' });
+    expect(formatHash({ view: 'memories', partitionId: 3, factId: 'f', detailTab: 'detail' })).toBe('#/memories/3/f');
+    expect(parseHash('#/memories/3/f?tab=map').problems.join(' ')).toMatch(/tab "map" that does not exist/);
+    let s = initialState({ partitionId: 3 });
+    s = reducer(s, { type: 'place', place: parseHash('#/memories/3/f?tab=graph').place, notice: null });
+    expect(s).toMatchObject({ factId: 'f', detailTab: 'graph' });
+    s = reducer(s, { type: 'place', place: parseHash('#/memories/3/f').place, notice: null });
+    expect(s.detailTab).toBe('detail');
+  });
+
+  it('every move after the first landing is its own history entry', () => {
+    expect(isNewHistoryEntry('', '#/memories/3')).toBe(false);
+    expect(isNewHistoryEntry('#/memories', '#/memories/3')).toBe(false);
+    expect(isNewHistoryEntry('#/memories/3', '#/review/3')).toBe(true);
+    expect(isNewHistoryEntry('#/memories/3/f', '#/memories/3/f?tab=chain')).toBe(true);
+    expect(isNewHistoryEntry('#/memories/3', '#/memories/3')).toBe(false);
   });
 });

@@ -44,7 +44,7 @@ export type Action =
   | { type: 'view'; view: View }
   /** Go where a link (the URL hash) points: the view and partition it names, and exactly the fact
    * it names (none when it names none). */
-  | { type: 'place'; place: Partial<Pick<AppState, 'view' | 'partitionId' | 'factId'>>; notice: string | null }
+  | { type: 'place'; place: Partial<Pick<AppState, 'view' | 'partitionId' | 'factId' | 'detailTab'>>; notice: string | null }
   | { type: 'notice'; notice: string | null }
   | { type: 'openFact'; factId: string | null; tab?: DetailTab; view?: View }
   | { type: 'detailTab'; tab: DetailTab }
@@ -93,7 +93,7 @@ export function reducer(s: AppState, a: Action): AppState {
     case 'place': {
       const moved = a.place.partitionId !== undefined && a.place.partitionId !== s.partitionId;
       const base = moved ? { ...s, partitionId: a.place.partitionId ?? null, selection: new Set<string>(), filter: DEFAULT_FILTER } : s;
-      return { ...base, view: a.place.view ?? s.view, factId: a.place.factId ?? null, notice: a.notice };
+      return { ...base, view: a.place.view ?? s.view, factId: a.place.factId ?? null, detailTab: a.place.detailTab ?? 'detail', notice: a.notice };
     }
     case 'notice':
       return { ...s, notice: a.notice };

@@ -4,12 +4,13 @@ import { useMemo, useState } from 'react';
 import { DEFAULT_BUDGET, type AssemblyResult } from '../../shared/assembly';
 import { AssemblyStrategy, MAX_COMPARE, TokenizerName, type ChannelInput } from '../../shared/contract';
 import { toErrorShape, type ErrorShape } from '../../shared/errors';
+import { useKeptState } from '../app/kept-state';
 import { useAppState, useDispatch } from '../app/state';
 import { newOperationId, useApi, useInvalidation, useProgress, useQuery } from '../api/hooks';
 import { Button } from '../ui/Button';
 import { DiffView } from '../ui/DiffView';
 import { Checkbox, ChipGroup, SelectField, TextField } from '../ui/fields';
-import { formatTime, isoToLocalInput, localInputToIso } from '../ui/format';
+import { formatDate, formatTime, isoToLocalInput, localInputToIso } from '../ui/format';
 import { EmptyState, ErrorState } from '../ui/states';
 import { AssemblyPanel } from './AssemblyPanel';
 import { includedOf, itemDiff } from './spans';
@@ -80,15 +81,17 @@ export function ContextView() {
   const { transport } = useApi();
   const saved = useQuery('savedQueries.list', partitionId === null ? null : { partitionId });
   const sessions = useQuery('sessions.list', partitionId === null ? null : { partitionId });
-  const [query, setQuery] = useState('');
-  const [strategies, setStrategies] = useState<AssemblyStrategy[]>(['state_based', 'balanced']);
-  const [budget, setBudget] = useState(String(DEFAULT_BUDGET));
-  const [tokenizer, setTokenizer] = useState<Tokenizer>('cl100k_base');
-  const [sessionId, setSessionId] = useState('');
-  const [asOf, setAsOf] = useState<string | undefined>(globalAsOf ?? undefined);
-  const [useQueryTime, setUseQueryTime] = useState(true);
-  const [savedId, setSavedId] = useState('');
-  const [state, setState] = useState<{ running: boolean; operationId?: string; results?: AssemblyResult[]; error?: ErrorShape; ranFor?: string }>({ running: false });
+  // Inputs and results are kept per partition while the user looks elsewhere and comes back.
+  const kept = (name: string) => `context:${partitionId ?? 'none'}:${name}`;
+  const [query, setQuery] = useKeptState(kept('query'), '');
+  const [strategies, setStrategies] = useKeptState<AssemblyStrategy[]>(kept('strategies'), ['state_based', 'balanced']);
+  const [budget, setBudget] = useKeptState(kept('budget'), String(DEFAULT_BUDGET));
+  const [tokenizer, setTokenizer] = useKeptState<Tokenizer>(kept('tokenizer'), 'cl100k_base');
+  const [sessionId, setSessionId] = useKeptState(kept('session'), '');
+  const [asOf, setAsOf] = useKeptState<string | undefined>(kept('asOf'), globalAsOf ?? undefined);
+  const [useQueryTime, setUseQueryTime] = useKeptState(kept('useQueryTime'), true);
+  const [savedId, setSavedId] = useKeptState(kept('saved'), '');
+  const [state, setState] = useKeptState<{ running: boolean; operationId?: string; results?: AssemblyResult[]; error?: ErrorShape; ranFor?: string }>(kept('run'), { running: false });
   const progress = useProgress(state.running ? state.operationId : undefined);
   const lastInput = useMemo(() => ({ query, strategies, budget, tokenizer, sessionId, asOf }), [query, strategies, budget, tokenizer, sessionId, asOf]);
 
@@ -144,7 +147,7 @@ export function ContextView() {
               <SelectField
                 label={saved.data.truncated ? `Saved queries (first ${saved.data.queries.length.toLocaleString('en-US')})` : `Saved queries (${saved.data.queries.length})`}
                 value={savedId}
-                options={[{ value: '', label: 'pick a saved query…' }, ...saved.data.queries.map((q) => ({ value: String(q.id), label: `${q.label.slice(0, 50)}${q.ts ? ` · ${q.ts.slice(0, 10)}` : ''}` }))]}
+                options={[{ value: '', label: 'pick a saved query…' }, ...saved.data.queries.map((q) => ({ value: String(q.id), label: `${q.label.slice(0, 50)}${q.ts ? ` · ${formatDate(q.ts)}` : ''}` }))]}
                 onChange={(v) => {
                   setSavedId(v);
                   const q = saved.data?.queries.find((x) => String(x.id) === v);

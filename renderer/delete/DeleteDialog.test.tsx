@@ -2,7 +2,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeletionImpact } from '../../shared/deletion';
 import { assembly } from '../test-utils/fixtures';
-import { mountInspector } from '../test-utils/harness';
+import { mountInspector, mountWithProviders } from '../test-utils/harness';
 import { ContextImpactView, ImpactSummary } from './DeleteDialog';
 
 afterEach(cleanup);
@@ -29,8 +29,26 @@ const IMPACT: DeletionImpact = {
 };
 
 describe('delete impact', () => {
-  it('says what goes, what gets flagged and which chains are relinked', () => {
-    render(<ImpactSummary preview={IMPACT} />);
+  it('says what goes, what gets flagged and which chains are relinked, naming facts by key and value', async () => {
+    await mountWithProviders(
+      (seeded) => (
+        <ImpactSummary
+          preview={{
+            ...IMPACT,
+            partitionId: seeded.mainPartition,
+            flagged: [seeded.flaggedId, 'f9'],
+            relinked: [{ id: seeded.homeCityFirst, field: 'supersededBy', from: seeded.homeCityHead, to: null }],
+          }}
+        />
+      ),
+      (seeded) => ({ partitionId: seeded.mainPartition }),
+    );
+    const flagged = await screen.findByRole('list', { name: 'Facts to flag' });
+    await waitFor(() => expect(flagged.querySelectorAll('.fact-ref-key')).toHaveLength(1));
+    expect(flagged.textContent).toContain('a fact that no longer exists');
+    const relinks = screen.getByRole('region', { name: 'Chains relinked' });
+    await waitFor(() => expect([...relinks.querySelectorAll('.fact-ref-key')].map((b) => b.textContent)).toEqual(['home_city', 'home_city']));
+    expect(relinks.textContent).toContain('Ana lives in Lyon');
     expect(screen.getByTestId('impact-delete-count').textContent).toBe('2 facts');
     expect(screen.getByTestId('impact-flag-count').textContent).toBe('1 fact');
     expect(screen.getByRole('region', { name: 'Facts to delete' }).textContent).toContain('<b>odd key</b>');

@@ -12,7 +12,9 @@ import { newOperationId, useMutation, useProgress, useQuery } from '../api/hooks
 import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
 import { Checkbox, SelectField, TextField } from '../ui/fields';
-import { formatNumber, formatTime, plural, shortId } from '../ui/format';
+import { FactRef, useFactBriefs } from '../ui/FactRef';
+import { formatNumber, formatTime, plural, shortId, statusWord } from '../ui/format';
+import type { FactBrief } from '../../shared/inspect';
 import { ProgressBar } from '../ui/meters';
 import { ErrorState, Loading } from '../ui/states';
 import { toErrorShape, type ErrorShape } from '../../shared/errors';
@@ -23,13 +25,21 @@ export function selectionOf(request: DeleteRequest): DeletionSelectionInput {
   return request.kind === 'ids' ? { ids: [...request.ids] } : { filter: request.filter };
 }
 
-function IdList({ ids, label }: { ids: readonly string[]; label: string }) {
+type BriefFor = (id: string) => FactBrief | null | undefined;
+
+/** A fact as a readable reference, from the dialog's one read of briefs when it covers it. */
+function Ref({ id, partitionId, briefFor }: { id: string; partitionId: number; briefFor: BriefFor }) {
+  const brief = briefFor(id);
+  return <FactRef id={id} partitionId={partitionId} {...(brief !== undefined ? { brief } : {})} />;
+}
+
+function RefList({ ids, label, partitionId, briefFor }: { ids: readonly string[]; label: string; partitionId: number; briefFor: BriefFor }) {
   if (ids.length === 0) return <p className="faint">None.</p>;
   return (
     <ul className="list-plain id-list" aria-label={label}>
       {ids.slice(0, LIST_LIMIT).map((id) => (
         <li key={id}>
-          <code title={id}>{shortId(id)}</code>
+          <Ref id={id} partitionId={partitionId} briefFor={briefFor} />
         </li>
       ))}
       {ids.length > LIST_LIMIT ? <li className="faint">…and {formatNumber(ids.length - LIST_LIMIT)} more</li> : null}
@@ -65,6 +75,9 @@ export function SelectionSummary({ echo }: { echo: SelectionEcho }) {
 }
 
 export function ImpactSummary({ preview }: { preview: DeletionImpact }) {
+  const relinks = preview.relinked.slice(0, LIST_LIMIT);
+  const { briefFor } = useFactBriefs(preview.partitionId, [...preview.flagged.slice(0, LIST_LIMIT), ...relinks.flatMap((r) => [r.id, r.from, ...(r.to ? [r.to] : [])])]);
+  const pid = preview.partitionId;
   return (
     <div className="impact col" data-testid="impact-preview">
       <SelectionSummary echo={preview.selection} />
@@ -83,7 +96,7 @@ export function ImpactSummary({ preview }: { preview: DeletionImpact }) {
           {preview.facts.slice(0, LIST_LIMIT).map((f) => (
             <li key={f.id} title={f.id} className="impact-fact">
               <strong className="memory-text impact-fact-key">{f.key}</strong> <span className="memory-text impact-fact-value">{f.value.length >= IMPACT_VALUE_SNIPPET ? `${f.value}…` : f.value}</span>{' '}
-              <span className="faint mono">{formatTime(f.ts)}</span> <span className="faint">{f.status}</span>
+              <span className="faint mono">{formatTime(f.ts)}</span> <span className="faint">{statusWord(f.status)}</span>
             </li>
           ))}
           {preview.toDelete > Math.min(preview.facts.length, LIST_LIMIT) ? <li className="faint">…and {formatNumber(preview.toDelete - Math.min(preview.facts.length, LIST_LIMIT))} more</li> : null}
@@ -94,7 +107,7 @@ export function ImpactSummary({ preview }: { preview: DeletionImpact }) {
         <p>
           <strong data-testid="impact-flag-count">{plural(preview.flaggedCount, 'fact')}</strong> that rest on them, directly or further down, will be marked needs review.
         </p>
-        <IdList ids={preview.flagged} label="Ids to flag" />
+        <RefList ids={preview.flagged} label="Facts to flag" partitionId={pid} briefFor={briefFor} />
       </section>
       <section aria-label="Chains relinked" className="card">
         <h4>Chains relinked</h4>
@@ -108,9 +121,10 @@ export function ImpactSummary({ preview }: { preview: DeletionImpact }) {
               {preview.proposalsAffected > 0 ? `; ${plural(preview.proposalsAffected, 'proposal')} re-pointed` : ''}.
             </p>
             <ul className="list-plain">
-              {preview.relinked.slice(0, LIST_LIMIT).map((r, i) => (
-                <li key={`${r.id}-${r.field}-${i}`}>
-                  <code title={r.id}>{shortId(r.id)}</code> {FIELD_TEXT[r.field] ?? r.field}: <code title={r.from}>{shortId(r.from)}</code> → {r.to ? <code title={r.to}>{shortId(r.to)}</code> : <span className="faint">nothing (cleared)</span>}
+              {relinks.map((r, i) => (
+                <li key={`${r.id}-${r.field}-${i}`} className="relink">
+                  <Ref id={r.id} partitionId={pid} briefFor={briefFor} /> <span className="muted">{FIELD_TEXT[r.field] ?? r.field}:</span> <Ref id={r.from} partitionId={pid} briefFor={briefFor} /> →{' '}
+                  {r.to ? <Ref id={r.to} partitionId={pid} briefFor={briefFor} /> : <span className="faint">nothing (cleared)</span>}
                 </li>
               ))}
             </ul>

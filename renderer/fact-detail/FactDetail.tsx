@@ -3,6 +3,8 @@
 import type { ChannelOutput } from '../../shared/contract';
 import type { AuditEntry, Fact } from '../../shared/domain';
 import { Button } from '../ui/Button';
+import { EarlierCauses } from '../ui/EarlierCauses';
+import { FactRef } from '../ui/FactRef';
 import { FactBadges, MemoryTypeLabel } from '../ui/FactBadges';
 import { formatTime } from '../ui/format';
 import { Highlight } from '../ui/Highlight';
@@ -19,13 +21,11 @@ export interface FactDetailActions {
   onDismiss(id: string): void;
 }
 
-function FactLink({ id, label, onOpen }: { id: string | null; label?: string; onOpen: (id: string) => void }) {
+/** A chain neighbour as a readable reference; the chain already holds its key, value and status. */
+function ChainRef({ id, chain, onOpen }: { id: string | null; chain: FactDetailData['chain']; onOpen: (id: string) => void }) {
   if (!id) return <span className="faint">—</span>;
-  return (
-    <button type="button" className="link-button mono" onClick={() => onOpen(id)} title={`Open fact ${id}`}>
-      {label ?? id}
-    </button>
-  );
+  const known = [...chain.versions, ...chain.proposals].find((v) => v.id === id);
+  return <FactRef id={id} {...(known ? { brief: known } : {})} onOpen={onOpen} />;
 }
 
 function BriefList({ items, empty, onOpen }: { items: readonly Brief[]; empty: string; onOpen: (id: string) => void }) {
@@ -74,10 +74,11 @@ export function ReviewCauseView({ fact, cause, onOpen }: { fact: Pick<Fact, 'rev
     <section aria-label="Why this fact needs review" className="card review-cause">
       <h4>Needs review</h4>
       <p className="memory-text">{cause?.text ?? fact.reviewCause ?? 'A fact it depends on changed.'}</p>
+      <EarlierCauses causes={cause?.earlier ?? []} />
       {cause?.cause ? (
         <p>
-          Upstream change: <FactLink id={cause.cause.id} label={cause.cause.key} onOpen={onOpen} /> <span className="muted">({cause.cause.isValid ? 'valid' : cause.cause.status}{cause.cause.supersessionRule ? `, ${cause.cause.supersessionRule}` : ''})</span>
-          <span className="memory-text brief-value"> {cause.cause.value}</span>
+          Upstream change: <FactRef id={cause.cause.id} brief={cause.cause} onOpen={onOpen} />
+          {cause.cause.supersessionRule ? <span className="muted"> ({cause.cause.supersessionRule})</span> : null}
         </p>
       ) : cause?.turn ? (
         <p>
@@ -85,12 +86,12 @@ export function ReviewCauseView({ fact, cause, onOpen }: { fact: Pick<Fact, 'rev
         </p>
       ) : causeId ? (
         <p>
-          Upstream fact <code>{causeId}</code> no longer exists: it was deleted.
+          Upstream fact: <FactRef id={causeId} brief={null} onOpen={onOpen} /> (it was deleted).
         </p>
       ) : null}
       {cause?.replacement ? (
         <p>
-          Replaced by <FactLink id={cause.replacement.id} label={cause.replacement.key} onOpen={onOpen} />: <span className="memory-text">{cause.replacement.value}</span>
+          Replaced by <FactRef id={cause.replacement.id} brief={cause.replacement} onOpen={onOpen} />
         </p>
       ) : null}
     </section>
@@ -169,11 +170,11 @@ export function FactDetail({ data, actions, terms = [] }: { data: FactDetailData
           </dd>
           <dt>Supersedes</dt>
           <dd>
-            <FactLink id={f.supersedes} onOpen={actions.onOpen} />
+            <ChainRef id={f.supersedes} chain={data.chain} onOpen={actions.onOpen} />
           </dd>
           <dt>Superseded by</dt>
           <dd>
-            <FactLink id={f.supersededBy} onOpen={actions.onOpen} />
+            <ChainRef id={f.supersededBy} chain={data.chain} onOpen={actions.onOpen} />
           </dd>
           {f.supersessionRule ? (
             <>
@@ -187,7 +188,7 @@ export function FactDetail({ data, actions, terms = [] }: { data: FactDetailData
             <>
               <dt>Proposal for</dt>
               <dd>
-                <FactLink id={f.proposalFor} onOpen={actions.onOpen} />
+                <ChainRef id={f.proposalFor} chain={data.chain} onOpen={actions.onOpen} />
               </dd>
             </>
           ) : null}

@@ -51,11 +51,21 @@ export function FilterBar({ filter, onChange }: { filter: FactFilterInput; onCha
   // Only typing restarts the debounce: re-renders (live refreshes) must not keep deferring it.
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
+  const pendingSearch = useRef<string | null>(null);
+  const commitSearch = () => {
+    const text = pendingSearch.current;
+    pendingSearch.current = null;
+    if (text !== null && (filterRef.current.search ?? '') !== text.trim()) onChangeRef.current(cleanFilter({ ...filterRef.current, search: text.trim() || undefined }));
+  };
   useEffect(() => {
     if ((filterRef.current.search ?? '') === search) return;
-    const t = setTimeout(() => onChangeRef.current(cleanFilter({ ...filterRef.current, search: search.trim() || undefined })), SEARCH_DEBOUNCE_MS);
+    pendingSearch.current = search;
+    const t = setTimeout(commitSearch, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(t);
   }, [search]);
+  // An edit still waiting for its debounce is committed when the bar goes away (a view switch),
+  // so the filter the user left behind is the one they typed, never the one before it.
+  useEffect(() => () => commitSearch(), []);
 
   useShortcut('search', () => {
     searchRef.current?.focus();
@@ -84,8 +94,10 @@ export function FilterBar({ filter, onChange }: { filter: FactFilterInput; onCha
           value={search}
           onChange={(e) => setSearch(e.target.value)}
           onKeyDown={(e) => {
-            if (e.key === 'Escape' && search) {
+            // The field's own value, not the last render's: Escape right after clearing leaves the field.
+            if (e.key === 'Escape' && e.currentTarget.value) {
               e.stopPropagation();
+              e.preventDefault();
               setSearch('');
             }
           }}

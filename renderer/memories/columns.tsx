@@ -4,7 +4,7 @@ import type { FactRowView } from '../../shared/inspect';
 import type { SortColumn } from '../../shared/query';
 import { FactBadges, MemoryTypeLabel } from '../ui/FactBadges';
 import { RangeText } from '../ui/Highlight';
-import { formatTime, formatTimeShort } from '../ui/format';
+import { formatTime } from '../ui/format';
 
 declare module '@tanstack/react-table' {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
@@ -88,18 +88,18 @@ export function factColumns(asOf: string | null = null): ColumnDef<FactRowView, 
     }),
     col.accessor('lastAccessedAt', {
       id: 'lastAccessedAt',
-      meta: { sort: 'lastAccessedAt', width: '140px', label: 'Last accessed' },
-      cell: (c) => <span title={formatTime(c.getValue())}>{formatTimeShort(c.getValue())}</span>,
+      meta: { sort: 'lastAccessedAt', width: '196px', label: 'Last accessed' },
+      cell: (c) => <span className="nowrap">{formatTime(c.getValue())}</span>,
     }),
     col.accessor('ts', {
       id: 'ts',
-      meta: { sort: 'ts', width: '140px', label: 'Time' },
-      cell: (c) => <span title={formatTime(c.getValue())}>{formatTimeShort(c.getValue())}</span>,
+      meta: { sort: 'ts', width: '196px', label: 'Time' },
+      cell: (c) => <span className="nowrap">{formatTime(c.getValue())}</span>,
     }),
     col.accessor('createdAt', {
       id: 'createdAt',
-      meta: { sort: 'createdAt', width: '140px', label: 'Recorded' },
-      cell: (c) => <span title={formatTime(c.getValue())}>{formatTimeShort(c.getValue())}</span>,
+      meta: { sort: 'createdAt', width: '196px', label: 'Recorded' },
+      cell: (c) => <span className="nowrap">{formatTime(c.getValue())}</span>,
     }),
   ];
   return defs as unknown as ColumnDef<FactRowView, unknown>[];

@@ -42,4 +42,14 @@ describe('partition picker', () => {
     expect(names.length).toBe(11);
     expect(names.filter((n) => n?.includes('S-02'))).toHaveLength(10);
   });
+
+  it('organisations collapse: with many partitions only the chosen one starts open', () => {
+    const parts = Array.from({ length: 20 }, (_, i) => p(i + 1, { kind: 'user', org: i < 10 ? 'acme' : 'globex', user: `u${i}` }));
+    const { container } = render(<PartitionTree partitions={parts} selectedId={15} onSelect={() => {}} />);
+    const orgs = [...container.querySelectorAll('details.partition-org')] as HTMLDetailsElement[];
+    expect(orgs.map((d) => [d.querySelector('summary')?.textContent, d.open])).toEqual([
+      ['acme10', false],
+      ['globex10', true],
+    ]);
+  });
 });

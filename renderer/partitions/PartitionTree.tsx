@@ -1,5 +1,5 @@
-// The partition picker: organisations, each with its users, capabilities and organisational
-// knowledge, with fact counts (valid / all) and the number awaiting review.
+// The partition picker: organisations (each collapses), each with its users, capabilities and
+// organisational knowledge, with fact counts (valid / all) and the number awaiting review.
 import { useMemo, useState } from 'react';
 import type { PartitionKind, PartitionSummary } from '../../shared/domain';
 import { formatNumber } from '../ui/format';
@@ -45,6 +45,11 @@ export function PartitionTree({ partitions, selectedId, onSelect }: { partitions
     return q ? partitions.filter((p) => p.label.toLowerCase().includes(q) || p.id === selectedId) : partitions;
   }, [partitions, query, selectedId]);
   const groups = groupPartitions(shown);
+  // With many partitions only the organisation holding the chosen one starts open; the user's
+  // own open / close choices win after that, and a filter opens every organisation it matches.
+  const selectedOrg = partitions.find((p) => p.id === selectedId)?.ref.org;
+  const [openChoice, setOpenChoice] = useState<ReadonlyMap<string, boolean>>(new Map());
+  const isOpen = (org: string) => query.trim() !== '' || (openChoice.get(org) ?? (partitions.length <= PARTITION_FILTER_FROM || org === selectedOrg));
   return (
     <nav className="partition-tree" aria-label="Partitions">
       {partitions.length > PARTITION_FILTER_FROM ? (
@@ -54,10 +59,19 @@ export function PartitionTree({ partitions, selectedId, onSelect }: { partitions
         </label>
       ) : null}
       {groups.map((g) => (
-        <section key={g.org} className="partition-org">
-          <h3 className="partition-org-name" title={`Organisation ${g.org}`}>
-            {g.org}
-          </h3>
+        <details
+          key={g.org}
+          className="partition-org"
+          open={isOpen(g.org)}
+          onToggle={(e) => {
+            const open = e.currentTarget.open;
+            if (open !== isOpen(g.org)) setOpenChoice((m) => new Map(m).set(g.org, open));
+          }}
+        >
+          <summary className="partition-org-name" title={`Organisation ${g.org}`}>
+            <span className="grow">{g.org}</span>
+            <span className="faint mono">{g.kinds.reduce((n, k) => n + k.items.length, 0)}</span>
+          </summary>
           {g.kinds.map((k) => (
             <div key={k.kind} className="partition-kind">
               <h4>{KIND_TITLES[k.kind]}</h4>
@@ -84,7 +98,7 @@ export function PartitionTree({ partitions, selectedId, onSelect }: { partitions
               </ul>
             </div>
           ))}
-        </section>
+        </details>
       ))}
     </nav>
   );

@@ -4,6 +4,8 @@ import { useState } from 'react';
 import type { ChannelOutput } from '../../shared/contract';
 import { useAppState, useDispatch } from '../app/state';
 import { useMutation, useQuery } from '../api/hooks';
+import { EarlierCauses } from '../ui/EarlierCauses';
+import { FactRef } from '../ui/FactRef';
 import { Button } from '../ui/Button';
 import { FactBadges } from '../ui/FactBadges';
 import { TurnCauseText } from '../ui/TurnCause';
@@ -38,18 +40,16 @@ export function ReviewCard({ item, checked, onCheck, onOpen, onDismiss, onDelete
         <span className="muted">Why: </span>
         <span className="memory-text">{item.cause.text ?? 'a fact it depends on changed'}</span>
       </div>
+      <EarlierCauses causes={item.cause.earlier} />
       <div className="review-cause-line">
         <span className="muted">Upstream change: </span>
         {item.cause.cause ? (
           <span>
-            <strong className="memory-text">{item.cause.cause.key}</strong> = <span className="memory-text">{item.cause.cause.value.length > 200 ? `${item.cause.cause.value.slice(0, 200)}…` : item.cause.cause.value}</span>{' '}
-            <span className="badge">{item.cause.cause.isValid ? 'valid' : item.cause.cause.status}</span>
+            <FactRef id={item.cause.cause.id} brief={item.cause.cause} />
             {item.cause.cause.supersessionRule ? <span className="faint"> ({item.cause.cause.supersessionRule})</span> : null}
           </span>
         ) : item.cause.causeFactId ? (
-          <span>
-            fact <code>{item.cause.causeFactId}</code> was deleted
-          </span>
+          <FactRef id={item.cause.causeFactId} brief={null} />
         ) : item.cause.turn ? (
           <TurnCauseText turn={item.cause.turn} />
         ) : (
@@ -58,7 +58,7 @@ export function ReviewCard({ item, checked, onCheck, onOpen, onDismiss, onDelete
         {item.cause.replacement ? (
           <span>
             {' '}
-            → now <strong className="memory-text">{item.cause.replacement.value.length > 200 ? `${item.cause.replacement.value.slice(0, 200)}…` : item.cause.replacement.value}</strong>
+            → now <FactRef id={item.cause.replacement.id} brief={item.cause.replacement} />
           </span>
         ) : null}
       </div>

@@ -13,6 +13,7 @@ export interface ShortcutDef {
 }
 
 export const SHORTCUTS = [
+  { id: 'palette', keys: ['mod+k'], description: 'Command palette: go to a view, partition or fact, or run an action', group: 'Global' },
   { id: 'help', keys: ['?'], description: 'Show this list of shortcuts', group: 'Global' },
   { id: 'search', keys: ['/'], description: 'Focus the search box', group: 'Global' },
   { id: 'view.memories', keys: ['1'], description: 'Memories', group: 'Global' },
@@ -101,7 +102,14 @@ export function ShortcutProvider({ children }: { children: ReactNode }) {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented) return;
       const combo = comboOf(e);
-      if (combo !== 'Escape' && typingIn(e.target)) return;
+      // Escape leaves a text field (outside dialogs), so single-key shortcuts work again at once.
+      if (combo === 'Escape' && typingIn(e.target) && !modalOpen() && e.target instanceof HTMLElement) {
+        e.preventDefault();
+        e.target.blur();
+        return;
+      }
+      // The palette opens from anywhere, a text field included; other keys belong to the field.
+      if (combo !== 'Escape' && combo !== 'mod+k' && typingIn(e.target)) return;
       if (NAV_KEYS.has(combo) && ownsNavigation(e.target)) return;
       if (modalOpen()) return;
       for (const def of SHORTCUTS) {

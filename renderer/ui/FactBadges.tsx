@@ -1,10 +1,11 @@
 // The small visual vocabulary of a fact: validity, review flag, memory type, constraint.
 import type { Fact, MemoryType } from '../../shared/domain';
+import { statusWord } from './format';
 
 export function StatusBadge({ status, isValid }: { status: string; isValid: boolean }) {
   if (isValid) return <span className="badge badge-valid">valid</span>;
   if (status === 'proposal') return <span className="badge badge-proposal">proposal</span>;
-  return <span className="badge badge-superseded">{status}</span>;
+  return <span className="badge badge-superseded">{statusWord(status, isValid)}</span>;
 }
 
 export function ReviewBadge() {

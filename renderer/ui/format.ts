@@ -1,18 +1,18 @@
 // Display formatting shared by the views (dates, numbers, sizes, ids).
 
+/** The inspector's one time format: UTC, to the second, "2025-01-06 09:00:00 UTC". */
 export function formatTime(iso: string | null | undefined): string {
   if (!iso) return '—';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return d.toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, 'Z').replace(/:00Z$/, 'Z');
+  return `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
-/** Minute precision for narrow cells (the full time goes in the tooltip). */
-export function formatTimeShort(iso: string | null | undefined): string {
+/** The date alone, as an ISO date (2025-01-06, UTC), where a day is all a label has room for. */
+export function formatDate(iso: string | null | undefined): string {
   if (!iso) return '—';
   const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return d.toISOString().slice(0, 16).replace('T', ' ');
+  return Number.isNaN(d.getTime()) ? iso : d.toISOString().slice(0, 10);
 }
 
 export function formatNumber(n: number | null | undefined): string {
@@ -46,4 +46,11 @@ export function localInputToIso(v: string): string | undefined {
 
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}
+
+/** A fact's status in the inspector's one vocabulary: an active fact is "valid" everywhere (the
+ * table, dialogs, references); an active fact whose validity has ended is "expired". */
+export function statusWord(status: string, isValid = status === 'active'): string {
+  if (status === 'active') return isValid ? 'valid' : 'expired';
+  return status;
 }

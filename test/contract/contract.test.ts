@@ -50,6 +50,7 @@ describe('the channel table', () => {
         'documents.list',
         'export.cancel',
         'export.start',
+        'facts.briefs',
         'facts.chain',
         'facts.get',
         'facts.list',

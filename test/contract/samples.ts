@@ -27,6 +27,10 @@ export function readSamples(fx: Fixture): Omit<Samples, 'db.open' | 'db.close' |
       { partitionId: p, factId: fx.flaggedId },
     ],
     'facts.chain': [{ partitionId: p, factId: fx.chainHeadId }],
+    'facts.briefs': [
+      { partitionId: p, factIds: [fx.chainHeadId, fx.flaggedId] },
+      { partitionId: p, factIds: [] },
+    ],
     'facts.neighbourhood': [
       { partitionId: p, factId: fx.flaggedId },
       { partitionId: p, factId: fx.factIds[0] ?? '', hops: 3, maxNodes: 10 },

@@ -386,11 +386,17 @@ describe.skipIf(missing !== undefined)('inspector views in Chromium', () => {
     await page.waitForSelector('role=dialog[name="Keyboard shortcuts"]');
     problems.push(...(await unnamed('shortcut overlay')));
     await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+k');
+    await page.waitForSelector('role=dialog[name="Go to…"]');
+    await page.keyboard.type('home');
+    await page.waitForSelector('role=option[name=/home_city/]');
+    problems.push(...(await unnamed('command palette')));
+    await page.keyboard.press('Escape');
     expect(problems).toEqual([]);
 
     // Empty and error states say what to do next.
-    await go(`#/memories/${p}/f_00000000-0000-4000-8000-000000000000`);
-    await page.waitForSelector('text=Dependency graph: Not found'); // the panel kept the Graph tab
+    await go(`#/memories/${p}/f_00000000-0000-4000-8000-000000000000?tab=graph`);
+    await page.waitForSelector('text=Dependency graph: Not found'); // the link names the Graph tab
     await page.click('role=tab[name="Detail"]');
     await page.waitForSelector('text=This fact is gone');
     await screenshot(page, 'state-fact-not-found');

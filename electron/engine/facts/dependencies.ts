@@ -1,6 +1,7 @@
 // Dependency edges (depends_on and derived_facts are two views of one table) and the
 // needs_review propagation, which walks transitive dependents with UNION so cycles terminate.
 import type { PartitionContext } from '../context';
+import { EARLIER_CAUSE_SEPARATOR, MAX_REVIEW_CAUSE_CHARS } from '../../../shared/inspect';
 import { stmt } from '../db/statements';
 
 /** Adds "dependent depends on dependsOn"; self-edges are ignored, duplicates are no-ops. */
@@ -34,11 +35,21 @@ export function transitiveDependents(ctx: PartitionContext, root: string): strin
     .all({ root, partition_id: ctx.partitionId });
 }
 
-const FLAG = 'UPDATE facts SET needs_review = 1, review_cause = ?, review_cause_fact = ? WHERE id = ? AND partition_id = ?';
+/** A fact flagged again while still awaiting review keeps its earlier causes after the new one,
+ * newest first, joined by EARLIER_CAUSE_SEPARATOR (readable as it is in any text output); the same
+ * cause arriving twice is recorded once, and the history is capped at MAX_REVIEW_CAUSE_CHARS. */
+const FLAG = `UPDATE facts SET needs_review = 1,
+  review_cause = CASE
+    WHEN needs_review = 1 AND review_cause IS NOT NULL AND review_cause <> '' THEN
+      CASE WHEN review_cause = @cause OR substr(review_cause, 1, length(@cause) + length(@sep)) = @cause || @sep THEN review_cause
+           ELSE substr(@cause || @sep || review_cause, 1, @max) END
+    ELSE @cause END,
+  review_cause_fact = @root
+  WHERE id = @id AND partition_id = @pid`;
 
 /** Marks one fact needs_review because of `root` (null: the cause is not a fact, e.g. a turn). */
 export function flagFact(ctx: PartitionContext, id: string, cause: string, root: string | null): void {
-  stmt(ctx.db, FLAG).run(cause, root, id, ctx.partitionId);
+  stmt<[Record<string, unknown>]>(ctx.db, FLAG).run({ cause, sep: EARLIER_CAUSE_SEPARATOR, max: MAX_REVIEW_CAUSE_CHARS, root, id, pid: ctx.partitionId });
 }
 
 /** Marks every transitive dependent of `root` needs_review with `cause`; returns their ids. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { splitReviewCauses } from '../../../shared/inspect';
 import { openTmpStore } from '../../../test/helpers/tmp';
 
 const user = { kind: 'user', org: 'acme', user: 'u1' } as const;
@@ -79,6 +80,25 @@ describe('supersession rules', () => {
     expect(r.flagged).toEqual(expect.arrayContaining([d1.factId, d2.factId]));
     expect(p.getFact(d2.factId)?.needsReview).toBe(true);
     expect(p.getFact(d2.factId)?.reviewCauseFact).toBe(base.factId);
+    store.close();
+  });
+
+  it('keeps a dependent\'s earlier review cause when a new one arrives, newest first, without repeats', () => {
+    const store = openTmpStore();
+    const p = store.scope(user, { create: true });
+    p.writeFact({ key: 'budget', value: '$200k' });
+    p.writeFact({ key: 'owner', value: 'Ann' });
+    const plan = p.writeFact({ key: 'plan', value: 'q4 launch', dependsOn: ['budget', 'owner'] });
+    p.writeFact({ key: 'budget', value: '$120k', supersedes: 'budget' });
+    const owner = p.writeFact({ key: 'owner', value: 'Bob', supersedes: 'owner' });
+    const causes = splitReviewCauses(p.getFact(plan.factId)?.reviewCause ?? null);
+    expect(causes.text).toMatch(/^depends on "owner"/);
+    expect(causes.earlier).toHaveLength(1);
+    expect(causes.earlier[0]).toMatch(/^depends on "budget"/);
+    expect(p.getFact(plan.factId)?.reviewCauseFact).toBe(owner.supersededId);
+    // The same cause again is recorded once.
+    p.writeFact({ key: 'owner', value: 'Cleo', supersedes: 'owner' });
+    expect(splitReviewCauses(p.getFact(plan.factId)?.reviewCause ?? null).earlier).toHaveLength(1);
     store.close();
   });
 

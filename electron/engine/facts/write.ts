@@ -425,7 +425,8 @@ function writeVia(ctx: PartitionContext, access: FactAccess, raw: FactWriteInput
   let flagged: string[] = [];
   if (target) {
     access.supersede(target, { by: id, rule, reason, valid_to: later(ts, target.ts) });
-    flagged = access.flagDependents(target.id, `depends on "${target.key}", superseded by ${id} (${rule})`);
+    // Readable on its own: the new version is linked from the cause (its replacement), not named by id.
+    flagged = access.flagDependents(target.id, `depends on "${target.key}", which a newer version superseded (${rule})`);
     recordAudit(ctx, {
       actor,
       action: 'supersede',

@@ -1,7 +1,7 @@
 // Everything the fact detail panel shows about one fact: the fact, its supersession chain and
 // proposals, the facts it rests on and that rest on it, why it needs review, and its audit trail.
 import { StatelensError } from '../../../shared/errors';
-import type { FactDetail, ReviewCause, TurnCause } from '../../../shared/inspect';
+import { splitReviewCauses, type FactDetail, type ReviewCause, type TurnCause } from '../../../shared/inspect';
 import type { AuditEntry, Fact } from '../../../shared/domain';
 import { auditRowToEntry } from '../audit/audit';
 import type { PartitionContext } from '../context';
@@ -56,7 +56,7 @@ export function reviewCauseOf(ctx: PartitionContext, fact: Pick<Fact, 'id' | 'ne
     ? stmt<[string, number], string | null>(ctx.db, 'SELECT superseded_by FROM facts WHERE id = ? AND partition_id = ?').pluck().get(fact.reviewCauseFact, ctx.partitionId)
     : null;
   return {
-    text: fact.reviewCause,
+    ...splitReviewCauses(fact.reviewCause),
     causeFactId: fact.reviewCauseFact,
     turn: fact.reviewCauseFact ? null : turnCauseOf(ctx, fact.id),
     cause,

@@ -5,3 +5,4 @@ export { chainFor } from './chain';
 export { neighbourhood, propagationPath } from './neighbourhood';
 export { dismissReview, reviewQueue, undoDismissReview } from './review';
 export { toFtsQuery } from './fts';
+export { briefsOf } from './row-view';

@@ -1,6 +1,6 @@
 // The review queue (every needs_review fact with the upstream change that caused it) and
 // dismissing flags, the one review action besides deletion, and undoing a dismissal; both audited.
-import { DismissReviewRequest, UndoDismissRequest, type DismissResult, type RestoreReviewResult, type ReviewQueuePage } from '../../../shared/inspect';
+import { DismissReviewRequest, splitReviewCauses, UndoDismissRequest, type DismissResult, type RestoreReviewResult, type ReviewQueuePage } from '../../../shared/inspect';
 import { PageRequest } from '../../../shared/query';
 import { StatelensError } from '../../../shared/errors';
 import { z } from 'zod';
@@ -33,7 +33,7 @@ export function reviewQueue(ctx: PartitionContext, pageInput: z.input<typeof Pag
     entries: shown.map((r) => ({
       fact: toRowView(r, null),
       cause: reviewCauseOf(ctx, { id: r.id, needsReview: true, reviewCause: r.review_cause, reviewCauseFact: r.review_cause_fact }) ?? {
-        text: r.review_cause,
+        ...splitReviewCauses(r.review_cause),
         causeFactId: r.review_cause_fact,
         turn: null,
         cause: null,

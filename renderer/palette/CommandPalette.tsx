@@ -1,0 +1,108 @@
+// The command palette (Ctrl/Cmd+K): one text field to jump to a view, a partition or a fact by its
+// key, or run an action, entirely from the keyboard (arrows move, Enter chooses, Escape closes).
+import { useEffect, useId, useMemo, useState } from 'react';
+import type { PartitionSummary } from '../../shared/domain';
+import { DETAIL_TABS, useAppState, useDispatch, VIEW_LABELS, VIEWS } from '../app/state';
+import { useQuery } from '../api/hooks';
+import { useTheme } from '../theme/theme';
+import { Dialog } from '../ui/Dialog';
+import { formatNumber, statusWord } from '../ui/format';
+import { rankEntries, searchableText, type PaletteEntry } from './items';
+
+const FACT_SEARCH_DELAY_MS = 120;
+const FACT_LIMIT = 8;
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return v;
+}
+
+export function CommandPalette({ partitions, onClose }: { partitions: readonly PartitionSummary[]; onClose: () => void }) {
+  const { partitionId, factId } = useAppState();
+  const dispatch = useDispatch();
+  const theme = useTheme();
+  const [text, setText] = useState('');
+  const [active, setActive] = useState(0);
+  const listId = useId();
+  const search = searchableText(useDebounced(text, FACT_SEARCH_DELAY_MS));
+  const facts = useQuery('facts.list', partitionId !== null && search ? { partitionId, filter: { search, validity: 'all' }, page: { limit: FACT_LIMIT } } : null, { keepPrevious: true });
+
+  const entries = useMemo(() => {
+    const close = (f: () => void) => () => {
+      onClose();
+      f();
+    };
+    const list: PaletteEntry[] = VIEWS.map((v, i) => ({ id: `view:${v}`, section: 'Views', label: VIEW_LABELS[v], detail: String(i + 1), run: close(() => dispatch({ type: 'view', view: v })) }));
+    list.push(
+      { id: 'action:export', section: 'Actions', label: 'Export a snapshot…', detail: 'e', run: close(() => dispatch({ type: 'export', open: true })) },
+      { id: 'action:theme', section: 'Actions', label: `Switch to the ${theme.resolved === 'dark' ? 'light' : 'dark'} theme`, detail: 'Shift+D', run: close(theme.toggle) },
+      { id: 'action:shortcuts', section: 'Actions', label: 'Show keyboard shortcuts', detail: '?', run: close(() => dispatch({ type: 'shortcuts', open: true })) },
+      { id: 'action:now', section: 'Actions', label: 'Back to now (leave time travel)', detail: 'Shift+N', run: close(() => dispatch({ type: 'asOf', asOf: null })) },
+    );
+    if (factId)
+      for (const tab of DETAIL_TABS)
+        list.push({ id: `action:tab:${tab}`, section: 'Actions', label: `Open fact ${tab === 'detail' ? 'details' : tab}`, run: close(() => dispatch({ type: 'openFact', factId, tab, view: 'memories' })) });
+    for (const p of partitions)
+      list.push({ id: `partition:${p.id}`, section: 'Partitions', label: p.label, detail: `${formatNumber(p.validFacts)} valid of ${formatNumber(p.facts)}`, run: close(() => dispatch({ type: 'partition', partitionId: p.id })) });
+    for (const f of search ? (facts.data?.rows ?? []) : [])
+      list.push({ id: `fact:${f.id}`, section: 'Facts', label: f.key, detail: `${f.value.slice(0, 80)} · ${statusWord(f.status, f.isValid)}`, run: close(() => dispatch({ type: 'openFact', factId: f.id, tab: 'detail', view: 'memories' })) });
+    return rankEntries(text, list);
+  }, [text, search, facts.data, partitions, factId, theme, dispatch, onClose]);
+
+  const current = Math.min(active, Math.max(entries.length - 1, 0));
+  const optionId = (i: number) => `${listId}-${i}`;
+
+  return (
+    <Dialog title="Go to…" onClose={onClose} closeLabel="Close the command palette">
+      <input
+        data-autofocus
+        className="input palette-input"
+        role="combobox"
+        aria-label="Go to a view, partition or fact, or run an action"
+        aria-expanded="true"
+        aria-controls={listId}
+        aria-activedescendant={entries.length > 0 ? optionId(current) : undefined}
+        placeholder="Type a view, a partition or a fact's key…"
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value);
+          setActive(0);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+            e.preventDefault();
+            const n = entries.length;
+            if (n > 0) setActive((current + (e.key === 'ArrowDown' ? 1 : n - 1)) % n);
+          } else if (e.key === 'Enter') {
+            e.preventDefault();
+            entries[current]?.run();
+          }
+        }}
+      />
+      <ul id={listId} role="listbox" aria-label="Matches" className="list-plain palette-list">
+        {entries.map((entry, i) => (
+          <li
+            key={entry.id}
+            id={optionId(i)}
+            role="option"
+            aria-selected={i === current}
+            className="palette-option"
+            data-section={entry.section}
+            onMouseDown={(e) => e.preventDefault()}
+            onMouseEnter={() => setActive(i)}
+            onClick={entry.run}
+          >
+            <span className="palette-section faint">{entry.section}</span>
+            <span className="palette-label">{entry.label}</span>
+            {entry.detail ? <span className="palette-detail muted">{entry.detail}</span> : null}
+          </li>
+        ))}
+        {entries.length === 0 ? <li className="faint">{search && facts.loading ? 'Searching facts…' : 'Nothing matches.'}</li> : null}
+      </ul>
+    </Dialog>
+  );
+}
