@@ -13,7 +13,7 @@ import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
 import { Checkbox, SelectField, TextField } from '../ui/fields';
 import { FactRef, useFactBriefs } from '../ui/FactRef';
-import { formatNumber, formatTime, plural, shortId, statusWord } from '../ui/format';
+import { formatNumber, formatTime, plural, statusWord } from '../ui/format';
 import type { FactBrief } from '../../shared/inspect';
 import { ProgressBar } from '../ui/meters';
 import { ErrorState, Loading } from '../ui/states';
