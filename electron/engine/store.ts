@@ -6,7 +6,7 @@ import { recordAudit } from './audit/audit';
 import { auditPage, type AuditPageQuery } from './audit/audit-page';
 import { StatelensError } from '../../shared/errors';
 import type { AgentStateChange, ChangeEvent, EngineClock, EngineServices, PartitionContext } from './context';
-import { mapSqliteError, openDatabase, type OpenOptions, type Sqlite } from './db/open';
+import { closeConnection, mapSqliteError, openDatabase, type OpenOptions, type Sqlite } from './db/open';
 import { retainRawFile } from './db/raw-file';
 import { stmt } from './db/statements';
 import { uuidv7 } from './ids';
@@ -64,7 +64,7 @@ export class Store {
     if (this.closed) return;
     this.closed = true;
     this.listeners.clear();
-    this.services.db.close();
+    closeConnection(this.services.db, this.path);
     for (const hook of this.closeHooks.splice(0)) hook();
   }
 

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliEntry, repoRoot } from '../helpers/child';
 import { tmpDir } from '../helpers/tmp';
+import { EXPORT_FORMATS } from '../../shared/snapshot';
 import { fileStates, makeStatelensDb } from './files';
 
 const asRoot = process.getuid?.() === 0;
@@ -64,4 +65,33 @@ describe('read-only databases (unprivileged child processes)', () => {
       fs.chmodSync(locked, 0o755);
     }
   });
+
+  it('reading a writable file leaves no -wal or -shm behind (facts, verify, every export format, context)', async () => {
+    const dir = tmpDir('statelens-reader-');
+    const db = path.join(dir, 'c.db');
+    makeStatelensDb(db, 30);
+    const before = fileStates(db).db;
+    const runs: string[][] = [
+      ['facts', '--db', db, '--json'],
+      ['verify', '--db', db],
+      ['context', '--db', db, '--partition', '1'],
+      ...EXPORT_FORMATS.map((format) => ['export', '--db', db, '--format', format, '--out', path.join(dir, `out-${format}`)]),
+    ];
+    for (const args of runs) {
+      const r = await cliAsOwner(args);
+      expect(r.code, `${args[0]} ${args.slice(-2).join(' ')}: ${r.stderr}`).toBe(0);
+      expect(fs.readdirSync(dir).filter((f) => f.startsWith('c.db')), args.join(' ')).toEqual(['c.db']);
+    }
+    expect(fileStates(db).db).toEqual(before);
+  });
 });
+
+/** The CLI as the file's owner (this process's user). */
+function cliAsOwner(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [cliEntry, ...args], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => {
+      if (error && typeof error.code !== 'number') return reject(error);
+      resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
+    });
+  });
+}

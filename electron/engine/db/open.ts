@@ -202,6 +202,42 @@ export function openReadOnlyConnection(path: string, nativeBinding?: string): Sq
   return new Database(path, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
 }
 
+/**
+ * Closes a connection. A read-only connection cannot remove the -wal and -shm files that reading
+ * a WAL database creates; SQLite removes them only when the last read-write connection closes. So
+ * a reader of a file it could write closes behind a short-lived read-write connection that only
+ * reads the schema (so that it joins the WAL): if no other process has the file open, that
+ * connection is the last and tidies up; if one has, the files stay, as they must.
+ */
+export function closeConnection(db: Sqlite, path: string): void {
+  if (!db.readonly || db.memory || !fs.existsSync(`${path}-wal`) || !canWriteFileAndFolder(path)) {
+    db.close();
+    return;
+  }
+  let tidy: Sqlite | undefined;
+  try {
+    tidy = new Database(path, { fileMustExist: true });
+    tidy.prepare('SELECT count(*) FROM sqlite_schema').get();
+  } catch {
+    // Not openable for writing after all: leave the files, as a plain read-only close would.
+  }
+  try {
+    db.close();
+  } finally {
+    tidy?.close();
+  }
+}
+
+function canWriteFileAndFolder(path: string): boolean {
+  try {
+    fs.accessSync(path, fs.constants.W_OK);
+    fs.accessSync(nodePath.dirname(path), fs.constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Opens (and, when new, creates) a Statelens database with WAL, foreign keys, busy timeout
  * and secure_delete, migrated to this build's schema. */
 export function openDatabase(path: string, options: OpenOptions = {}): Sqlite {
