@@ -65,14 +65,32 @@ function vary(sample: unknown, pick: number, value: string | number): unknown {
   return copy;
 }
 
+/** An undo names a dismissal: the sample's is made just before it (the fixture's flagged fact,
+ * flagged again as an agent's write would, then dismissed), so the call is one that works;
+ * variations keep the ids they were given. */
+async function withFreshDismissal(channel: CallChannel, payload: unknown): Promise<unknown> {
+  const sample = payload as { partitionId?: number; auditId?: number };
+  if (channel !== 'review.undoDismiss' || sample.auditId !== 1 || sample.partitionId === undefined) return payload;
+  const db = new Database(fx.path);
+  try {
+    db.prepare("UPDATE facts SET needs_review = 1, review_cause = 'an upstream fact changed' WHERE id = ?").run(fx.flaggedId);
+  } finally {
+    db.close();
+  }
+  const dismissed = await h.registrar.receive('review.dismiss', senderEvent(h.contents), [{ partitionId: sample.partitionId, factIds: [fx.flaggedId] }]);
+  const auditId = dismissed.ok ? (dismissed.value as { auditId: number | null }).auditId : null;
+  return auditId === null ? payload : { ...sample, auditId };
+}
+
 describe('no channel creates a fact', () => {
   for (const channel of CALL_CHANNELS) {
     it(`${channel}: no fact id appears after any valid call`, async () => {
       const answered: string[] = [];
       for (const payload of validPayloads(channel)) {
         await h.services.engine.call('db.openPath', { path: fx.path, create: false, readonly: false });
+        const call = await withFreshDismissal(channel, payload);
         const before = storedFactIds();
-        const result = await h.registrar.receive(channel, senderEvent(h.contents), [payload]);
+        const result = await h.registrar.receive(channel, senderEvent(h.contents), [call]);
         answered.push(result.ok ? 'ok' : result.error.code);
         // An export runs on after its answer: ask again (a call queued behind it) before counting.
         await h.registrar.receive('partitions.list', senderEvent(h.contents), [{}]);
