@@ -39,7 +39,8 @@ export default defineConfig({
       {
         name: 'statelens-dev-csp',
         apply: 'serve',
-        transformIndexHtml: (html: string) => html.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace("connect-src 'self'", "connect-src 'self' ws: http://localhost:*"),
+        transformIndexHtml: (html: string) =>
+          html.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace("connect-src 'self'", "connect-src 'self' ws: http://localhost:*"),
       },
     ],
     build: {

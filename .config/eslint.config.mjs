@@ -18,7 +18,8 @@ const NO_ELECTRON = { group: ['electron', 'electron/*'], message: 'The engine, C
 const ENGINE_CLIENTS = ['cli', 'server', 'handlers', 'mcp', 'main', 'preload', 'engine-host'];
 const NO_ENGINE_CLIENTS = {
   regex: `^(\\.\\./)+(electron/)?(${ENGINE_CLIENTS.join('|')})(/|$)`,
-  message: 'The engine is the bottom layer: it imports nothing from the CLI, server, handlers, MCP server, main process or engine host (they import the engine).',
+  message:
+    'The engine is the bottom layer: it imports nothing from the CLI, server, handlers, MCP server, main process or engine host (they import the engine).',
 };
 
 const NODE_BUILTINS = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'worker_threads', 'url', 'stream', 'util', 'events'];
@@ -36,7 +37,14 @@ export default tseslint.config(
     },
   },
   {
-    files: ['electron/engine/**/*.ts', 'electron/cli/**/*.ts', 'electron/server/**/*.ts', 'electron/mcp/**/*.ts', 'electron/handlers/**/*.ts', 'electron/engine-host/**/*.ts'],
+    files: [
+      'electron/engine/**/*.ts',
+      'electron/cli/**/*.ts',
+      'electron/server/**/*.ts',
+      'electron/mcp/**/*.ts',
+      'electron/handlers/**/*.ts',
+      'electron/engine-host/**/*.ts',
+    ],
     rules: {
       'no-restricted-imports': ['error', { patterns: [NO_ELECTRON] }],
     },
@@ -84,8 +92,14 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'Render memory text as text: no dangerouslySetInnerHTML.' },
-        { selector: "AssignmentExpression[left.property.name=/^(innerHTML|outerHTML)$/]", message: 'Render memory text as text: no innerHTML/outerHTML assignment.' },
-        { selector: "CallExpression[callee.property.name=/^(insertAdjacentHTML|createContextualFragment)$/]", message: 'Render memory text as text: no HTML parsing.' },
+        {
+          selector: 'AssignmentExpression[left.property.name=/^(innerHTML|outerHTML)$/]',
+          message: 'Render memory text as text: no innerHTML/outerHTML assignment.',
+        },
+        {
+          selector: 'CallExpression[callee.property.name=/^(insertAdjacentHTML|createContextualFragment)$/]',
+          message: 'Render memory text as text: no HTML parsing.',
+        },
         { selector: "CallExpression[callee.object.name='document'][callee.property.name=/^(write|writeln)$/]", message: 'No document.write.' },
         NO_TEST_DYNAMIC_IMPORT,
       ],
@@ -109,14 +123,27 @@ export default tseslint.config(
   // whole-database ones): never its context or the raw connection. The engine also loads none of
   // its callers lazily. (Repeats the test/ rule: these options replace the block above's.)
   {
-    files: ['electron/cli/**/*.ts', 'electron/server/**/*.ts', 'electron/mcp/**/*.ts', 'electron/handlers/**/*.ts', 'electron/engine-host/**/*.ts', 'electron/main/**/*.ts'],
+    files: [
+      'electron/cli/**/*.ts',
+      'electron/server/**/*.ts',
+      'electron/mcp/**/*.ts',
+      'electron/handlers/**/*.ts',
+      'electron/engine-host/**/*.ts',
+      'electron/main/**/*.ts',
+    ],
     ignores: TESTS,
     rules: {
       'no-restricted-syntax': [
         'error',
         NO_TEST_DYNAMIC_IMPORT,
-        { selector: "MemberExpression[property.name='ctx']", message: 'Reach rows through the PartitionHandle methods, not its context (add a method there if one is missing).' },
-        { selector: "MemberExpression[object.name=/^(store|session)$/][property.name=/^(db|services)$/]", message: 'Reach rows through the Store or PartitionHandle methods, not the raw connection.' },
+        {
+          selector: "MemberExpression[property.name='ctx']",
+          message: 'Reach rows through the PartitionHandle methods, not its context (add a method there if one is missing).',
+        },
+        {
+          selector: 'MemberExpression[object.name=/^(store|session)$/][property.name=/^(db|services)$/]',
+          message: 'Reach rows through the Store or PartitionHandle methods, not the raw connection.',
+        },
       ],
     },
   },

@@ -24,7 +24,8 @@ if (typeof (Object as { groupBy?: unknown }).groupBy !== 'function') {
   Object.defineProperty(Object, 'groupBy', {
     configurable: true,
     writable: true,
-    value: <T>(items: Iterable<T>, key: (item: T, index: number) => PropertyKey) => Object.assign(Object.create(null) as object, Object.fromEntries(groupInto(items, key))),
+    value: <T>(items: Iterable<T>, key: (item: T, index: number) => PropertyKey) =>
+      Object.assign(Object.create(null) as object, Object.fromEntries(groupInto(items, key))),
   });
 }
 
@@ -41,7 +42,16 @@ export default defineConfig({
         test: {
           name: 'engine',
           environment: 'node',
-          include: ['electron/**/*.test.ts', 'test/engine/**/*.test.ts', 'test/cli/**/*.test.ts', 'test/faults/**/*.test.ts', 'test/snapshot/**/*.test.ts', 'test/mcp/**/*.test.ts', 'test/runner/**/*.test.ts', 'test/load/**/*.test.ts'],
+          include: [
+            'electron/**/*.test.ts',
+            'test/engine/**/*.test.ts',
+            'test/cli/**/*.test.ts',
+            'test/faults/**/*.test.ts',
+            'test/snapshot/**/*.test.ts',
+            'test/mcp/**/*.test.ts',
+            'test/runner/**/*.test.ts',
+            'test/load/**/*.test.ts',
+          ],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           pool: 'forks',

@@ -79,7 +79,14 @@ export type DbState = z.infer<typeof DbState>;
 /** Never a path from the renderer: main asks through a native dialog or uses its own list. */
 export const DbOpenInput = z.discriminatedUnion('source', [
   z.strictObject({ source: z.literal('dialog') }),
-  z.strictObject({ source: z.literal('recent'), index: z.number().int().min(0).max(MAX_RECENT - 1) }),
+  z.strictObject({
+    source: z.literal('recent'),
+    index: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_RECENT - 1),
+  }),
   z.strictObject({ source: z.literal('default') }),
 ]);
 export type DbOpenInput = z.infer<typeof DbOpenInput>;
@@ -196,7 +203,14 @@ export const ExportStartInput = z.strictObject({ ...ExportRequest.shape, operati
 /** Desktop: written where the save dialog said. Browser mode: written into the server's own
  * export folder and offered once as a download (the URL carries the session token). */
 export const ExportResult = z.discriminatedUnion('status', [
-  z.strictObject({ status: z.literal('saved'), operationId: OperationId, format: ExportFormat, path: z.string(), bytes: z.number().int().nonnegative(), records: z.number().int().nonnegative() }),
+  z.strictObject({
+    status: z.literal('saved'),
+    operationId: OperationId,
+    format: ExportFormat,
+    path: z.string(),
+    bytes: z.number().int().nonnegative(),
+    records: z.number().int().nonnegative(),
+  }),
   z.strictObject({
     status: z.literal('download'),
     operationId: OperationId,
@@ -361,7 +375,10 @@ export const TOKEN_QUERY = 'token';
 type Namespace<C extends string> = C extends `${infer N}.${string}` ? N : never;
 type Method<C extends string, N extends string> = C extends `${N}.${infer M}` ? M : never;
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- "no required keys" test
-type CallFn<C extends CallChannel> = {} extends ChannelInput<C> ? (input?: ChannelInput<C>) => Promise<CallResult<ChannelOutput<C>>> : (input: ChannelInput<C>) => Promise<CallResult<ChannelOutput<C>>>;
+type CallFn<C extends CallChannel> =
+  {} extends ChannelInput<C>
+    ? (input?: ChannelInput<C>) => Promise<CallResult<ChannelOutput<C>>>
+    : (input: ChannelInput<C>) => Promise<CallResult<ChannelOutput<C>>>;
 
 /** `window.statelens`: one function per call channel, grouped by namespace (`facts.list` is
  * `statelens.facts.list`), and `on` for the contract's events. Nothing else. */

@@ -43,9 +43,7 @@ export class StatelensError extends Error {
     this.details = details;
   }
   toShape(): ErrorShape {
-    return this.details === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, details: this.details };
+    return this.details === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, details: this.details };
   }
 }
 

@@ -17,14 +17,17 @@ describe('zod issues for people', () => {
     expect(issues.every((i) => i.message.length > 0)).toBe(true);
   });
 
-  it('names the whole value by the caller\'s word when the problem is not in one field', () => {
+  it("names the whole value by the caller's word when the problem is not in one field", () => {
     expect(fieldIssues(errorOf(Shape, null))[0]?.field).toBe('(root)');
     expect(describeIssues(errorOf(Shape, 7), { root: 'input' })).toMatch(/^input: /);
   });
 
   it('keeps at most `max` problems, joined on one line', () => {
     const many = z.array(z.number());
-    const error = errorOf(many, Array.from({ length: 30 }, () => 'x'));
+    const error = errorOf(
+      many,
+      Array.from({ length: 30 }, () => 'x'),
+    );
     expect(fieldIssues(error)).toHaveLength(10);
     const line = describeIssues(error, { max: 3 });
     expect(line.split('; ')).toHaveLength(3);

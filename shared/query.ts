@@ -32,7 +32,20 @@ export const FactFilter = z.strictObject({
 export type FactFilter = z.infer<typeof FactFilter>;
 export type FactFilterInput = z.input<typeof FactFilter>;
 
-export const SORT_COLUMNS = ['ts', 'key', 'value', 'importance', 'accessCount', 'lastAccessedAt', 'createdAt', 'memoryType', 'scope', 'authority', 'sourceType', 'status'] as const;
+export const SORT_COLUMNS = [
+  'ts',
+  'key',
+  'value',
+  'importance',
+  'accessCount',
+  'lastAccessedAt',
+  'createdAt',
+  'memoryType',
+  'scope',
+  'authority',
+  'sourceType',
+  'status',
+] as const;
 export const SortColumn = z.enum(SORT_COLUMNS);
 export type SortColumn = z.infer<typeof SortColumn>;
 

@@ -2,18 +2,7 @@
 // whole database) and the export vocabulary of the IPC contract. One definition validates
 // what the exporter writes, what the importer accepts and what the UI asks for.
 import { z } from 'zod';
-import {
-  AuditEntry,
-  ContextDocumentVersion,
-  EnvironmentSignal,
-  Fact,
-  Identity,
-  Maturity,
-  OrgDocument,
-  PartitionRef,
-  SavedQuery,
-  WorkingItem,
-} from './domain';
+import { AuditEntry, ContextDocumentVersion, EnvironmentSignal, Fact, Identity, Maturity, OrgDocument, PartitionRef, SavedQuery, WorkingItem } from './domain';
 import { FactFilter } from './query';
 import { Timestamp } from './timestamp';
 

@@ -48,7 +48,8 @@ export const TIMESTAMP_HINT = 'an ISO-8601 date-time such as 2025-03-01T14:30:00
 /** The canonical form of `text`, or an INVALID_INPUT error naming `what`. */
 export function requireTimestamp(text: string, what: string): string {
   const canonical = canonicalTimestamp(text);
-  if (canonical === undefined) throw new StatelensError('INVALID_INPUT', `${what} is not a date-time: "${text.slice(0, MAX_INPUT)}"; expected ${TIMESTAMP_HINT}`, { field: what });
+  if (canonical === undefined)
+    throw new StatelensError('INVALID_INPUT', `${what} is not a date-time: "${text.slice(0, MAX_INPUT)}"; expected ${TIMESTAMP_HINT}`, { field: what });
   return canonical;
 }
 

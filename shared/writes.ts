@@ -28,7 +28,16 @@ export const FactWriteInput = z.strictObject({
   key: z.string().min(1).max(500),
   value: z.union([z.string().max(MAX_VALUE_CHARS), z.number(), z.boolean(), z.record(z.string(), z.unknown()), z.array(z.unknown())]),
   /** The source, or only the name of who said it ("CFO"). */
-  source: z.union([SourceInput, z.string().min(1).max(200).transform((identity): z.output<typeof SourceInput> => ({ type: 'user', identity }))]).optional(),
+  source: z
+    .union([
+      SourceInput,
+      z
+        .string()
+        .min(1)
+        .max(200)
+        .transform((identity): z.output<typeof SourceInput> => ({ type: 'user', identity })),
+    ])
+    .optional(),
   ts: Timestamp.optional(),
   importance: z.number().min(0).max(10).optional(),
   memoryType: MemoryType.optional(),

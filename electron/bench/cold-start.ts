@@ -55,9 +55,16 @@ export function coldStartSection(root: string): BenchSection {
           value: round(m.bundle),
           unit: 'ms',
           target: 'close to bare Node',
-          baseline: Number.isNaN(m.bundle) ? 'not measured: out/cli is missing or older than its sources (npm run build, or node electron/build/build-cli.mjs, rebuilds it)' : `${round(m.bundle - m.bare)} ms over bare Node`,
+          baseline: Number.isNaN(m.bundle)
+            ? 'not measured: out/cli is missing or older than its sources (npm run build, or node electron/build/build-cli.mjs, rebuilds it)'
+            : `${round(m.bundle - m.bare)} ms over bare Node`,
         },
-        { metric: 'statelens --version, TypeScript sources via tsx', value: round(m.source), unit: 'ms', baseline: `${round(m.source - m.bare)} ms over bare Node (what a stale or missing bundle costs)` },
+        {
+          metric: 'statelens --version, TypeScript sources via tsx',
+          value: round(m.source),
+          unit: 'ms',
+          baseline: `${round(m.source - m.bare)} ms over bare Node (what a stale or missing bundle costs)`,
+        },
       ];
     },
   };

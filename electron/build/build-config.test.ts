@@ -32,7 +32,12 @@ function stockBinary(wire: readonly number[] = STOCK_WIRE): { appOutDir: string;
   return { appOutDir, file };
 }
 
-const linuxContext = (appOutDir: string) => ({ appOutDir, electronPlatformName: 'linux', arch: 1, packager: { executableName: 'statelens', appInfo: { productFilename: 'Statelens' } } });
+const linuxContext = (appOutDir: string) => ({
+  appOutDir,
+  electronPlatformName: 'linux',
+  arch: 1,
+  packager: { executableName: 'statelens', appInfo: { productFilename: 'Statelens' } },
+});
 
 describe('the afterPack fuse hook', () => {
   it('leaves the packaged binary unable to run as Node, read NODE_OPTIONS or open --inspect, and loading only an integrity-checked app.asar', async () => {

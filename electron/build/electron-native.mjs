@@ -57,21 +57,30 @@ fs.symlinkSync(modules, path.join(work, 'node_modules'), 'dir');
 
 function run(label, command, args) {
   console.log(`electron-native: ${label}...`);
-  const r = spawnSync(command, args, { cwd: work, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', env: { ...process.env, npm_config_runtime: 'electron', npm_config_target: electronVersion } });
+  const r = spawnSync(command, args, {
+    cwd: work,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+    env: { ...process.env, npm_config_runtime: 'electron', npm_config_target: electronVersion },
+  });
   const output = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim();
   return { ok: r.status === 0, output };
 }
 
 const built = path.join(work, 'build', 'Release', 'better_sqlite3.node');
 const attempts = [];
-const prebuild = run(`downloading a prebuilt better-sqlite3 ${sqliteVersion} for Electron ${electronVersion} (${process.platform}-${process.arch})`, process.execPath, [
-  path.join(modules, 'prebuild-install', 'bin.js'),
-  '--runtime=electron',
-  `--target=${electronVersion}`,
-  `--arch=${process.arch}`,
-  `--platform=${process.platform}`,
-  '--verbose',
-]);
+const prebuild = run(
+  `downloading a prebuilt better-sqlite3 ${sqliteVersion} for Electron ${electronVersion} (${process.platform}-${process.arch})`,
+  process.execPath,
+  [
+    path.join(modules, 'prebuild-install', 'bin.js'),
+    '--runtime=electron',
+    `--target=${electronVersion}`,
+    `--arch=${process.arch}`,
+    `--platform=${process.platform}`,
+    '--verbose',
+  ],
+);
 attempts.push(['prebuild-install', prebuild]);
 if (!prebuild.ok || !fs.existsSync(built)) {
   const gypBin = path.join(modules, 'node-gyp', 'bin', 'node-gyp.js');

@@ -9,7 +9,17 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const SOURCES = ['electron/main', 'electron/preload', 'electron/server', 'electron/handlers', 'electron/engine-host', 'electron/build', 'renderer', 'shared', 'package.json'];
+const SOURCES = [
+  'electron/main',
+  'electron/preload',
+  'electron/server',
+  'electron/handlers',
+  'electron/engine-host',
+  'electron/build',
+  'renderer',
+  'shared',
+  'package.json',
+];
 const SCANNED = /\.(ts|tsx|js|mjs|cjs|html)$/;
 const FAILING = new Set(['HIGH', 'MEDIUM']);
 
@@ -63,6 +73,8 @@ if (process.argv.includes('--json')) console.log(JSON.stringify({ issues, errors
 else {
   for (const i of issues) console.log(`${i.severity.padEnd(13)} ${i.confidence.padEnd(10)} ${i.id}  ${i.file}:${i.line ?? '?'}`);
   for (const e of parseErrors) console.log(`PARSE ERROR  ${e.file}: ${e.message}`);
-  console.log(`electronegativity: ${result.globalChecks + result.atomicChecks} checks, ${issues.length} findings, ${failing.length} high/medium, ${parseErrors.length} files not parsed`);
+  console.log(
+    `electronegativity: ${result.globalChecks + result.atomicChecks} checks, ${issues.length} findings, ${failing.length} high/medium, ${parseErrors.length} files not parsed`,
+  );
 }
 process.exit(failing.length > 0 || parseErrors.length > 0 ? 1 : 0);

@@ -15,13 +15,21 @@ async function problems(file: string, code: string): Promise<string[]> {
 
 describe('lint boundaries', () => {
   it('production code may not import test/, statically or dynamically', async () => {
-    expect(await problems('electron/cli/commands/planted.ts', "import { x } from '../../../test/bench/section';\nexport const y = x;\n")).toEqual([expect.stringMatching(/no-restricted-imports: .*do(es)? not import test\//)]);
-    expect(await problems('electron/engine/planted.ts', "export const load = () => import('../../test/helpers/tmp');\n")).toEqual([expect.stringMatching(/no-restricted-syntax: .*does not import test\//)]);
-    expect(await problems('renderer/app/planted.tsx', "import { seed } from '../../test/e2e/helpers/seed';\nexport const s = seed;\n")).toContainEqual(expect.stringMatching(/does not import test\//));
+    expect(await problems('electron/cli/commands/planted.ts', "import { x } from '../../../test/bench/section';\nexport const y = x;\n")).toEqual([
+      expect.stringMatching(/no-restricted-imports: .*do(es)? not import test\//),
+    ]);
+    expect(await problems('electron/engine/planted.ts', "export const load = () => import('../../test/helpers/tmp');\n")).toEqual([
+      expect.stringMatching(/no-restricted-syntax: .*does not import test\//),
+    ]);
+    expect(await problems('renderer/app/planted.tsx', "import { seed } from '../../test/e2e/helpers/seed';\nexport const s = seed;\n")).toContainEqual(
+      expect.stringMatching(/does not import test\//),
+    );
   });
 
   it('tests may import test/ helpers, and the older layer rules still hold beside the new one', async () => {
     expect(await problems('electron/cli/planted.test.ts', "import { tmpDir } from '../../test/helpers/tmp';\nexport const d = tmpDir;\n")).toEqual([]);
-    expect(await problems('electron/engine/planted.ts', "import { app } from 'electron';\nexport const a = app;\n")).toEqual([expect.stringMatching(/^no-restricted-imports: .*without Electron/)]);
+    expect(await problems('electron/engine/planted.ts', "import { app } from 'electron';\nexport const a = app;\n")).toEqual([
+      expect.stringMatching(/^no-restricted-imports: .*without Electron/),
+    ]);
   });
 });

@@ -45,14 +45,29 @@ function compilerOptions(root) {
 /** Every module specifier a file imports: static, re-exports, `import x = require()`, dynamic
  * `import()` and `import('x').T` type references. */
 function specifiersOf(file) {
-  const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    file,
+    fs.readFileSync(file, 'utf8'),
+    ts.ScriptTarget.Latest,
+    false,
+    file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const found = [];
   const visit = (node) => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       found.push(node.moduleSpecifier.text);
-    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
+    } else if (
+      ts.isImportEqualsDeclaration(node) &&
+      ts.isExternalModuleReference(node.moduleReference) &&
+      ts.isStringLiteral(node.moduleReference.expression)
+    ) {
       found.push(node.moduleReference.expression.text);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
       found.push(node.arguments[0].text);
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
       found.push(node.argument.literal.text);
@@ -165,7 +180,9 @@ function main() {
   const cycles = findCycles(importGraph(root));
   if (cycles.length === 0) return;
   for (const c of cycles) process.stderr.write(`import cycle: ${c.map((f) => path.relative(root, f)).join(' -> ')}\n`);
-  process.stderr.write(`${cycles.length} import cycle(s) among production modules; break each by passing what the lower module needs instead of importing its caller.\n`);
+  process.stderr.write(
+    `${cycles.length} import cycle(s) among production modules; break each by passing what the lower module needs instead of importing its caller.\n`,
+  );
   process.exitCode = 1;
 }
 

@@ -68,7 +68,12 @@ export function intOpt(args: ParsedCli, name: string, fallback: number): number 
 export function enumOpt<T extends string>(args: ParsedCli, name: string, values: readonly T[], options: { required: true }): T;
 export function enumOpt<T extends string>(args: ParsedCli, name: string, values: readonly T[], options: { fallback: NoInfer<T> }): T;
 export function enumOpt<T extends string>(args: ParsedCli, name: string, values: readonly T[]): T | undefined;
-export function enumOpt<T extends string>(args: ParsedCli, name: string, values: readonly T[], options: { required?: boolean; fallback?: T } = {}): T | undefined {
+export function enumOpt<T extends string>(
+  args: ParsedCli,
+  name: string,
+  values: readonly T[],
+  options: { required?: boolean; fallback?: T } = {},
+): T | undefined {
   const v = stringOpt(args, name);
   if (v === undefined || (v === '' && options.required)) {
     if (options.required) throw new StatelensError('INVALID_INPUT', `--${name} is required: one of ${values.join(', ')}`);

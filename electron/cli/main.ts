@@ -26,7 +26,10 @@ function helpText(): string {
 function suggestionFor(name: string, next: string | undefined): string | undefined {
   const names = COMMANDS.map((c) => c.name);
   if (next !== undefined) {
-    const two = closestName(`${name} ${next}`, names.filter((n) => n.includes(' ')));
+    const two = closestName(
+      `${name} ${next}`,
+      names.filter((n) => n.includes(' ')),
+    );
     if (two) return two;
   }
   return closestName(name, [...new Set(names.map((n) => n.split(' ')[0] ?? n))]);

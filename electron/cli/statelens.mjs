@@ -34,7 +34,8 @@ function bundleIsFresh() {
 
 let runCli;
 const fresh = bundleIsFresh();
-if (process.env.STATELENS_CLI_TRACE === '1') process.stderr.write(`statelens: running ${fresh ? path.relative(root, bundle) : 'the TypeScript sources (tsx)'}\n`);
+if (process.env.STATELENS_CLI_TRACE === '1')
+  process.stderr.write(`statelens: running ${fresh ? path.relative(root, bundle) : 'the TypeScript sources (tsx)'}\n`);
 if (fresh) {
   ({ runCli } = await import(pathToFileURL(bundle).href));
 } else {

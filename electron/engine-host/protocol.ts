@@ -14,7 +14,14 @@ export interface WorkerOptions {
 }
 
 export type ToWorker =
-  | { readonly type: 'call'; readonly id: number; readonly op: EngineOpName; readonly input: unknown; readonly operationId: string | undefined; readonly cancelFlag: SharedArrayBuffer }
+  | {
+      readonly type: 'call';
+      readonly id: number;
+      readonly op: EngineOpName;
+      readonly input: unknown;
+      readonly operationId: string | undefined;
+      readonly cancelFlag: SharedArrayBuffer;
+    }
   | { readonly type: 'cancel'; readonly operationId: string }
   | { readonly type: 'shutdown' };
 

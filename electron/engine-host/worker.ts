@@ -29,7 +29,8 @@ export function runWorker(port: MessagePort, options: WorkerOptions): void {
     if (store) {
       unsubscribe = store.onChange((e) => {
         post({ type: 'changed', event: { origin: e.origin, partitionIds: [...e.partitionIds], what: [...e.what] } });
-        for (const a of e.agentStates ?? []) post({ type: 'agentStateChanged', event: { origin: e.origin, partitionId: a.partitionId, sessionId: a.sessionId } });
+        for (const a of e.agentStates ?? [])
+          post({ type: 'agentStateChanged', event: { origin: e.origin, partitionId: a.partitionId, sessionId: a.sessionId } });
       });
     }
   }
@@ -66,7 +67,17 @@ export function runWorker(port: MessagePort, options: WorkerOptions): void {
         const finished = total !== null && done >= total;
         if (!finished && now - lastSent < PROGRESS_INTERVAL_MS) return;
         lastSent = now;
-        post({ type: 'progress', progress: { operationId, operation, phase: phase.slice(0, 200), done: Math.max(0, Math.floor(done)), total: total === null ? null : Math.max(0, Math.floor(total)), finished } });
+        post({
+          type: 'progress',
+          progress: {
+            operationId,
+            operation,
+            phase: phase.slice(0, 200),
+            done: Math.max(0, Math.floor(done)),
+            total: total === null ? null : Math.max(0, Math.floor(total)),
+            finished,
+          },
+        });
       },
     };
   }

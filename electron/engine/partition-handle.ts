@@ -16,11 +16,35 @@ import { nextTurnIndex, recordTurn, type RecordedTurn, type TurnInput } from './
 import { documentsFor, listDocuments, putDocument, type DocumentInput } from './layers/documents';
 import { listSavedQueries, saveQuery } from './layers/saved-queries';
 import type { Environment, EnvironmentSignal, OrgDocument, SavedQuery, WorkingItem } from '../../shared/domain';
-import { briefsOf, countFacts, dismissReview, undoDismissReview, factDetail, listFacts, neighbourhood, propagationPath, reviewQueue, type ListFactsRequest } from './query';
+import {
+  briefsOf,
+  countFacts,
+  dismissReview,
+  undoDismissReview,
+  factDetail,
+  listFacts,
+  neighbourhood,
+  propagationPath,
+  reviewQueue,
+  type ListFactsRequest,
+} from './query';
 import { agentStateRecord, applyAgentStateUpdate, getAgentState, verifyExpectation } from './agent-state/agent-state';
 import { contextDocumentVersions, getContextDocument, putContextDocument } from './context-documents/context-documents';
 import { listSessions } from './context-documents/sessions';
-import type { CappedCount, ContextDocumentVersionSummary, DismissResult, RestoreReviewResult, FactBrief, FactDetail, FactPage, Neighbourhood, NeighbourhoodRequestInput, PropagationPath, ReviewQueuePage, SessionSummary } from '../../shared/inspect';
+import type {
+  CappedCount,
+  ContextDocumentVersionSummary,
+  DismissResult,
+  RestoreReviewResult,
+  FactBrief,
+  FactDetail,
+  FactPage,
+  Neighbourhood,
+  NeighbourhoodRequestInput,
+  PropagationPath,
+  ReviewQueuePage,
+  SessionSummary,
+} from '../../shared/inspect';
 import type { AgentStateRecord, AgentStateUpdateInput, ToolResult, VerificationResult } from '../../shared/agent-state';
 import type { AgentState, ContextDocumentVersion } from '../../shared/domain';
 import type { FactFilterInput, PageRequest } from '../../shared/query';
@@ -118,7 +142,10 @@ export class PartitionHandle implements WritablePartition {
     const resolved = resolveRef(this.ctx, ref);
     if (resolved) return getFact(this.ctx, resolved.fact.id);
     if (!options.orSupersededKey) return undefined;
-    const newest = stmt<[number, string], { id: string }>(this.ctx.db, 'SELECT id FROM facts WHERE partition_id = ? AND key = ? ORDER BY ts DESC, rid DESC LIMIT 1').get(this.ctx.partitionId, ref);
+    const newest = stmt<[number, string], { id: string }>(
+      this.ctx.db,
+      'SELECT id FROM facts WHERE partition_id = ? AND key = ? ORDER BY ts DESC, rid DESC LIMIT 1',
+    ).get(this.ctx.partitionId, ref);
     return newest ? getFact(this.ctx, newest.id) : undefined;
   }
 
@@ -136,7 +163,11 @@ export class PartitionHandle implements WritablePartition {
    * next session may set its own). Facts, agent state and context documents stay. */
   endSession(sessionId: string): { sessionId: string; workingItemsCleared: number; identityReleased: boolean } {
     if (!sessionId || sessionId.length > 200) throw new StatelensError('INVALID_INPUT', 'A session id of 1 to 200 characters is required');
-    return this.transact('session_end', (ctx) => ({ sessionId, workingItemsCleared: clearSession(ctx, sessionId), identityReleased: releaseIdentity(ctx, sessionId) }));
+    return this.transact('session_end', (ctx) => ({
+      sessionId,
+      workingItemsCleared: clearSession(ctx, sessionId),
+      identityReleased: releaseIdentity(ctx, sessionId),
+    }));
   }
 
   identity(): Identity | undefined {
@@ -254,7 +285,11 @@ export class PartitionHandle implements WritablePartition {
   }
 
   applyAgentStateUpdate(sessionId: string, update: AgentStateUpdateInput): AgentState {
-    return this.transact('agent_state', (ctx) => applyAgentStateUpdate(ctx, sessionId, update), () => [{ partitionId: this.id, sessionId }]);
+    return this.transact(
+      'agent_state',
+      (ctx) => applyAgentStateUpdate(ctx, sessionId, update),
+      () => [{ partitionId: this.id, sessionId }],
+    );
   }
 
   verifyExpectation(sessionId: string, expectationId: string, toolResult: ToolResult): VerificationResult {

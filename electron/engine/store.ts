@@ -105,18 +105,36 @@ export class Store {
    * maturity: an agent cannot raise its own tier (see setMaturity). */
   scope(ref: PartitionRef, options: { create?: boolean } = {}): PartitionHandle {
     const subject = partitionSubject(ref);
-    let row = stmt<[string, string, string], PartitionRow>(this.db, 'SELECT * FROM partitions WHERE org_id = ? AND kind = ? AND subject = ?').get(ref.org, ref.kind, subject);
+    let row = stmt<[string, string, string], PartitionRow>(this.db, 'SELECT * FROM partitions WHERE org_id = ? AND kind = ? AND subject = ?').get(
+      ref.org,
+      ref.kind,
+      subject,
+    );
     if (!row) {
       if (!options.create) throw new StatelensError('NOT_FOUND', `No partition ${partitionLabel(ref)}`, { ref });
       this.assertWritable();
       const named = PartitionRef.safeParse(ref);
       if (!named.success) {
         const issue = named.error.issues[0];
-        throw new StatelensError('INVALID_INPUT', `Partition ${showUnsafe(partitionLabel(ref))} cannot be created: ${issue?.path.join('.') ?? 'name'} ${issue?.message ?? 'is invalid'}`, { field: issue?.path.join('.') });
+        throw new StatelensError(
+          'INVALID_INPUT',
+          `Partition ${showUnsafe(partitionLabel(ref))} cannot be created: ${issue?.path.join('.') ?? 'name'} ${issue?.message ?? 'is invalid'}`,
+          { field: issue?.path.join('.') },
+        );
       }
       const maturity: Maturity | null = ref.kind === 'capability' ? 'junior' : null;
-      stmt(this.db, 'INSERT INTO partitions (org_id, kind, subject, maturity, created_at) VALUES (?, ?, ?, ?, ?)').run(ref.org, ref.kind, subject, maturity, this.services.clock.now());
-      row = stmt<[string, string, string], PartitionRow>(this.db, 'SELECT * FROM partitions WHERE org_id = ? AND kind = ? AND subject = ?').get(ref.org, ref.kind, subject);
+      stmt(this.db, 'INSERT INTO partitions (org_id, kind, subject, maturity, created_at) VALUES (?, ?, ?, ?, ?)').run(
+        ref.org,
+        ref.kind,
+        subject,
+        maturity,
+        this.services.clock.now(),
+      );
+      row = stmt<[string, string, string], PartitionRow>(this.db, 'SELECT * FROM partitions WHERE org_id = ? AND kind = ? AND subject = ?').get(
+        ref.org,
+        ref.kind,
+        subject,
+      );
       if (!row) throw new StatelensError('INTERNAL', 'Partition vanished after insert');
     }
     return new PartitionHandle(this, this.contextFor(row));
@@ -127,17 +145,27 @@ export class Store {
    * levels its agent may write: junior events, senior + heuristics, master + strategies). It is
    * the only way the tier changes, and every change is audited with who, why, from and to.
    */
-  setMaturity(partitionId: number, maturity: Maturity, options: { actor: string; reason?: string | null }): { partitionId: number; from: Maturity | null; to: Maturity; changed: boolean } {
+  setMaturity(
+    partitionId: number,
+    maturity: Maturity,
+    options: { actor: string; reason?: string | null },
+  ): { partitionId: number; from: Maturity | null; to: Maturity; changed: boolean } {
     const parsed = MaturitySchema.safeParse(maturity);
     if (!parsed.success) throw new StatelensError('INVALID_INPUT', `Maturity must be one of ${MaturitySchema.options.join(', ')}; got "${String(maturity)}"`);
     if (!options.actor.trim()) throw new StatelensError('INVALID_INPUT', 'A maturity change needs an actor for the audit log');
     const handle = this.scopeById(partitionId);
-    if (handle.kind !== 'capability') throw new StatelensError('PARTITION_MISMATCH', `Only capability partitions have a maturity; ${partitionLabel(handle.ref)} is ${handle.kind}`, { partitionId });
+    if (handle.kind !== 'capability')
+      throw new StatelensError('PARTITION_MISMATCH', `Only capability partitions have a maturity; ${partitionLabel(handle.ref)} is ${handle.kind}`, {
+        partitionId,
+      });
     const from = handle.maturity;
     if (from === parsed.data) return { partitionId, from, to: parsed.data, changed: false };
     this.write([partitionId], 'maturity', () => {
       stmt(this.db, 'UPDATE partitions SET maturity = ? WHERE id = ?').run(parsed.data, partitionId);
-      recordAudit({ ...this.services, partitionId }, { actor: options.actor, action: 'maturity.set', targetIds: [], reason: options.reason ?? null, details: { from, to: parsed.data } });
+      recordAudit(
+        { ...this.services, partitionId },
+        { actor: options.actor, action: 'maturity.set', targetIds: [], reason: options.reason ?? null, details: { from, to: parsed.data } },
+      );
     });
     return { partitionId, from, to: parsed.data, changed: true };
   }
@@ -237,6 +265,9 @@ export class Store {
 /** (partition, session) -> updated_at of every stored agent state. Agent states are one row per
  * session, so this stays small. */
 function readAgentStateMarks(db: Sqlite): Map<string, string> {
-  const rows = stmt<[], { partition_id: number; session_id: string; updated_at: string }>(db, 'SELECT partition_id, session_id, updated_at FROM agent_states').all();
+  const rows = stmt<[], { partition_id: number; session_id: string; updated_at: string }>(
+    db,
+    'SELECT partition_id, session_id, updated_at FROM agent_states',
+  ).all();
   return new Map(rows.map((r) => [JSON.stringify([r.partition_id, r.session_id]), r.updated_at]));
 }

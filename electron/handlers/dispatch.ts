@@ -32,7 +32,11 @@ export function createDispatcher(handlers: Handlers, options: DispatchOptions): 
       const value = await handler(parsed.data);
       if (options.validateOutput) {
         const checked = def.output.safeParse(value);
-        if (!checked.success) throw new StatelensError('INTERNAL', `The handler of ${channel} returned a value outside the contract: ${describeIssues(checked.error, { root: 'output', max: 5 })}`);
+        if (!checked.success)
+          throw new StatelensError(
+            'INTERNAL',
+            `The handler of ${channel} returned a value outside the contract: ${describeIssues(checked.error, { root: 'output', max: 5 })}`,
+          );
       }
       return { ok: true, value };
     } catch (e) {

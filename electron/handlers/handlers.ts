@@ -108,8 +108,15 @@ export function createHandlers({ engine, shell }: HandlerDeps): Handlers {
         const current = await engine.call('db.current', {});
         if (!current) throw new StatelensError('NO_DATABASE', 'Open a database before exporting');
         const base = path.basename(current.name, path.extname(current.name));
-        const partition = request.partitionId == null ? null : ((await engine.call('partitions.list', {})).partitions.find((p) => p.id === request.partitionId)?.ref ?? null);
-        const fileName = exportFileName({ database: base, partition, filtered: request.filter !== undefined, asOf: request.filter?.asOf ?? null, format: request.format });
+        const partition =
+          request.partitionId == null ? null : ((await engine.call('partitions.list', {})).partitions.find((p) => p.id === request.partitionId)?.ref ?? null);
+        const fileName = exportFileName({
+          database: base,
+          partition,
+          filtered: request.filter !== undefined,
+          asOf: request.filter?.asOf ?? null,
+          format: request.format,
+        });
         const target = await shell.chooseExportTarget(request.format, fileName);
         if (!target) return { status: 'cancelled', operationId };
         if (pending.cancelled) {
@@ -119,13 +126,22 @@ export function createHandlers({ engine, shell }: HandlerDeps): Handlers {
         }
         try {
           const summary = await engine.call('export.run', { request, outPath: target.path }, operationId);
-          if (target.kind === 'file') return { status: 'saved', operationId, format: summary.format, path: summary.path, bytes: summary.bytes, records: summary.records };
+          if (target.kind === 'file')
+            return { status: 'saved', operationId, format: summary.format, path: summary.path, bytes: summary.bytes, records: summary.records };
           if (pending.cancelled) {
             // The cancel came while the export ran but too late to stop it: the file is not offered.
             target.discard();
             return { status: 'cancelled', operationId };
           }
-          return { status: 'download', operationId, format: summary.format, url: target.publish(summary.bytes), fileName: target.fileName, bytes: summary.bytes, records: summary.records };
+          return {
+            status: 'download',
+            operationId,
+            format: summary.format,
+            url: target.publish(summary.bytes),
+            fileName: target.fileName,
+            bytes: summary.bytes,
+            records: summary.records,
+          };
         } catch (e) {
           if (target.kind === 'download') target.discard();
           if (e instanceof StatelensError && e.code === 'CANCELLED') return { status: 'cancelled', operationId };

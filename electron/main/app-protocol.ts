@@ -17,7 +17,8 @@ export function serveAppProtocol(session: Session, rendererDir: string): void {
     const url = new URL(request.url);
     if (url.host !== APP_HOST || (request.method !== 'GET' && request.method !== 'HEAD')) return new Response('Not found', { status: 404 });
     const resolved = resolveStatic(rendererDir, url.pathname);
-    if (resolved.kind !== 'file') return new Response(resolved.kind === 'refused' ? 'Bad path' : 'Not found', { status: resolved.kind === 'refused' ? 400 : 404 });
+    if (resolved.kind !== 'file')
+      return new Response(resolved.kind === 'refused' ? 'Bad path' : 'Not found', { status: resolved.kind === 'refused' ? 400 : 404 });
     return new Response(fs.readFileSync(resolved.file), { status: 200, headers: { ...SECURITY_HEADERS, 'content-type': contentTypeOf(resolved.file) } });
   });
 }

@@ -111,7 +111,10 @@ async function updateTitle(): Promise<void> {
 async function rebuildMenu(): Promise<void> {
   if (!services) return;
   const s = services;
-  const run = (title: string, fn: () => Promise<unknown>) => () => void fn().then(() => rebuildMenu()).catch((e: unknown) => showError(title, e));
+  const run = (title: string, fn: () => Promise<unknown>) => () =>
+    void fn()
+      .then(() => rebuildMenu())
+      .catch((e: unknown) => showError(title, e));
   const recent = (await s.handlers['db.recent']({})).entries;
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(
@@ -171,7 +174,12 @@ async function start(): Promise<void> {
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, security));
   serveAppProtocol(session.defaultSession, path.join(here, '..', 'renderer'));
 
-  const nativeBinding = electronNativeBinding({ repoRoot, electronVersion: process.versions.electron, packaged: app.isPackaged, resourcesPath: process.resourcesPath });
+  const nativeBinding = electronNativeBinding({
+    repoRoot,
+    electronVersion: process.versions.electron,
+    packaged: app.isPackaged,
+    resourcesPath: process.resourcesPath,
+  });
   if (!nativeBinding) {
     dialog.showErrorBox(
       'better-sqlite3 is not built for Electron',
@@ -185,10 +193,14 @@ async function start(): Promise<void> {
   const engine = new EngineHost({ workerPath: path.join(here, 'engine-worker.js'), nativeBinding, actor: localActor('desktop app') });
   engine.on('crashed', (e) => log(`statelens: the engine worker stopped (${e.message}); it restarts on the next call`));
   const recent = new RecentFiles(userFile('recent.json'));
-  const s = createAppServices(engine, desktopShell({ recent, defaultDatabase: defaultDatabaseIn(app.getPath('userData')), documentsDir: app.getPath('documents') }), {
-    validate: isDev,
-    log,
-  });
+  const s = createAppServices(
+    engine,
+    desktopShell({ recent, defaultDatabase: defaultDatabaseIn(app.getPath('userData')), documentsDir: app.getPath('documents') }),
+    {
+      validate: isDev,
+      log,
+    },
+  );
   services = s;
   registerContract(ipcMain, s.dispatch, { isOurWebContents: (id) => ourContents.has(id), devOrigin }, log);
   s.events.subscribe((event, payload) => {

@@ -24,12 +24,20 @@ function event(url: string, opts: { sub?: boolean; id?: number; frame?: null } =
 
 describe('checkSender', () => {
   const policy = { isOurWebContents: (id: number) => id === 5 };
-  it('accepts only our window\'s main frame on app://statelens', () => {
+  it("accepts only our window's main frame on app://statelens", () => {
     expect(checkSender(event(`${APP_ORIGIN}/index.html#/facts`), policy)).toEqual({ ok: true });
     expect(checkSender(event(`${APP_ORIGIN}/index.html`, { sub: true }), policy).ok).toBe(false);
     expect(checkSender(event(`${APP_ORIGIN}/index.html`, { id: 6 }), policy).ok).toBe(false);
     expect(checkSender(event('', { frame: null }), policy).ok).toBe(false);
-    for (const url of ['https://statelens', 'app://statelens.evil/', 'app://evil', 'file:///index.html', 'http://localhost:5173/', 'about:blank', 'data:text/html,x']) {
+    for (const url of [
+      'https://statelens',
+      'app://statelens.evil/',
+      'app://evil',
+      'file:///index.html',
+      'http://localhost:5173/',
+      'about:blank',
+      'data:text/html,x',
+    ]) {
       expect(checkSender(event(url), policy).ok, url).toBe(false);
     }
   });
@@ -42,7 +50,16 @@ describe('checkSender', () => {
 describe('safeExternalUrl', () => {
   it('lets only well-formed https links out', () => {
     expect(safeExternalUrl('https://example.com/docs?a=1')).toBe('https://example.com/docs?a=1');
-    for (const u of ['http://example.com', 'file:///etc/passwd', 'javascript:alert(1)', 'smb://host/share', 'https://user:pw@example.com', 'notaurl', 'ms-msdt:/id', 'https:']) {
+    for (const u of [
+      'http://example.com',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'smb://host/share',
+      'https://user:pw@example.com',
+      'notaurl',
+      'ms-msdt:/id',
+      'https:',
+    ]) {
       expect(safeExternalUrl(u), u).toBeUndefined();
     }
   });
@@ -97,10 +114,13 @@ describe('menu', () => {
     reload: () => calls.push('reload'),
     quit: () => calls.push('quit'),
   };
-  const flat = (items: MenuItemConstructorOptions[]): MenuItemConstructorOptions[] => items.flatMap((i) => [i, ...(Array.isArray(i.submenu) ? flat(i.submenu) : [])]);
+  const flat = (items: MenuItemConstructorOptions[]): MenuItemConstructorOptions[] =>
+    items.flatMap((i) => [i, ...(Array.isArray(i.submenu) ? flat(i.submenu) : [])]);
 
   it('has Open database, Open recent, Export snapshot, Reload and Quit with shortcuts', () => {
-    const items = flat(menuTemplate({ recent: [{ index: 0, path: '/x/a.db', name: 'a.db', openedAt: '', exists: true }], isMac: false, devTools: false, actions }));
+    const items = flat(
+      menuTemplate({ recent: [{ index: 0, path: '/x/a.db', name: 'a.db', openedAt: '', exists: true }], isMac: false, devTools: false, actions }),
+    );
     const byLabel = new Map(items.filter((i) => i.label).map((i) => [i.label, i]));
     expect(byLabel.get('Open Database…')?.accelerator).toBe('CmdOrCtrl+O');
     expect(byLabel.get('Export Snapshot…')?.accelerator).toBe('CmdOrCtrl+E');

@@ -15,7 +15,12 @@ export interface MenuActions {
   quit(): void;
 }
 
-export function menuTemplate(options: { recent: readonly RecentEntry[]; isMac: boolean; devTools: boolean; actions: MenuActions }): MenuItemConstructorOptions[] {
+export function menuTemplate(options: {
+  recent: readonly RecentEntry[];
+  isMac: boolean;
+  devTools: boolean;
+  actions: MenuActions;
+}): MenuItemConstructorOptions[] {
   const { actions, recent } = options;
   const recentItems: MenuItemConstructorOptions[] =
     recent.length === 0
@@ -29,7 +34,10 @@ export function menuTemplate(options: { recent: readonly RecentEntry[]; isMac: b
     label: '&File',
     submenu: [
       { label: 'Open Database…', accelerator: 'CmdOrCtrl+O', click: () => actions.openDatabase() },
-      { label: 'Open Recent', submenu: [...recentItems, { type: 'separator' }, { label: 'Clear Recent', enabled: recent.length > 0, click: () => actions.clearRecent() }] },
+      {
+        label: 'Open Recent',
+        submenu: [...recentItems, { type: 'separator' }, { label: 'Clear Recent', enabled: recent.length > 0, click: () => actions.clearRecent() }],
+      },
       { label: 'Open Demo Database', click: () => actions.openDefault() },
       { type: 'separator' },
       { label: 'Export Snapshot…', accelerator: 'CmdOrCtrl+E', click: () => actions.exportSnapshot() },
@@ -55,7 +63,20 @@ export function menuTemplate(options: { recent: readonly RecentEntry[]; isMac: b
     submenu: [{ label: 'Keyboard Shortcuts', accelerator: 'CmdOrCtrl+/', click: () => actions.showShortcuts() }],
   };
   const mac: MenuItemConstructorOptions[] = options.isMac
-    ? [{ label: 'Statelens', submenu: [{ role: 'about' }, { type: 'separator' }, { role: 'hide' }, { role: 'hideOthers' }, { role: 'unhide' }, { type: 'separator' }, { label: 'Quit Statelens', accelerator: 'Cmd+Q', click: () => actions.quit() }] }]
+    ? [
+        {
+          label: 'Statelens',
+          submenu: [
+            { role: 'about' },
+            { type: 'separator' },
+            { role: 'hide' },
+            { role: 'hideOthers' },
+            { role: 'unhide' },
+            { type: 'separator' },
+            { label: 'Quit Statelens', accelerator: 'Cmd+Q', click: () => actions.quit() },
+          ],
+        },
+      ]
     : [];
   return [...mac, file, { role: 'editMenu' }, view, { role: 'windowMenu' }, help];
 }

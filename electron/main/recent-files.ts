@@ -20,7 +20,9 @@ export class RecentFiles {
       const data: unknown = JSON.parse(fs.readFileSync(this.file, 'utf8'));
       if (!Array.isArray(data)) return [];
       return data
-        .filter((e): e is Stored => typeof e === 'object' && e !== null && typeof e.path === 'string' && typeof e.openedAt === 'string' && path.isAbsolute(e.path))
+        .filter(
+          (e): e is Stored => typeof e === 'object' && e !== null && typeof e.path === 'string' && typeof e.openedAt === 'string' && path.isAbsolute(e.path),
+        )
         .slice(0, MAX_RECENT);
     } catch {
       return []; // missing or damaged: start a new list

@@ -32,7 +32,13 @@ function fakeContents() {
     setWindowOpenHandler: (h: Handler) => (windowOpen = h),
   };
   const fire = (name: string, ...args: unknown[]) => {
-    const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; }, url: typeof args[0] === 'string' ? args[0] : '' };
+    const event = {
+      defaultPrevented: false,
+      preventDefault() {
+        this.defaultPrevented = true;
+      },
+      url: typeof args[0] === 'string' ? args[0] : '',
+    };
     (listeners[name] as unknown as (...a: unknown[]) => void)(event, ...args);
     return event.defaultPrevented;
   };
@@ -106,7 +112,14 @@ describe('hardenWebContents', () => {
     const c = fakeContents();
     hardenWebContents(c.contents, production);
     expect(c.open('https://github.com/statelens')).toEqual({ action: 'deny' });
-    for (const url of ['http://example.com/', 'file:///etc/passwd', 'javascript:alert(1)', 'smb://host/share', 'https://user:pw@example.com/', `${APP_ORIGIN}/index.html`]) {
+    for (const url of [
+      'http://example.com/',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'smb://host/share',
+      'https://user:pw@example.com/',
+      `${APP_ORIGIN}/index.html`,
+    ]) {
       expect(c.open(url), url).toEqual({ action: 'deny' });
     }
     expect(openExternal.mock.calls.map(([u]) => u)).toEqual(['https://github.com/statelens']);

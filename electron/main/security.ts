@@ -55,7 +55,8 @@ export function hardenWebContents(contents: WebContents, options: SecurityOption
   contents.setWindowOpenHandler(({ url }) => {
     const safe = safeExternalUrl(url);
     // Reviewed: only https URLs that parsed cleanly reach the system browser (safeExternalUrl).
-    if (safe) void shell.openExternal(safe); // eng-disable OPEN_EXTERNAL_JS_CHECK
+    if (safe)
+      void shell.openExternal(safe); // eng-disable OPEN_EXTERNAL_JS_CHECK
     else options.log(`statelens: refused to open ${url.slice(0, 200)}`);
     return { action: 'deny' };
   });

@@ -94,7 +94,9 @@ export class LineTransport implements Transport {
       const part = nl === -1 ? rest : rest.subarray(0, nl);
       if (this.skipping) this.skipping.bytes += part.length;
       else if (this.size + part.length > this.maxBytes) {
-        const head = Buffer.concat([...this.chunks, part]).subarray(0, 4096).toString('utf8');
+        const head = Buffer.concat([...this.chunks, part])
+          .subarray(0, 4096)
+          .toString('utf8');
         this.skipping = { head, bytes: this.size + part.length };
         this.chunks = [];
         this.size = 0;
@@ -112,7 +114,11 @@ export class LineTransport implements Transport {
     if (this.skipping) {
       const { head, bytes } = this.skipping;
       this.skipping = undefined;
-      void this.reject(leadingId(head), JSONRPC.invalidRequest, `The message is ${bytes} bytes, over the ${this.maxBytes}-byte limit of this server; it was not read. Send fewer or smaller items per call.`);
+      void this.reject(
+        leadingId(head),
+        JSONRPC.invalidRequest,
+        `The message is ${bytes} bytes, over the ${this.maxBytes}-byte limit of this server; it was not read. Send fewer or smaller items per call.`,
+      );
       return;
     }
     const line = Buffer.concat(this.chunks).toString('utf8').replace(/\r$/, '');
@@ -133,7 +139,11 @@ export class LineTransport implements Transport {
     }
     const parsed = JSONRPCMessageSchema.safeParse(value);
     if (!parsed.success) {
-      void this.reject(idOf(value), JSONRPC.invalidRequest, 'Invalid request: not a JSON-RPC 2.0 message (an object with "jsonrpc": "2.0" and a "method", or a response with an "id")');
+      void this.reject(
+        idOf(value),
+        JSONRPC.invalidRequest,
+        'Invalid request: not a JSON-RPC 2.0 message (an object with "jsonrpc": "2.0" and a "method", or a response with an "id")',
+      );
       return;
     }
     this.onmessage?.(parsed.data);

@@ -59,7 +59,10 @@ export function createMcpServer(store: Store, tools: readonly McpTool[] = TOOLS)
   }));
   const server = new Server(
     { name: SERVER_NAME, version: SERVER_VERSION },
-    { capabilities: { tools: {} }, instructions: 'Statelens keeps agent memory as structured state. Every tool takes a `partition`. Agents write; people review in the inspector.' },
+    {
+      capabilities: { tools: {} },
+      instructions: 'Statelens keeps agent memory as structured state. Every tool takes a `partition`. Agents write; people review in the inspector.',
+    },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
   server.setRequestHandler(CallToolRequestSchema, (request) => callTool(store, byName, request.params.name, request.params.arguments));

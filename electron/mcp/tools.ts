@@ -33,7 +33,13 @@ export interface McpTool {
 const sessionId = z.string().min(1).max(200);
 const partition = PartitionDesignation.describe('The partition: "user:ORG/USER", "capability:ORG/NAME", "org:ORG", or {kind, org, user|capability}');
 
-function tool<S extends z.ZodObject>(def: { name: string; title: string; description: string; input: S; run(store: Store, args: z.output<S>): unknown }): McpTool {
+function tool<S extends z.ZodObject>(def: {
+  name: string;
+  title: string;
+  description: string;
+  input: S;
+  run(store: Store, args: z.output<S>): unknown;
+}): McpTool {
   return def as unknown as McpTool;
 }
 
@@ -52,7 +58,7 @@ export const TOOLS: readonly McpTool[] = [
     name: 'record_facts',
     title: 'Record facts',
     description:
-      'Write persistent facts. Name the fact a write replaces in `supersedes` (an id, a source label or a key); otherwise the engine finds the current fact of the same key, or of the same entity under another key (a versioned key such as address_v2 for address_v1, the same `entity` field, one entity with conflicting values such as meeting_time and meeting_day, or a value under a generic key that names the entity and states a change), and applies its rules: an equal value is a duplicate; a lower authority leaves a subordinate proposal; an older timestamp on a time-sensitive key is stale; otherwise it supersedes by authority, explicit correction cue, temporal or implicit conflict. Authority is read from role words in `source.authority` (policy > executive > director > manager > employee > contractor/intern > guest; unrecognised roles rank as peers); without one, the user\'s own words carry the partition identity\'s authority and a speaker given by title (source: "CFO") carries that title\'s. A stated `scope` always wins over inference. Returns one result per fact: outcome (created, superseded, proposal, stale or duplicate), the rule and reason with its evidence, and the authority role recognised. In capability memory the partition\'s maturity gates the `level` a fact may have (junior: event; senior: + heuristic; master: + strategy; a higher level is refused with LEVEL_NOT_ALLOWED). A write cannot carry or change the maturity: a new capability partition starts junior and only an administrator raises it (`statelens maturity`, audited); a `maturity` argument is refused with INVALID_INPUT.',
+      "Write persistent facts. Name the fact a write replaces in `supersedes` (an id, a source label or a key); otherwise the engine finds the current fact of the same key, or of the same entity under another key (a versioned key such as address_v2 for address_v1, the same `entity` field, one entity with conflicting values such as meeting_time and meeting_day, or a value under a generic key that names the entity and states a change), and applies its rules: an equal value is a duplicate; a lower authority leaves a subordinate proposal; an older timestamp on a time-sensitive key is stale; otherwise it supersedes by authority, explicit correction cue, temporal or implicit conflict. Authority is read from role words in `source.authority` (policy > executive > director > manager > employee > contractor/intern > guest; unrecognised roles rank as peers); without one, the user's own words carry the partition identity's authority and a speaker given by title (source: \"CFO\") carries that title's. A stated `scope` always wins over inference. Returns one result per fact: outcome (created, superseded, proposal, stale or duplicate), the rule and reason with its evidence, and the authority role recognised. In capability memory the partition's maturity gates the `level` a fact may have (junior: event; senior: + heuristic; master: + strategy; a higher level is refused with LEVEL_NOT_ALLOWED). A write cannot carry or change the maturity: a new capability partition starts junior and only an administrator raises it (`statelens maturity`, audited); a `maturity` argument is refused with INVALID_INPUT.",
     input: z.strictObject(
       {
         partition,
@@ -70,12 +76,19 @@ export const TOOLS: readonly McpTool[] = [
     name: 'record_turns',
     title: 'Record conversation turns',
     description:
-      "Append conversation turns to a session's working set (numbered after the turns already stored; a turn recorded again with the same turn_index replaces it; the working set lasts until end_session clears it). A turn that names the entity of a valid fact, states a different value of the same kind (day, time, date, amount, percentage, count, address, place, name) and carries a change cue (\"let's do\", \"actually\", \"instead\", \"moved to\", \"now\", \"reschedule\", ...) supersedes it with a fact written from the turn (rule implicit); when the turn hedges or asks, or the match is ambiguous, or it denies the fact without a new value, the fact is flagged needs_review with the turn as the cause. Imagined states (\"what if\"), constraints and facts from a source above a peer are never changed by a turn. Each item lists these `conflicts`.",
+      'Append conversation turns to a session\'s working set (numbered after the turns already stored; a turn recorded again with the same turn_index replaces it; the working set lasts until end_session clears it). A turn that names the entity of a valid fact, states a different value of the same kind (day, time, date, amount, percentage, count, address, place, name) and carries a change cue ("let\'s do", "actually", "instead", "moved to", "now", "reschedule", ...) supersedes it with a fact written from the turn (rule implicit); when the turn hedges or asks, or the match is ambiguous, or it denies the fact without a new value, the fact is flagged needs_review with the turn as the cause. Imagined states ("what if"), constraints and facts from a source above a peer are never changed by a turn. Each item lists these `conflicts`.',
     input: z.strictObject({
       partition,
       session_id: sessionId.default('default'),
       turns: z
-        .array(z.strictObject({ speaker: z.string().min(1).max(200), text: z.string().max(MAX_VALUE_CHARS), ts: Timestamp.optional(), turn_index: z.number().int().nonnegative().optional() }))
+        .array(
+          z.strictObject({
+            speaker: z.string().min(1).max(200),
+            text: z.string().max(MAX_VALUE_CHARS),
+            ts: Timestamp.optional(),
+            turn_index: z.number().int().nonnegative().optional(),
+          }),
+        )
         .min(1)
         .max(MAX_ITEMS_PER_CALL),
     }),
@@ -83,7 +96,12 @@ export const TOOLS: readonly McpTool[] = [
       const h = writable(store, a.partition);
       const items = h.recordTurns(
         a.session_id,
-        a.turns.map((t) => ({ speaker: t.speaker, text: t.text, ...(t.ts ? { ts: t.ts } : {}), ...(t.turn_index !== undefined ? { turnIndex: t.turn_index } : {}) })),
+        a.turns.map((t) => ({
+          speaker: t.speaker,
+          text: t.text,
+          ...(t.ts ? { ts: t.ts } : {}),
+          ...(t.turn_index !== undefined ? { turnIndex: t.turn_index } : {}),
+        })),
       );
       return { ...where(h), sessionId: a.session_id, items };
     },
@@ -92,7 +110,7 @@ export const TOOLS: readonly McpTool[] = [
     name: 'set_identity',
     title: 'Set the identity of a session',
     description:
-      "Set who the user is (name, id, authority, department, organization, permissions) for a session. The identity is fixed for the session once set: the same identity again changes nothing, a different one in the same session is refused with CONFLICT (end the session, or use a new session id, to change it). Assembly withholds restricted text from an identity outside its audience.",
+      'Set who the user is (name, id, authority, department, organization, permissions) for a session. The identity is fixed for the session once set: the same identity again changes nothing, a different one in the same session is refused with CONFLICT (end the session, or use a new session id, to change it). Assembly withholds restricted text from an identity outside its audience.',
     input: z.strictObject({ partition, session_id: sessionId.default('default'), identity: Identity }),
     run(store, a) {
       const h = writable(store, a.partition);
@@ -104,7 +122,7 @@ export const TOOLS: readonly McpTool[] = [
     name: 'end_session',
     title: 'End a session',
     description:
-      "End a session: its working set (turns and scratch items) is cleared and its identity is released, so the next session starts fresh. Persistent facts, agent state and context documents stay. Working-set items also expire on their own at their expiry time.",
+      'End a session: its working set (turns and scratch items) is cleared and its identity is released, so the next session starts fresh. Persistent facts, agent state and context documents stay. Working-set items also expire on their own at their expiry time.',
     input: z.strictObject({ partition, session_id: sessionId }),
     run(store, a) {
       const h = readable(store, a.partition);
@@ -118,7 +136,10 @@ export const TOOLS: readonly McpTool[] = [
       'Set environment signals with the time each was observed; every observation is kept and the latest per key holds. Two keys are fields of their own: `timezone` (an IANA zone such as "Europe/Paris"; anything else is refused with INVALID_INPUT) and `location`; every other key is external data (API values, system state). Returns the signals and the environment as fields: currentTime, currentDate (in the timezone, UTC when none), timezone, location, externalData. Assembled contexts show the same fields.',
     input: z.strictObject({
       partition,
-      signals: z.array(z.strictObject({ key: z.string().min(1).max(500), value: z.unknown(), observed_at: Timestamp.optional() })).min(1).max(500),
+      signals: z
+        .array(z.strictObject({ key: z.string().min(1).max(500), value: z.unknown(), observed_at: Timestamp.optional() }))
+        .min(1)
+        .max(500),
     }),
     run(store, a) {
       const h = writable(store, a.partition);

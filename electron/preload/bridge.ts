@@ -1,7 +1,16 @@
 // Builds `window.statelens` from the contract: one function per call channel (grouped by
 // namespace) and `on` for the contract's events. It holds the only reference to ipcRenderer
 // and never hands it, its events or a generic invoke to the page.
-import { bridgeLayout, ipcCallChannel, ipcEventChannel, isEventChannel, type CallChannel, type CallResult, type EventChannel, type StatelensBridge } from '../../shared/contract';
+import {
+  bridgeLayout,
+  ipcCallChannel,
+  ipcEventChannel,
+  isEventChannel,
+  type CallChannel,
+  type CallResult,
+  type EventChannel,
+  type StatelensBridge,
+} from '../../shared/contract';
 
 /** The part of Electron's ipcRenderer the bridge uses. */
 export interface IpcRendererLike {

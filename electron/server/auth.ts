@@ -15,7 +15,11 @@ export function newToken(): string {
 /** Only 127.0.0.1 (or `localhost`, which we bind as 127.0.0.1): never a public interface. */
 export function loopbackHost(host: string | undefined): string {
   if (host === undefined || host === LOOPBACK || host === 'localhost') return LOOPBACK;
-  throw new StatelensError('PERMISSION_DENIED', `statelens serve binds to ${LOOPBACK} only (asked for ${host}); reach it from another machine through an SSH tunnel: ssh -L PORT:127.0.0.1:PORT host`, { host });
+  throw new StatelensError(
+    'PERMISSION_DENIED',
+    `statelens serve binds to ${LOOPBACK} only (asked for ${host}); reach it from another machine through an SSH tunnel: ssh -L PORT:127.0.0.1:PORT host`,
+    { host },
+  );
 }
 
 export function tokensEqual(expected: string, given: string | undefined): boolean {

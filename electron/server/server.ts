@@ -76,7 +76,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
 
   function send(res: ServerResponse, status: number, body: string | Buffer, type: string, extra: Record<string, string> = {}): void {
-    res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': type, 'content-length': String(Buffer.byteLength(body)), 'cache-control': 'no-store', ...extra });
+    res.writeHead(status, {
+      ...SECURITY_HEADERS,
+      'content-type': type,
+      'content-length': String(Buffer.byteLength(body)),
+      'cache-control': 'no-store',
+      ...extra,
+    });
     res.end(body);
   }
   function sendJson(res: ServerResponse, status: number, value: unknown): void {
@@ -125,7 +131,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
 
   function handleEvents(req: IncomingMessage, res: ServerResponse): void {
-    res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    res.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
     res.write('retry: 2000\n\n');
     sseClients.add(res);
     const beat = setInterval(() => res.write(': keep-alive\n\n'), options.heartbeatMs ?? 15_000);
@@ -177,7 +189,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const extra: Record<string, string> = {};
     if (setCookie) extra['set-cookie'] = `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
     if (req.method === 'HEAD') {
-      res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': contentTypeOf(resolved.file), 'content-length': String(body.length), 'cache-control': 'no-store', ...extra });
+      res.writeHead(200, {
+        ...SECURITY_HEADERS,
+        'content-type': contentTypeOf(resolved.file),
+        'content-length': String(body.length),
+        'cache-control': 'no-store',
+        ...extra,
+      });
       res.end();
       return;
     }
@@ -192,7 +210,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const isApi = url.pathname.startsWith(HTTP_API_PREFIX);
     if (isApi && url.pathname !== HTTP_EVENTS_PATH && !url.pathname.startsWith(`${HTTP_API_PREFIX}download/`)) {
       // Calls need the header: a cookie alone would let another page's form post in.
-      if (!tokensEqual(token, presented.header)) return sendError(res, 401, 'UNAUTHORIZED', 'Missing or wrong session token (send it in the x-statelens-token header)');
+      if (!tokensEqual(token, presented.header))
+        return sendError(res, 401, 'UNAUTHORIZED', 'Missing or wrong session token (send it in the x-statelens-token header)');
       let channel: string;
       try {
         channel = decodeURIComponent(url.pathname.slice(HTTP_API_PREFIX.length));

@@ -28,7 +28,20 @@ describe('resolveStatic', () => {
   });
 
   it('refuses every way out of the root', () => {
-    for (const p of ['/../secret.txt', '/assets/../../secret.txt', '/%2e%2e/secret.txt', '/..%2fsecret.txt', '/..%5csecret.txt', '/%00', '/a\\..\\b', '/C:/Windows', 'assets/a.js', '/%E0%A4%A', '/./index.html', '/assets/link.txt']) {
+    for (const p of [
+      '/../secret.txt',
+      '/assets/../../secret.txt',
+      '/%2e%2e/secret.txt',
+      '/..%2fsecret.txt',
+      '/..%5csecret.txt',
+      '/%00',
+      '/a\\..\\b',
+      '/C:/Windows',
+      'assets/a.js',
+      '/%E0%A4%A',
+      '/./index.html',
+      '/assets/link.txt',
+    ]) {
       expect(resolveStatic(root, p).kind, p).not.toBe('file');
     }
   });

@@ -34,10 +34,46 @@ const COMPANIES = Array.from({ length: 400 }, (_, i) => {
   return `${a[0]?.toUpperCase()}${a.slice(1)}${b}corp`;
 });
 const ATTRIBUTES = [
-  'discount', 'budget', 'deadline', 'owner', 'renewal', 'contract', 'pricing', 'headcount', 'region', 'priority',
-  'invoice', 'payment', 'shipping', 'warranty', 'support', 'license', 'security', 'compliance', 'audit', 'roadmap',
-  'meeting', 'launch', 'migration', 'vendor', 'hosting', 'training', 'onboarding', 'escalation', 'forecast', 'quota',
-  'margin', 'refund', 'capacity', 'latency', 'uptime', 'backup', 'retention', 'staffing', 'travel', 'hiring',
+  'discount',
+  'budget',
+  'deadline',
+  'owner',
+  'renewal',
+  'contract',
+  'pricing',
+  'headcount',
+  'region',
+  'priority',
+  'invoice',
+  'payment',
+  'shipping',
+  'warranty',
+  'support',
+  'license',
+  'security',
+  'compliance',
+  'audit',
+  'roadmap',
+  'meeting',
+  'launch',
+  'migration',
+  'vendor',
+  'hosting',
+  'training',
+  'onboarding',
+  'escalation',
+  'forecast',
+  'quota',
+  'margin',
+  'refund',
+  'capacity',
+  'latency',
+  'uptime',
+  'backup',
+  'retention',
+  'staffing',
+  'travel',
+  'hiring',
 ];
 const CONSTRAINT_WORDS = ['must not exceed', 'is capped at', 'requires approval above', 'no later than'];
 const QUERIES = [
@@ -87,15 +123,45 @@ export function grow(handle: PartitionHandle, from: number, validTarget: number,
       const priorCount = r() < 0.25 ? 1 : 0;
       for (let k = 0; k < priorCount; k++) {
         insert.run({
-          id: `${id}_v${k}`, pid: handle.id, org: handle.ctx.orgId, key, value: value(Math.floor(r() * 1000)), source: 'user', authority: 'peer',
-          ts: new Date(base + i * 60_000 - 30_000).toISOString(), importance: 0.5, scope: 'global', status: 'superseded', valid: 0,
-          supersededBy: id, supersedes: null, rule: 'explicit', validTo: ts, constraint: 0, ctype: null,
+          id: `${id}_v${k}`,
+          pid: handle.id,
+          org: handle.ctx.orgId,
+          key,
+          value: value(Math.floor(r() * 1000)),
+          source: 'user',
+          authority: 'peer',
+          ts: new Date(base + i * 60_000 - 30_000).toISOString(),
+          importance: 0.5,
+          scope: 'global',
+          status: 'superseded',
+          valid: 0,
+          supersededBy: id,
+          supersedes: null,
+          rule: 'explicit',
+          validTo: ts,
+          constraint: 0,
+          ctype: null,
         });
       }
       insert.run({
-        id, pid: handle.id, org: handle.ctx.orgId, key, value: value(Math.floor(r() * 1000)), source: isConstraint ? 'policy' : 'user', authority: isConstraint ? 'policy' : 'peer',
-        ts, importance: Math.round(r() * 100) / 10, scope: r() < 0.02 ? 'hypothetical' : 'global', status: 'active', valid: 1,
-        supersededBy: null, supersedes: priorCount > 0 ? `${id}_v0` : null, rule: null, validTo: null, constraint: isConstraint ? 1 : 0, ctype: isConstraint ? 'policy' : null,
+        id,
+        pid: handle.id,
+        org: handle.ctx.orgId,
+        key,
+        value: value(Math.floor(r() * 1000)),
+        source: isConstraint ? 'policy' : 'user',
+        authority: isConstraint ? 'policy' : 'peer',
+        ts,
+        importance: Math.round(r() * 100) / 10,
+        scope: r() < 0.02 ? 'hypothetical' : 'global',
+        status: 'active',
+        valid: 1,
+        supersededBy: null,
+        supersedes: priorCount > 0 ? `${id}_v0` : null,
+        rule: null,
+        validTo: null,
+        constraint: isConstraint ? 1 : 0,
+        ctype: isConstraint ? 'policy' : null,
       });
     }
   })();
@@ -103,7 +169,10 @@ export function grow(handle: PartitionHandle, from: number, validTarget: number,
 
 export function seedSession(handle: PartitionHandle, r: () => number): void {
   handle.setIdentity({ userName: 'Bench User', userId: 'bench', authority: 'manager', department: 'Sales', organization: 'Bench Org', permissions: [] });
-  handle.setEnvironment([{ key: 'timezone', value: 'UTC' }, { key: 'region', value: 'EU' }]);
+  handle.setEnvironment([
+    { key: 'timezone', value: 'UTC' },
+    { key: 'region', value: 'EU' },
+  ]);
   handle.addWorkingItems(
     Array.from({ length: 60 }, (_, i) => ({
       key: `turn:${i}`,
@@ -163,7 +232,12 @@ export async function runAssemblyBench(opts: AssemblyBenchOptions = {}): Promise
   const rows: BenchRow[] = [];
   try {
     rows.push({ metric: 'load average (1 min) at start', value: round(os.loadavg()[0] ?? 0), unit: '', baseline: `${os.cpus().length} cores` });
-    rows.push({ metric: 'machine speed probe (dependent integer loop)', value: round(speedProbe()), unit: 'ns/it', baseline: 'CPU time per iteration: compare runs on different machines by it' });
+    rows.push({
+      metric: 'machine speed probe (dependent integer loop)',
+      value: round(speedProbe()),
+      unit: 'ns/it',
+      baseline: 'CPU time per iteration: compare runs on different machines by it',
+    });
     const handle = store.scope({ kind: 'user', org: 'bench', user: 'bench' }, { create: true });
     const r = rng(42);
     seedSession(handle, r);
@@ -197,11 +271,19 @@ export async function runAssemblyBench(opts: AssemblyBenchOptions = {}): Promise
       let ref: Timing | undefined;
       if (n <= 100_000) ref = time(run({ ...agent, strategy: 'reference' }), n >= 100_000 ? 3 : 10);
       const baseline = (t: Timing): string =>
-        ref ? `reference ${round(ref.median)} ms median (x${round(ref.median / Math.max(t.median, 0.001))} of this)` : 'reference not timed at 1M (unbudgeted: the whole partition as text)';
+        ref
+          ? `reference ${round(ref.median)} ms median (x${round(ref.median / Math.max(t.median, 0.001))} of this)`
+          : 'reference not timed at 1M (unbudgeted: the whole partition as text)';
       const target = n === 100_000 ? '≤ 10 ms median' : n === 1_000_000 ? '≤ 50 ms median' : undefined;
       const first = rows.length;
       const push = (name: string, t: Timing, extra: { target?: string; cpu?: boolean } = {}): void => {
-        rows.push({ metric: `${name} median @${label}`, value: round(t.median), unit: 'ms', ...(extra.target ? { target: extra.target } : {}), baseline: baseline(t) });
+        rows.push({
+          metric: `${name} median @${label}`,
+          value: round(t.median),
+          unit: 'ms',
+          ...(extra.target ? { target: extra.target } : {}),
+          baseline: baseline(t),
+        });
         rows.push({ metric: `${name} p95 @${label}`, value: round(t.p95), unit: 'ms' });
         if (extra.cpu) rows.push({ metric: `${name} CPU-time median @${label}`, value: round(t.cpu), unit: 'ms' });
       };
@@ -228,8 +310,15 @@ export const assemblySection: BenchSection = {
 const invokedDirectly = process.argv[1] !== undefined && path.resolve(process.argv[1]).endsWith(path.join('test', 'bench', 'assembly.bench.ts'));
 if (invokedDirectly) {
   const at = process.argv.indexOf('--sizes');
-  const sizes = at >= 0 ? (process.argv[at + 1] ?? '').split(',').map(Number).filter((x) => Number.isInteger(x) && x > 0) : undefined;
+  const sizes =
+    at >= 0
+      ? (process.argv[at + 1] ?? '')
+          .split(',')
+          .map(Number)
+          .filter((x) => Number.isInteger(x) && x > 0)
+      : undefined;
   const rows = await runAssemblyBench({ quick: process.argv.includes('--quick'), log: (l) => console.log(l), ...(sizes?.length ? { sizes } : {}) });
   console.log('\nmetric'.padEnd(72), 'value'.padStart(10), ' unit  target / baseline');
-  for (const row of rows) console.log(row.metric.padEnd(71), String(row.value).padStart(10), ` ${row.unit.padEnd(4)}  ${[row.target, row.baseline].filter(Boolean).join(' · ')}`);
+  for (const row of rows)
+    console.log(row.metric.padEnd(71), String(row.value).padStart(10), ` ${row.unit.padEnd(4)}  ${[row.target, row.baseline].filter(Boolean).join(' · ')}`);
 }

@@ -39,11 +39,30 @@ export async function runStatebenchFigures(opts: BenchOptions = {}): Promise<Ben
       target,
       ...(baseline ? { baseline } : {}),
     });
-    rows.push(base('state_based must_not_mention exposure', pct(f.mustNotMentionExposure), '%', '≤ 20%', refNote(ref ? pct(ref.mustNotMentionExposure) : undefined, '%')));
-    rows.push(base('state_based must_mention presence', pct(f.mustMentionPresence), '%', '≥ reference', refNote(ref ? pct(ref.mustMentionPresence) : undefined, '%')));
-    rows.push(base('state_based mean tokens (chars/4)', round(f.meanTokensApprox), 'tokens', '≤ reference', refNote(ref ? round(ref.meanTokensApprox) : undefined, '')));
-    rows.push({ metric: `statebench run, both strategies (${split})`, value: round(seconds), unit: 's', baseline: `budget ${run.budget} tokens, ${run.timelines} timelines` });
-    log(`  exposure ${pct(f.mustNotMentionExposure)}% (ref ${ref ? pct(ref.mustNotMentionExposure) : '?'}%), presence ${pct(f.mustMentionPresence)}% (ref ${ref ? pct(ref.mustMentionPresence) : '?'}%), tokens ${round(f.meanTokensApprox)} (ref ${ref ? round(ref.meanTokensApprox) : '?'})`);
+    rows.push(
+      base(
+        'state_based must_not_mention exposure',
+        pct(f.mustNotMentionExposure),
+        '%',
+        '≤ 20%',
+        refNote(ref ? pct(ref.mustNotMentionExposure) : undefined, '%'),
+      ),
+    );
+    rows.push(
+      base('state_based must_mention presence', pct(f.mustMentionPresence), '%', '≥ reference', refNote(ref ? pct(ref.mustMentionPresence) : undefined, '%')),
+    );
+    rows.push(
+      base('state_based mean tokens (chars/4)', round(f.meanTokensApprox), 'tokens', '≤ reference', refNote(ref ? round(ref.meanTokensApprox) : undefined, '')),
+    );
+    rows.push({
+      metric: `statebench run, both strategies (${split})`,
+      value: round(seconds),
+      unit: 's',
+      baseline: `budget ${run.budget} tokens, ${run.timelines} timelines`,
+    });
+    log(
+      `  exposure ${pct(f.mustNotMentionExposure)}% (ref ${ref ? pct(ref.mustNotMentionExposure) : '?'}%), presence ${pct(f.mustMentionPresence)}% (ref ${ref ? pct(ref.mustMentionPresence) : '?'}%), tokens ${round(f.meanTokensApprox)} (ref ${ref ? round(ref.meanTokensApprox) : '?'})`,
+    );
   }
   return rows;
 }
@@ -68,7 +87,12 @@ export async function runRunnerFigures(opts: BenchOptions = {}): Promise<BenchRo
         ...(r.runner === 'context_only' ? { target: 'exactly 3' } : {}),
         baseline: `min ${Math.min(...r.sessions.map((s) => s.storeCalls))}, max ${Math.max(...r.sessions.map((s) => s.storeCalls))}`,
       });
-      rows.push({ metric: `${r.runner} runner: time per session`, value: round(r.totalMs / n), unit: 'ms', baseline: `final context document ${r.finalDocument ? r.finalDocument.split(/\s+/).length : 0} words (cap 5,000)` });
+      rows.push({
+        metric: `${r.runner} runner: time per session`,
+        value: round(r.totalMs / n),
+        unit: 'ms',
+        baseline: `final context document ${r.finalDocument ? r.finalDocument.split(/\s+/).length : 0} words (cap 5,000)`,
+      });
       log(`  ${r.runner}: ${round(calls)} store calls and ${round(r.totalMs / n)} ms per session`);
     }
     return rows;

@@ -18,7 +18,28 @@ import { median, round, sizeLabel, type BenchOptions, type BenchRow, type BenchS
 const CHUNK = 10_000;
 const DELETE_COUNT = 10_000;
 const ATTRIBUTES = ['owner', 'contract_value', 'renewal', 'region', 'contact', 'plan', 'priority', 'notes'];
-const WORDS = ['quarterly', 'vendor', 'invoice', 'shipment', 'approved', 'review', 'Rotterdam', 'Singapore', 'discount', 'contract', 'migration', 'support', 'pilot', 'budget', 'travel', 'hiring', 'roadmap', 'security', 'audit', 'launch'];
+const WORDS = [
+  'quarterly',
+  'vendor',
+  'invoice',
+  'shipment',
+  'approved',
+  'review',
+  'Rotterdam',
+  'Singapore',
+  'discount',
+  'contract',
+  'migration',
+  'support',
+  'pilot',
+  'budget',
+  'travel',
+  'hiring',
+  'roadmap',
+  'security',
+  'audit',
+  'launch',
+];
 const START = Date.parse('2026-01-01T00:00:00.000Z');
 
 /**
@@ -53,7 +74,17 @@ export class WriteStream {
     for (let i = 0; i < count; i++) {
       this.n++;
       const ts = this.ts();
-      const op = this.recent.length < 100 ? 'new' : r.weighted([['new', 70], ['update', 17], ['named', 5], ['temporal', 4], ['depends', 2], ['policy', 2]] as const);
+      const op =
+        this.recent.length < 100
+          ? 'new'
+          : r.weighted([
+              ['new', 70],
+              ['update', 17],
+              ['named', 5],
+              ['temporal', 4],
+              ['depends', 2],
+              ['policy', 2],
+            ] as const);
       switch (op) {
         case 'update':
           out.push({ key: r.pick(this.recent), value: this.sentence(), source, ts });
@@ -70,7 +101,12 @@ export class WriteStream {
           out.push({ key: `decision.D-${this.n}`, value: `go ahead: ${this.sentence()}`, source, ts, dependsOn: [r.pick(this.recent)] });
           continue;
         case 'policy':
-          out.push({ key: `policy.limit.${r.int(1, 500)}`, value: `Spend must not exceed $${r.int(1, 90)},000 per quarter`, source: { type: 'policy', identity: 'policy office', authority: 'policy' }, ts });
+          out.push({
+            key: `policy.limit.${r.int(1, 500)}`,
+            value: `Spend must not exceed $${r.int(1, 90)},000 per quarter`,
+            source: { type: 'policy', identity: 'policy office', authority: 'policy' },
+            ts,
+          });
           continue;
         case 'new': {
           const key = `account.A-${this.n}.${r.pick(ATTRIBUTES)}`;
@@ -103,7 +139,8 @@ function rawInsertRate(dir: string, n: number): number {
     const t0 = performance.now();
     for (let start = 0; start < n; start += CHUNK) {
       const rows: Array<[string, string, string]> = [];
-      for (let i = start; i < Math.min(n, start + CHUNK); i++) rows.push([`account.A-${i}.owner`, `${rng.pick(WORDS)} ${rng.pick(WORDS)} ${rng.pick(WORDS)} ${i}`, new Date(START + i * 1000).toISOString()]);
+      for (let i = start; i < Math.min(n, start + CHUNK); i++)
+        rows.push([`account.A-${i}.owner`, `${rng.pick(WORDS)} ${rng.pick(WORDS)} ${rng.pick(WORDS)} ${i}`, new Date(START + i * 1000).toISOString()]);
       db.transaction(() => {
         for (const row of rows) insert.run(row);
       })();
@@ -116,8 +153,21 @@ function rawInsertRate(dir: string, n: number): number {
 }
 
 const SCHEMA_COLUMNS = [
-  'id', 'partition_id', 'org_id', 'key', 'value', 'source_type', 'source_identity', 'source_authority', 'ts', 'created_at',
-  'importance', 'memory_type', 'scope', 'status', 'is_valid',
+  'id',
+  'partition_id',
+  'org_id',
+  'key',
+  'value',
+  'source_type',
+  'source_identity',
+  'source_authority',
+  'ts',
+  'created_at',
+  'importance',
+  'memory_type',
+  'scope',
+  'status',
+  'is_valid',
 ] as const;
 const SCHEMA_ROWS_PER_STATEMENT = 512;
 
@@ -125,9 +175,23 @@ const SCHEMA_ROWS_PER_STATEMENT = 512;
  * and 2): dropped for the "required minimum" ceiling, which keeps just what every agent write
  * needs: the table, its unique id, the key index supersession resolution reads, and full text. */
 const NON_ESSENTIAL_INDEXES = [
-  'facts_partition_valid_key', 'facts_partition_ts', 'facts_partition_label', 'facts_partition_review', 'facts_superseded_by', 'facts_supersedes', 'facts_proposal_for',
-  'facts_sort_value', 'facts_sort_importance', 'facts_sort_access_count', 'facts_sort_last_accessed', 'facts_sort_created', 'facts_sort_memory_type', 'facts_sort_scope',
-  'facts_sort_authority', 'facts_sort_source_type', 'facts_sort_status',
+  'facts_partition_valid_key',
+  'facts_partition_ts',
+  'facts_partition_label',
+  'facts_partition_review',
+  'facts_superseded_by',
+  'facts_supersedes',
+  'facts_proposal_for',
+  'facts_sort_value',
+  'facts_sort_importance',
+  'facts_sort_access_count',
+  'facts_sort_last_accessed',
+  'facts_sort_created',
+  'facts_sort_memory_type',
+  'facts_sort_scope',
+  'facts_sort_authority',
+  'facts_sort_source_type',
+  'facts_sort_status',
 ] as const;
 
 interface SchemaFloor {
@@ -163,14 +227,33 @@ function schemaFloor(dir: string, n: number, minimal: boolean): SchemaFloor {
         for (let i = at; i < Math.min(n, start + CHUNK, at + SCHEMA_ROWS_PER_STATEMENT); i++) {
           const ts = new Date(START + i * 1000).toISOString();
           const value = `${Array.from({ length: rng.int(6, 12) }, () => rng.pick(WORDS)).join(' ')} ${rng.int(1, 99_999)}`;
-          p.push(store.services.newId('f'), handle.id, 'bench', `account.A-${i}.${rng.pick(ATTRIBUTES)}`, value, 'user', 'bench agent', 'peer', ts, ts, 0.5, 'user', 'global', 'active', 1);
+          p.push(
+            store.services.newId('f'),
+            handle.id,
+            'bench',
+            `account.A-${i}.${rng.pick(ATTRIBUTES)}`,
+            value,
+            'user',
+            'bench agent',
+            'peer',
+            ts,
+            ts,
+            0.5,
+            'user',
+            'global',
+            'active',
+            1,
+          );
         }
         params.push(p);
       }
       const t0 = performance.now();
-      store.db.transaction(() => {
-        for (const p of params) (p.length === SCHEMA_ROWS_PER_STATEMENT * SCHEMA_COLUMNS.length ? full : store.db.prepare(sql(p.length / SCHEMA_COLUMNS.length))).run(p);
-      }).immediate();
+      store.db
+        .transaction(() => {
+          for (const p of params)
+            (p.length === SCHEMA_ROWS_PER_STATEMENT * SCHEMA_COLUMNS.length ? full : store.db.prepare(sql(p.length / SCHEMA_COLUMNS.length))).run(p);
+        })
+        .immediate();
       ms += performance.now() - t0;
     }
     const step = Math.max(1, Math.floor(n / DELETE_COUNT));
@@ -179,12 +262,14 @@ function schemaFloor(dir: string, n: number, minimal: boolean): SchemaFloor {
     // (per row, a facts table without its pointer indexes would scan the whole table each time).
     store.db.pragma('foreign_keys = OFF');
     const d0 = performance.now();
-    store.db.transaction(() => {
-      store.db.exec("INSERT INTO facts_fts (facts_fts, rank) VALUES ('secure-delete', 0)");
-      for (let lo = 0; lo < n; lo += step * 500) remove.run(lo, lo + step * 500, step);
-      store.db.exec("INSERT INTO facts_fts (facts_fts) VALUES ('optimize')");
-      store.db.exec("INSERT INTO facts_fts (facts_fts, rank) VALUES ('secure-delete', 1)");
-    }).immediate();
+    store.db
+      .transaction(() => {
+        store.db.exec("INSERT INTO facts_fts (facts_fts, rank) VALUES ('secure-delete', 0)");
+        for (let lo = 0; lo < n; lo += step * 500) remove.run(lo, lo + step * 500, step);
+        store.db.exec("INSERT INTO facts_fts (facts_fts) VALUES ('optimize')");
+        store.db.exec("INSERT INTO facts_fts (facts_fts, rank) VALUES ('secure-delete', 1)");
+      })
+      .immediate();
     return { insertRate: n / (ms / 1000), deleteMs: performance.now() - d0 };
   } finally {
     store.close();
@@ -218,7 +303,8 @@ function ingest(handle: PartitionHandle, n: number, log: (l: string) => void): I
       if (r.outcome !== 'duplicate') facts++;
       if (r.supersededId) supersessions++;
     }
-    if ((done / CHUNK) % 10 === 9) log(`    ${(done + CHUNK).toLocaleString('en-US')} facts, ${Math.round(facts / (ms / 1000)).toLocaleString('en-US')} facts/s so far`);
+    if ((done / CHUNK) % 10 === 9)
+      log(`    ${(done + CHUNK).toLocaleString('en-US')} facts, ${Math.round(facts / (ms / 1000)).toLocaleString('en-US')} facts/s so far`);
   }
   return { rate: facts / (ms / 1000), facts, supersessions, cpuRate: facts / (cpu / 1000) };
 }
@@ -232,12 +318,30 @@ function deleteBench(handle: PartitionHandle, label: string, rows: BenchRow[], l
     .all(handle.id, Math.max(1, Math.floor(countFacts(handle) / DELETE_COUNT)), DELETE_COUNT) as string[];
   const t0 = performance.now();
   let scrubAt: number | undefined;
-  const result = handle.deleteFacts({ ids }, { actor: 'bench', reason: 'benchmark', onProgress: (_d, _t, phase) => void (phase === 'scrub' && scrubAt === undefined ? (scrubAt = performance.now()) : undefined) });
+  const result = handle.deleteFacts(
+    { ids },
+    {
+      actor: 'bench',
+      reason: 'benchmark',
+      onProgress: (_d, _t, phase) => void (phase === 'scrub' && scrubAt === undefined ? (scrubAt = performance.now()) : undefined),
+    },
+  );
   const end = performance.now();
   const txMs = (scrubAt ?? end) - t0;
   const detail = `${result.deleted} deleted, ${result.flagged} flagged, ${result.relinked} relinked, ${result.cleared} cleared`;
-  rows.push({ metric: `delete ${ids.length.toLocaleString('en-US')} facts with cascades (transaction) @${label}`, value: round(txMs), unit: 'ms', target: '≤ 1,000 ms', baseline: detail });
-  rows.push({ metric: `delete ${ids.length.toLocaleString('en-US')} facts: scrubbing the file and WAL afterwards @${label}`, value: round(end - (scrubAt ?? end)), unit: 'ms', baseline: `remedy ${result.scrub?.remedy ?? 'none'}, complete ${result.scrub?.complete ?? false}` });
+  rows.push({
+    metric: `delete ${ids.length.toLocaleString('en-US')} facts with cascades (transaction) @${label}`,
+    value: round(txMs),
+    unit: 'ms',
+    target: '≤ 1,000 ms',
+    baseline: detail,
+  });
+  rows.push({
+    metric: `delete ${ids.length.toLocaleString('en-US')} facts: scrubbing the file and WAL afterwards @${label}`,
+    value: round(end - (scrubAt ?? end)),
+    unit: 'ms',
+    baseline: `remedy ${result.scrub?.remedy ?? 'none'}, complete ${result.scrub?.complete ?? false}`,
+  });
   log(`  delete: ${round(txMs)} ms transaction + ${round(end - (scrubAt ?? end))} ms scrub (${detail})`);
 }
 
@@ -321,14 +425,22 @@ export async function runIngestBench(opts: BenchOptions = {}): Promise<BenchRow[
           unit: 'rows/s',
           baseline: 'what any schema meeting this issue pays per write; above 100,000 it would leave room for the engine',
         });
-        if (n === sizes[sizes.length - 1]) rows.push({
-          metric: `delete floor: plain DELETE of ${DELETE_COUNT.toLocaleString('en-US')} rows spread over the facts table, full-text merge and commit, no engine logic @${label}`,
-          value: round(schemaRun.deleteMs),
-          unit: 'ms',
-          baseline: `required-minimum table: ${round(minimalRun.deleteMs)} ms`,
+        if (n === sizes[sizes.length - 1])
+          rows.push({
+            metric: `delete floor: plain DELETE of ${DELETE_COUNT.toLocaleString('en-US')} rows spread over the facts table, full-text merge and commit, no engine logic @${label}`,
+            value: round(schemaRun.deleteMs),
+            unit: 'ms',
+            baseline: `required-minimum table: ${round(minimalRun.deleteMs)} ms`,
+          });
+        rows.push({
+          metric: `ingest CPU-time rate (wall rate is lower on a loaded machine) @${label}`,
+          value: round(run.cpuRate),
+          unit: 'facts/s',
+          baseline: `${run.supersessions.toLocaleString('en-US')} supersessions resolved`,
         });
-        rows.push({ metric: `ingest CPU-time rate (wall rate is lower on a loaded machine) @${label}`, value: round(run.cpuRate), unit: 'facts/s', baseline: `${run.supersessions.toLocaleString('en-US')} supersessions resolved` });
-        log(`  ingest ${Math.round(run.rate)} facts/s (raw ${Math.round(raw)} rows/s, ratio ${ratio.toFixed(2)}; schema ceiling ${Math.round(schema)} rows/s, required minimum ${Math.round(minimalRun.insertRate)} rows/s), ${run.supersessions} supersessions`);
+        log(
+          `  ingest ${Math.round(run.rate)} facts/s (raw ${Math.round(raw)} rows/s, ratio ${ratio.toFixed(2)}; schema ceiling ${Math.round(schema)} rows/s, required minimum ${Math.round(minimalRun.insertRate)} rows/s), ${run.supersessions} supersessions`,
+        );
         log(`  delete floor (plain SQL, 10k spread rows): ${round(schemaRun.deleteMs)} ms; required-minimum table ${round(minimalRun.deleteMs)} ms`);
         const big = n === sizes[sizes.length - 1];
         if (big) {

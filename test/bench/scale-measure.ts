@@ -58,7 +58,13 @@ export async function measureScale(o: ScaleOptions): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const at = sizeLabel(o.facts);
   const add = (metric: string, value: number, unit: string, extra: { target?: string; baseline?: string; note?: string } = {}) => {
-    const row: BenchRow = { metric: `${metric} @${at}`, value: round(value), unit, ...(extra.target ? { target: extra.target } : {}), ...(extra.baseline || extra.note ? { baseline: [extra.baseline, extra.note].filter(Boolean).join('; ') } : {}) };
+    const row: BenchRow = {
+      metric: `${metric} @${at}`,
+      value: round(value),
+      unit,
+      ...(extra.target ? { target: extra.target } : {}),
+      ...(extra.baseline || extra.note ? { baseline: [extra.baseline, extra.note].filter(Boolean).join('; ') } : {}),
+    };
     rows.push(row);
     log(`  ${row.metric}: ${row.value} ${unit}${extra.target ? ` (target ${extra.target})` : ''}${row.baseline ? ` — ${row.baseline}` : ''}`);
   };
@@ -152,7 +158,9 @@ export async function measureScale(o: ScaleOptions): Promise<BenchRow[]> {
     for (let i = 0; i < 5; i++) times.push(time(() => handle.factsAsOf(mid, { limit: 100 }))[1]);
     add('as-of-time read (100 facts valid at mid-history), median', median(times), 'ms');
     const [page, t] = time(() => listFacts(handle.ctx, { filter: { asOf: mid }, page: { limit: 100 } }));
-    add('as-of-time table page with count (time travel)', t, 'ms', { note: `${(page.total?.count ?? page.rows.length).toLocaleString('en-US')} facts valid then` });
+    add('as-of-time table page with count (time travel)', t, 'ms', {
+      note: `${(page.total?.count ?? page.rows.length).toLocaleString('en-US')} facts valid then`,
+    });
   }
 
   // Export of the whole database as NDJSON, with its peak memory.
@@ -171,7 +179,9 @@ export async function measureScale(o: ScaleOptions): Promise<BenchRow[]> {
     });
     const took = performance.now() - t;
     peak = Math.max(peak, process.memoryUsage().rss);
-    add('export ndjson, whole database', took / 1000, 's', { note: `${summary.records.toLocaleString('en-US')} records, ${(summary.bytes / 1e6).toFixed(0)} MB` });
+    add('export ndjson, whole database', took / 1000, 's', {
+      note: `${summary.records.toLocaleString('en-US')} records, ${(summary.bytes / 1e6).toFixed(0)} MB`,
+    });
     add('export ndjson rate', summary.records / (took / 1000), 'records/s');
     add('export ndjson peak RSS growth', (peak - rss0) / 1e6, 'MB');
     fs.rmSync(out, { force: true });
@@ -195,7 +205,10 @@ export async function measureScale(o: ScaleOptions): Promise<BenchRow[]> {
     for (const p of byFacts) {
       if (remaining <= 0) break;
       const stride = Math.max(1, Math.min(3, Math.floor(p.facts / remaining)));
-      const ids = store.db.prepare('SELECT id FROM facts WHERE partition_id = ? AND rid % ? = 0 ORDER BY rid LIMIT ?').pluck().all(p.id, stride, remaining) as string[];
+      const ids = store.db
+        .prepare('SELECT id FROM facts WHERE partition_id = ? AND rid % ? = 0 ORDER BY rid LIMIT ?')
+        .pluck()
+        .all(p.id, stride, remaining) as string[];
       if (ids.length === 0) continue;
       const r = store.scopeById(p.id).deleteFacts({ ids }, { actor: 'bench', reason: 'scale benchmark' });
       calls++;

@@ -79,7 +79,13 @@ export async function runLoadBench(opts: BenchOptions = {}): Promise<BenchRow[]>
     const busy = busyErrors(r).length;
     const at = `@${seconds}s`;
     const rows: BenchRow[] = [
-      { metric: `live writer rate ${at}`, value: round(r.writer.rate), unit: 'facts/s', target: '≥ 1,000 facts/s', baseline: `${r.writer.written.toLocaleString('en-US')} facts in ${r.writer.transactions.toLocaleString('en-US')} transactions` },
+      {
+        metric: `live writer rate ${at}`,
+        value: round(r.writer.rate),
+        unit: 'facts/s',
+        target: '≥ 1,000 facts/s',
+        baseline: `${r.writer.written.toLocaleString('en-US')} facts in ${r.writer.transactions.toLocaleString('en-US')} transactions`,
+      },
       { metric: `writes lost ${at}`, value: lost, unit: 'facts', target: '0' },
       { metric: `errors reaching the inspector or the writer ${at}`, value: r.errors.length + r.writer.errorCount, unit: 'errors', target: '0' },
       { metric: `SQLITE_BUSY escaping ${at}`, value: busy, unit: 'errors', target: '0' },
@@ -88,7 +94,12 @@ export async function runLoadBench(opts: BenchOptions = {}): Promise<BenchRow[]>
     ];
     for (const [op, s] of Object.entries(r.ops)) {
       if (op === 'poll data_version' || op === 'list partitions' || op === 'current value') continue;
-      rows.push({ metric: `under load: ${op} ${at}`, value: round(percentile(s.samples, 50)), unit: 'ms median', baseline: `max ${round(s.maxMs)} ms over ${s.count} calls` });
+      rows.push({
+        metric: `under load: ${op} ${at}`,
+        value: round(percentile(s.samples, 50)),
+        unit: 'ms median',
+        baseline: `max ${round(s.maxMs)} ms over ${s.count} calls`,
+      });
     }
     return rows;
   } finally {
@@ -145,7 +156,9 @@ if (invokedDirectly) {
   for (const section of proofSections.filter((s) => !only || s.name === only)) {
     const t0 = performance.now();
     const rows = await section.run({ quick, log: (l) => console.error(l) });
-    console.log(`\n## ${section.name} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n\n| figure | value | unit | target | baseline |\n|---|---:|---|---|---|`);
+    console.log(
+      `\n## ${section.name} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n\n| figure | value | unit | target | baseline |\n|---|---:|---|---|---|`,
+    );
     for (const r of rows) console.log(`| ${r.metric} | ${r.value} | ${r.unit} | ${r.target ?? ''} | ${r.baseline ?? ''} |`);
   }
 }

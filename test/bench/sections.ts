@@ -6,4 +6,12 @@ import { runnersSection, statebenchSection } from './figures.bench';
 import { crashSection, loadSection, scaleSection } from './scale.bench';
 import type { BenchSection } from './section';
 
-export const BENCH_SECTIONS: readonly BenchSection[] = [ingestSection, assemblySection, scaleSection, loadSection, crashSection, statebenchSection, runnersSection];
+export const BENCH_SECTIONS: readonly BenchSection[] = [
+  ingestSection,
+  assemblySection,
+  scaleSection,
+  loadSection,
+  crashSection,
+  statebenchSection,
+  runnersSection,
+];

@@ -61,7 +61,9 @@ describe('statelens CLI refuses input that cannot mean anything', () => {
     const db = path.join(dir, 'sb.db');
     const r = await statelens(['import', 'statebench', file, '--db', db]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/line 1 \(timeline T-1\): field initial_state\.persistent_facts\.1\.id: fact id "F-1" repeats initial_state\.persistent_facts\.0\.id.*\[IMPORT_FAILED\]/);
+    expect(r.stderr).toMatch(
+      /line 1 \(timeline T-1\): field initial_state\.persistent_facts\.1\.id: fact id "F-1" repeats initial_state\.persistent_facts\.0\.id.*\[IMPORT_FAILED\]/,
+    );
     expect(fs.existsSync(db)).toBe(false);
   });
 
@@ -82,7 +84,10 @@ describe('statelens CLI refuses input that cannot mean anything', () => {
       const db = path.join(dir, `${name.replace(/\W+/g, '-')}.db`);
       const r = await statelens([...args, '--db', db]);
       expect(r.code, name).toBe(1);
-      expect(fs.readdirSync(dir).filter((f) => f.endsWith('.db') || f.includes('.db-')), name).toEqual([]);
+      expect(
+        fs.readdirSync(dir).filter((f) => f.endsWith('.db') || f.includes('.db-')),
+        name,
+      ).toEqual([]);
     }
     const existing = path.join(dir, 'kept.db');
     const good = path.join(dir, 'good.jsonl');

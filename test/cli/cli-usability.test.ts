@@ -72,7 +72,11 @@ describe('statelens open', () => {
     // An executable in Electron's place that records how it was started.
     const dist = tmpDir('statelens-fake-electron-');
     const record = path.join(dist, 'argv.json');
-    fs.writeFileSync(path.join(dist, 'electron'), `#!${process.execPath}\nrequire('node:fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify(process.argv.slice(2)));\n`, { mode: 0o755 });
+    fs.writeFileSync(
+      path.join(dist, 'electron'),
+      `#!${process.execPath}\nrequire('node:fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify(process.argv.slice(2)));\n`,
+      { mode: 0o755 },
+    );
     const r = await run(['open', `file://${db}`], { ELECTRON_OVERRIDE_DIST_PATH: dist });
     expect(r.code, r.stderr).toBe(0);
     for (let i = 0; i < 100 && !fs.existsSync(record); i++) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -97,7 +101,9 @@ describe('the compiled CLI', () => {
   beforeAll(async () => {
     // What `npm install` runs after installing (postinstall).
     const built = await new Promise<string>((resolve, reject) =>
-      execFile(process.execPath, [path.join(repoRoot, 'electron', 'build', 'build-cli.mjs')], { cwd: repoRoot }, (error, stdout, stderr) => (error ? reject(new Error(stderr)) : resolve(stdout))),
+      execFile(process.execPath, [path.join(repoRoot, 'electron', 'build', 'build-cli.mjs')], { cwd: repoRoot }, (error, stdout, stderr) =>
+        error ? reject(new Error(stderr)) : resolve(stdout),
+      ),
     );
     expect(built).toContain('compiled the CLI into out/cli/statelens.mjs');
     sourceTimes = fs.statSync(source);

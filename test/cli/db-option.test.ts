@@ -27,7 +27,12 @@ describe('--db on statebench and bench (child processes)', () => {
     expect(fs.existsSync(db)).toBe(true);
     const facts = await statelens(['facts', '--db', db, '--partition', 'user:acme/T-2', '--valid', '--json']);
     expect(facts.code).toBe(0);
-    expect(facts.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { value: string }).value)).toEqual(['$120,000 budget']);
+    expect(
+      facts.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { value: string }).value),
+    ).toEqual(['$120,000 budget']);
 
     const text = await statelens(['statebench', file, '--strategy', 'recent', '--db', path.join(dir, 'second.db')]);
     expect(text.code).toBe(0);

@@ -52,7 +52,16 @@ describe('statelens delete with a filter that means nothing', () => {
       expect(r.stderr).toMatch(/has no word to look for.*\[INVALID_INPUT\]/);
       expect(r.stdout).not.toMatch(/Deleted/);
     }
-    const tooMany = await statelens(['delete', '--db', db, '--partition', partition, '--search', Array.from({ length: 40 }, (_, i) => `w${i}`).join(' '), '--yes']);
+    const tooMany = await statelens([
+      'delete',
+      '--db',
+      db,
+      '--partition',
+      partition,
+      '--search',
+      Array.from({ length: 40 }, (_, i) => `w${i}`).join(' '),
+      '--yes',
+    ]);
     expect(tooMany.code).toBe(2);
     expect(tooMany.stderr).toMatch(/40 words; at most 32/);
     // 100 KB: the largest one argument a child process may be given on Linux is 128 KiB.
@@ -84,7 +93,9 @@ describe('statelens delete with a filter that means nothing', () => {
     const db = copyOfSeed('echo.db');
     const dry = await statelens(['delete', '--db', db, '--partition', partition, '--search', 'budget!!', '--validity', 'valid', '--dry-run']);
     expect(dry.code).toBe(0);
-    expect(dry.stdout).toContain('Selected: every fact matching all of\n  · validity: valid now\n  · search: every word of "budget!!" ("budget!!" also as the start of a word)\n');
+    expect(dry.stdout).toContain(
+      'Selected: every fact matching all of\n  · validity: valid now\n  · search: every word of "budget!!" ("budget!!" also as the start of a word)\n',
+    );
     expect(dry.stdout).toMatch(/would delete 4 facts/);
     const done = await statelens(['delete', '--db', db, '--partition', partition, '--search', 'budget', '--yes', '--json']);
     expect(done.code).toBe(0);

@@ -24,7 +24,12 @@ describe('statelens delete while another process reads', () => {
     const dir = tmpDir();
     const db = path.join(dir, 'agent.db');
     const events = path.join(dir, 'events.jsonl');
-    fs.writeFileSync(events, ['secret-alpha', 'plain-beta', 'plain-gamma'].map((v, i) => JSON.stringify({ type: 'state_write', ts: `2026-01-0${i + 1}T00:00:00Z`, writes: [{ key: `k${i}`, value: v }] })).join('\n'));
+    fs.writeFileSync(
+      events,
+      ['secret-alpha', 'plain-beta', 'plain-gamma']
+        .map((v, i) => JSON.stringify({ type: 'state_write', ts: `2026-01-0${i + 1}T00:00:00Z`, writes: [{ key: `k${i}`, value: v }] }))
+        .join('\n'),
+    );
     expect((await statelens(['ingest', events, '--db', db, '--partition', 'user:acme/u1'])).code).toBe(0);
     const reader = spawn(process.execPath, ['-e', HOLD_READ, db], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'inherit'] });
     await new Promise<void>((resolve) => reader.stdout.once('data', () => resolve()));

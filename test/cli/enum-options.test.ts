@@ -16,7 +16,12 @@ fs.writeFileSync(events, '');
 const STRATEGIES = 'recent, important, balanced, state_based, reference, context_document';
 const cases: Array<[string, string[], string, string]> = [
   ['export --format', ['export', '--db', db, '--out', path.join(dir, 'x'), '--format', 'bogus'], 'format', 'json, ndjson, sqlite, markdown, csv, statebench'],
-  ['export --validity', ['export', '--db', db, '--out', path.join(dir, 'x'), '--format', 'csv', '--validity', 'bogus'], 'validity', 'valid, superseded, proposal, all'],
+  [
+    'export --validity',
+    ['export', '--db', db, '--out', path.join(dir, 'x'), '--format', 'csv', '--validity', 'bogus'],
+    'validity',
+    'valid, superseded, proposal, all',
+  ],
   ['context --strategy', ['context', '--db', db, '--partition', '1', '--strategy', 'bogus'], 'strategy', STRATEGIES],
   ['context --tokenizer', ['context', '--db', db, '--partition', '1', '--strategy', 'recent', '--tokenizer', 'bogus'], 'tokenizer', 'cl100k_base, o200k_base'],
   ['statebench --strategy', ['statebench', events, '--strategy', 'bogus'], 'strategy', STRATEGIES],

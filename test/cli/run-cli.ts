@@ -15,9 +15,14 @@ export interface CliRun {
 
 export function statelens(args: readonly string[], options: { cwd?: string } = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [launcher, ...args], { cwd: options.cwd ?? repoRoot, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') return reject(error);
-      resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [launcher, ...args],
+      { cwd: options.cwd ?? repoRoot, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } },
+      (error, stdout, stderr) => {
+        if (error && typeof error.code !== 'number') return reject(error);
+        resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
+      },
+    );
   });
 }

@@ -45,7 +45,12 @@ describe('specification test vectors through the CLI', () => {
   it('2: emphatic repetition', async () => {
     const partition = 'user:acme/t2';
     const approved = { type: 'state_write', ts: ts(1), partition, writes: [{ key: 'order_v1', value: 'approved' }] };
-    const summary = await ingest('t2', [approved, approved, approved, { type: 'state_write', ts: ts(2), partition, writes: [{ key: 'order_v2', value: 'cancelled', supersedes: 'order_v1' }] }]);
+    const summary = await ingest('t2', [
+      approved,
+      approved,
+      approved,
+      { type: 'state_write', ts: ts(2), partition, writes: [{ key: 'order_v2', value: 'cancelled', supersedes: 'order_v1' }] },
+    ]);
     expect(summary.outcomes).toMatchObject({ created: 1, duplicate: 2, superseded: 1 });
     const text = await context(partition, 'Should we proceed with the order?');
     expect(text).toContain('cancelled');
@@ -65,7 +70,10 @@ describe('specification test vectors through the CLI', () => {
     expect(text).toContain('max 15%');
     const facts = await statelens(['facts', '--db', db, '--partition', partition, '--valid', '--json']);
     expect(facts.code, facts.stderr).toBe(0);
-    const valid = facts.stdout.trim().split('\n').map((l) => JSON.parse(l) as { key: string; value: string });
+    const valid = facts.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { key: string; value: string });
     expect(valid.map((f) => `${f.key}=${f.value}`)).toEqual(['policy=max 15%']);
   });
 });

@@ -72,7 +72,10 @@ describe('statelens CLI (child processes)', () => {
 
     const json = await statelens(['facts', '--db', demoDb, '--search', 'travel', '--valid', '--json', '--limit', '20']);
     expect(json.code).toBe(0);
-    const facts = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as { isValid: boolean; key: string; value: string; partition: string });
+    const facts = json.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { isValid: boolean; key: string; value: string; partition: string });
     expect(facts.length).toBeGreaterThan(0);
     for (const f of facts) {
       expect(f.isValid).toBe(true);
@@ -80,7 +83,10 @@ describe('statelens CLI (child processes)', () => {
     }
 
     const one = await statelens(['facts', '--db', demoDb, '--partition', 'user:northwind/ann.keller', '--json', '--limit', '1000']);
-    const mine = one.stdout.trim().split('\n').map((l) => JSON.parse(l) as { partition: string; key: string; isValid: boolean; value: string });
+    const mine = one.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { partition: string; key: string; isValid: boolean; value: string });
     expect(new Set(mine.map((f) => f.partition))).toEqual(new Set(['user:northwind/ann.keller']));
     expect(mine.find((f) => f.key === 'travel.budget_per_trip' && f.isValid)?.value).toBe('Travel spend must not exceed $2,500 per trip');
 
@@ -126,7 +132,12 @@ describe('statelens CLI (child processes)', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Imported 2 timelines .*: 4 facts \(2 initial\), 2 supersession writes \(2 resolved\)/);
     const facts = await statelens(['facts', '--db', db, '--partition', 'user:acme/T-1', '--valid', '--json']);
-    expect(facts.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { value: string }).value)).toEqual(['$120,000 budget']);
+    expect(
+      facts.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { value: string }).value),
+    ).toEqual(['$120,000 budget']);
 
     const dump = (): unknown => {
       const d = new Database(db, { readonly: true });

@@ -85,7 +85,8 @@ describe('the channel table', () => {
   });
 
   it('accepts every sample (so the rejections above are about the extra keys)', () => {
-    for (const c of CALL_CHANNELS) for (const sample of samples[c]) expect(callDef(c).input.safeParse(sample).success, `${c} ${JSON.stringify(sample)}`).toBe(true);
+    for (const c of CALL_CHANNELS)
+      for (const sample of samples[c]) expect(callDef(c).input.safeParse(sample).success, `${c} ${JSON.stringify(sample)}`).toBe(true);
   });
 
   it('is strict at every level: unknown keys are rejected in nested objects too', () => {

@@ -23,7 +23,14 @@ export function buildFixture(path: string): Fixture {
   const store = Store.open(path, { clock: { now: () => new Date((t += 60_000)).toISOString() }, idSource: () => String(++counter).padStart(6, '0') });
   try {
     const user = store.scope({ kind: 'user', org: 'acme', user: 'ana' }, { create: true });
-    user.setIdentity({ userName: 'Ana Ruiz', userId: 'ana', authority: 'manager', department: 'finance', organization: 'Acme', permissions: ['finance', 'reports'] });
+    user.setIdentity({
+      userName: 'Ana Ruiz',
+      userId: 'ana',
+      authority: 'manager',
+      department: 'finance',
+      organization: 'Acme',
+      permissions: ['finance', 'reports'],
+    });
     const base = user.writeFact({ key: 'budget', value: 'Q3 budget is $120k', source: { type: 'user', authority: 'manager' }, importance: 0.9 });
     const plan = user.writeFact({ key: 'plan', value: 'Hire two contractors within the budget', dependsOn: [base.factId] });
     const derived = user.writeFact({ key: 'forecast', value: 'Forecast assumes two contractors', dependsOn: [plan.factId] });
@@ -37,7 +44,13 @@ export function buildFixture(path: string): Fixture {
         ...(i % 7 === 0 ? { scope: 'hypothetical' as const } : {}),
       })),
     );
-    user.writeFact({ key: 'deadline', value: 'Policy: reports are due every Friday', source: { type: 'policy', authority: 'policy' }, isConstraint: true, constraintType: 'deadline' });
+    user.writeFact({
+      key: 'deadline',
+      value: 'Policy: reports are due every Friday',
+      source: { type: 'policy', authority: 'policy' },
+      isConstraint: true,
+      constraintType: 'deadline',
+    });
     user.addWorkingItems([
       { sessionId: 's1', key: 'turn', value: 'User asked about the Q3 budget', itemType: 'turn', speaker: 'user', turnIndex: 0 },
       { sessionId: 's1', key: 'turn', value: 'Agent answered $120k', itemType: 'turn', speaker: 'agent', turnIndex: 1 },
@@ -55,7 +68,12 @@ export function buildFixture(path: string): Fixture {
       putContextDocument(ctx, 's1', '## Facts\n- Budget $120k\n');
       putContextDocument(ctx, 's1', '## Facts\n- Budget $90k (corrected)\n');
     });
-    user.saveQuery({ label: 'q1', prompt: 'What is the Q3 budget?', ts: '2026-03-02T00:00:00.000Z', groundTruth: { must_mention: ['$90k'], must_not_mention: ['$120k'] } });
+    user.saveQuery({
+      label: 'q1',
+      prompt: 'What is the Q3 budget?',
+      ts: '2026-03-02T00:00:00.000Z',
+      groundTruth: { must_mention: ['$90k'], must_not_mention: ['$120k'] },
+    });
 
     let cap = store.scope({ kind: 'capability', org: 'acme', capability: 'invoicing' }, { create: true });
     store.setMaturity(cap.id, 'senior', { actor: 'fixture' });

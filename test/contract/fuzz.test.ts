@@ -66,7 +66,8 @@ function mutate(sample: unknown, pick: number, how: number, value: unknown, key:
       delete parent[last]; // missing field
       break;
     case 2:
-      if (parent[last] && typeof parent[last] === 'object' && !Array.isArray(parent[last])) (parent[last] as Record<string, unknown>)[key] = value; // unknown key
+      if (parent[last] && typeof parent[last] === 'object' && !Array.isArray(parent[last]))
+        (parent[last] as Record<string, unknown>)[key] = value; // unknown key
       else parent[last] = value;
       break;
     default:
@@ -79,15 +80,34 @@ function mutate(sample: unknown, pick: number, how: number, value: unknown, key:
 function payloads(channel: CallChannel): fc.Arbitrary<unknown> {
   const samples = allSamples(fx)[channel] as readonly unknown[];
   const sample = fc.constantFrom(...samples);
-  const mutated = fc.tuple(sample, fc.nat(), fc.nat(), odd, fc.constantFrom('x', 'sql', 'path', '__proto__', 'constructor', 'toString', 'partitionId')).map(([s, pick, how, v, k]) => mutate(s, pick, how, v, k));
-  return fc.oneof({ arbitrary: fc.anything({ maxDepth: 3, withNullPrototype: true, withMap: true, withSet: true, withDate: true, withTypedArray: true, withSparseArray: true, withBigInt: false }), weight: 3 }, { arbitrary: mutated, weight: 6 }, { arbitrary: sample, weight: 1 });
+  const mutated = fc
+    .tuple(sample, fc.nat(), fc.nat(), odd, fc.constantFrom('x', 'sql', 'path', '__proto__', 'constructor', 'toString', 'partitionId'))
+    .map(([s, pick, how, v, k]) => mutate(s, pick, how, v, k));
+  return fc.oneof(
+    {
+      arbitrary: fc.anything({
+        maxDepth: 3,
+        withNullPrototype: true,
+        withMap: true,
+        withSet: true,
+        withDate: true,
+        withTypedArray: true,
+        withSparseArray: true,
+        withBigInt: false,
+      }),
+      weight: 3,
+    },
+    { arbitrary: mutated, weight: 6 },
+    { arbitrary: sample, weight: 1 },
+  );
 }
 
 function check(channel: CallChannel, payload: unknown, result: CallResult<unknown>): void {
   expect(callResultSchema(callDef(channel).output).safeParse(result).success, `${channel}: answer outside the contract`).toBe(true);
   if (!result.ok) {
     ErrorShape.parse(result.error);
-    if (result.error.code === 'INTERNAL') throw new Error(`${channel} answered INTERNAL (${result.error.message}) to ${String(JSON.stringify(payload)).slice(0, 300)}`);
+    if (result.error.code === 'INTERNAL')
+      throw new Error(`${channel} answered INTERNAL (${result.error.message}) to ${String(JSON.stringify(payload)).slice(0, 300)}`);
   }
 }
 
@@ -170,7 +190,9 @@ describe('searches that mean nothing or too much, on every channel that takes a 
         const payload = { partitionId: fx.userPartition, selection: { filter } };
         const result = await h.registrar.receive(channel, senderEvent(h.contents), [payload]);
         check(channel, payload, result);
-        expect(result.ok ? 'ok' : `${result.error.code} ${result.error.message}`, `${channel} ${JSON.stringify(filter)}`).toMatch(/^INVALID_INPUT .*restricts nothing/);
+        expect(result.ok ? 'ok' : `${result.error.code} ${result.error.message}`, `${channel} ${JSON.stringify(filter)}`).toMatch(
+          /^INVALID_INPUT .*restricts nothing/,
+        );
       }
     }
     const all = await h.registrar.receive('deletion.preview', senderEvent(h.contents), [{ partitionId: fx.userPartition, selection: { all: true } }]);

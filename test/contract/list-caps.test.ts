@@ -21,7 +21,14 @@ beforeAll(async () => {
   const store = Store.open(dbPath);
   const handle = store.scope(USER, { create: true });
   partitionId = handle.id;
-  handle.addWorkingItems(Array.from({ length: MAX_LISTED + 5 }, (_, i) => ({ sessionId: `s-${String(i).padStart(5, '0')}`, key: 'turn', value: `turn ${i}`, createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString() })));
+  handle.addWorkingItems(
+    Array.from({ length: MAX_LISTED + 5 }, (_, i) => ({
+      sessionId: `s-${String(i).padStart(5, '0')}`,
+      key: 'turn',
+      value: `turn ${i}`,
+      createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+    })),
+  );
   for (let i = 0; i < MAX_LISTED + 3; i++) handle.saveQuery({ label: `q${i}`, prompt: `question ${i}` });
   const small = store.scope({ kind: 'user', org: 'acme', user: 'few' }, { create: true });
   smallPartition = small.id;

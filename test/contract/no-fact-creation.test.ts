@@ -43,7 +43,13 @@ function storedFactIds(): Set<string> {
 function validPayloads(channel: CallChannel): unknown[] {
   const samples = allSamples(fx)[channel] as readonly unknown[];
   const varied = fc.sample(
-    fc.tuple(fc.constantFrom(...samples), fc.nat(), fc.oneof(fc.string({ maxLength: 20 }), fc.integer({ min: 0, max: 5000 }), fc.constantFrom(fx.chainHeadId, fx.flaggedId, ...fx.factIds.slice(0, 10)))).map(([sample, pick, value]) => vary(sample, pick, value)),
+    fc
+      .tuple(
+        fc.constantFrom(...samples),
+        fc.nat(),
+        fc.oneof(fc.string({ maxLength: 20 }), fc.integer({ min: 0, max: 5000 }), fc.constantFrom(fx.chainHeadId, fx.flaggedId, ...fx.factIds.slice(0, 10))),
+      )
+      .map(([sample, pick, value]) => vary(sample, pick, value)),
     { numRuns: VARIATIONS, seed: 20261125 + CALL_CHANNELS.indexOf(channel) },
   );
   return [...samples, ...varied.filter((p) => callDef(channel).input.safeParse(p).success)];

@@ -153,10 +153,15 @@ describe('events', () => {
     expect(() => h.bridge.on('data.changed', 'not a function' as never)).toThrow(/function/);
   });
 
-  it('reports deletion progress under the caller\'s operation id and records who deleted', async () => {
+  it("reports deletion progress under the caller's operation id and records who deleted", async () => {
     const progress: Array<EventPayload<'progress'>> = [];
     const off = h.bridge.on('progress', (p) => progress.push(p));
-    const r = await h.bridge.deletion.apply({ partitionId: fx.userPartition, selection: { filter: { search: 'coffee' } }, reason: 'cleanup', operationId: 'delete-coffee-1' });
+    const r = await h.bridge.deletion.apply({
+      partitionId: fx.userPartition,
+      selection: { filter: { search: 'coffee' } },
+      reason: 'cleanup',
+      operationId: 'delete-coffee-1',
+    });
     off();
     expect(r.ok).toBe(true);
     if (r.ok) expect(r.value.deleted).toBeGreaterThan(0);

@@ -7,7 +7,9 @@ import type { Fixture } from './fixture';
 export type Samples = { readonly [C in CallChannel]: ReadonlyArray<ChannelInput<C>> };
 
 /** Inputs that only read: answered identically by every transport, whenever asked. */
-export function readSamples(fx: Fixture): Omit<Samples, 'db.open' | 'db.close' | 'review.dismiss' | 'review.undoDismiss' | 'deletion.apply' | 'export.start' | 'export.cancel'> {
+export function readSamples(
+  fx: Fixture,
+): Omit<Samples, 'db.open' | 'db.close' | 'review.dismiss' | 'review.undoDismiss' | 'deletion.apply' | 'export.start' | 'export.cancel'> {
   const p = fx.userPartition;
   return {
     'db.info': [{}],

@@ -270,8 +270,8 @@ describe.skipIf(missing !== undefined)('supersession chain and dependency graph 
     await page.waitForTimeout(300);
     expect(await visible(ids.long.head), 'the newest version, at the bottom of a long chain, is in view').toBe(true);
     await page.click(`[data-testid="chain-svg"] .chain-card[data-fact-id="${ids.long.head}"]`);
-    // Select the oldest through the list of steps: the chain scrolls back up to it.
-    await page.goto(`${served.origin}/#/memories/${ids.long.partition}/${ids.long.first}`);
+    // Select the oldest through a link to its chain (a fact link without ?tab= opens Detail): the chain scrolls back up to it.
+    await page.goto(`${served.origin}/#/memories/${ids.long.partition}/${ids.long.first}?tab=chain`);
     await page.waitForFunction((id) => document.querySelector(`[data-testid="chain-svg"] .chain-card[data-fact-id="${id}"]`)?.classList.contains('selected'), ids.long.first);
     await page.waitForTimeout(300);
     expect(await visible(ids.long.first)).toBe(true);

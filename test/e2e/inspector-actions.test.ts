@@ -85,7 +85,8 @@ describe.skipIf(missing !== undefined)('inspector actions in Chromium', () => {
     await page.waitForSelector('.review-card');
     expect(await page.textContent('[data-testid="review-total"]')).toBe('3 facts need review');
     const commute = page.locator(`.review-card[data-fact-id="${db.info.flaggedId}"]`);
-    expect(await commute.textContent()).toContain('Upstream change: home_city = Ana lives in Lyon');
+    // The upstream fact is a readable reference: its key, a snippet of its value and its status.
+    expect(await commute.textContent()).toMatch(/Upstream change: home_city\s*Ana lives in Lyon/);
     await screenshot(page, 'review-queue');
 
     await page.locator('.review-card:has-text("deploy_plan") button:has-text("Dismiss flag")').click();

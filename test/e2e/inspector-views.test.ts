@@ -262,7 +262,8 @@ describe.skipIf(missing !== undefined)('inspector views in Chromium', () => {
     }
     await screenshot(page, 'graph-propagation-canvas');
 
-    await go(`#/memories/${gp}/${db.info.graphRoot}`);
+    // A fact link opens Detail unless it names a tab: this one names the graph.
+    await go(`#/memories/${gp}/${db.info.graphRoot}?tab=graph`);
     await page.waitForSelector('[data-testid="graph-stats"]');
     await page.selectOption('select:near(:text("Neighbourhood"))', '5');
     const t0 = Date.now();
@@ -289,7 +290,7 @@ describe.skipIf(missing !== undefined)('inspector views in Chromium', () => {
     await page.click('button:has-text("Fit")');
     await waitForSettledCanvas(page);
     expect((await lastFrame(page)).selectedId).toBe(db.info.graphRoot);
-    expect(await page.evaluate(() => location.hash)).toBe(`#/memories/${gp}/${db.info.graphRoot}`);
+    expect(await page.evaluate(() => location.hash)).toBe(`#/memories/${gp}/${db.info.graphRoot}?tab=graph`);
     const margin = 24;
     const candidates = (await probeNodes(page)).filter((n) => n.id !== db.info.graphRoot && (n.hop ?? 0) >= 2 && n.x > box.x + margin && n.x < box.x + box.width - margin && n.y > box.y + margin && n.y < box.y + box.height - margin);
     expect(candidates.length).toBeGreaterThan(100);
@@ -303,7 +304,7 @@ describe.skipIf(missing !== undefined)('inspector views in Chromium', () => {
     }
     if (!target) throw new Error('no node of the 2,000 can be clicked on its own');
     await page.mouse.click(target.x, target.y);
-    await page.waitForFunction((h) => location.hash === h, `#/memories/${gp}/${target.id}`, { timeout: 10_000 });
+    await page.waitForFunction((h) => location.hash === h, `#/memories/${gp}/${target.id}?tab=graph`, { timeout: 10_000 });
     await page.waitForFunction(
       ([sel, key, id]) => {
         const probe = (document.querySelector(sel) as unknown as Record<symbol, GraphCanvasProbe> | null)?.[Symbol.for(key)];

@@ -12,7 +12,13 @@ describe('state_based includes the agent state of the session', () => {
     const p = store.scope(USER, { create: true });
     p.writeFact({ key: 'vendor', value: 'Vendor is Acme' });
     p.applyAgentStateUpdate('s1', {
-      current_understanding: { entities: [{ id: 'p1', kind: 'project', name: 'Apollo' }, { id: 'v1', kind: 'vendor' }], dependencies: [{ from: 'p1', to: 'v1', rel: 'buys from' }] },
+      current_understanding: {
+        entities: [
+          { id: 'p1', kind: 'project', name: 'Apollo' },
+          { id: 'v1', kind: 'vendor' },
+        ],
+        dependencies: [{ from: 'p1', to: 'v1', rel: 'buys from' }],
+      },
       assumptions: [{ id: 'a1', hypothesis: 'The budget is fixed for Q3', confidence: 0.8 }],
       expectations: [{ id: 'e1', action: 'create the kickoff task', expected_outcome: 'one task exists', expected_count: 1 }],
       tentative_hypotheses: [{ id: 'h1', hypothesis: 'Globex could undercut Acme', reason: 'last quote' }],

@@ -19,7 +19,12 @@ const ORDER_SQL: Record<SimpleOrder, { score: string; order: string }> = {
 function sortedAll(p: PartitionHandle, view: TimeView, order: SimpleOrder): string[] {
   const { score, order: by } = ORDER_SQL[order];
   const sql = `SELECT f.id AS id, ${score} AS score FROM facts f WHERE f.partition_id = @pid AND ${validClause(view)} ORDER BY ${by}`;
-  const rows = p.ctx.db.prepare(sql).all({ pid: p.ctx.partitionId, ...(order === 'balanced' ? { now: view.now } : {}), ...(view.asOf === null ? {} : { asOf: view.asOf }) }) as Array<{ id: string; score: number | null }>;
+  const rows = p.ctx.db
+    .prepare(sql)
+    .all({ pid: p.ctx.partitionId, ...(order === 'balanced' ? { now: view.now } : {}), ...(view.asOf === null ? {} : { asOf: view.asOf }) }) as Array<{
+    id: string;
+    score: number | null;
+  }>;
   return rows.map((r) => `${r.id} ${r.score}`);
 }
 
@@ -28,19 +33,21 @@ const iso = (hours: number): string => new Date(Date.UTC(2026, 0, 1) + hours * 3
 /** A canonical ISO timestamp, or (odd) another form julianday() reads, or none. */
 const timestamp = (odd: boolean): fc.Arbitrary<string> =>
   odd
-    ? fc.tuple(fc.integer({ min: 0, max: 24 * 90 }), fc.constantFrom('iso', 'space', 'offset', 'date', 'overflow', 'time', 'julian', 'padded', 'words')).map(([h, form]) => {
-        const t = iso(h);
-        if (form === 'space') return `${t.slice(0, 10)} ${t.slice(11, 16)}`;
-        if (form === 'offset') return `${t.slice(0, 19)}+14:00`;
-        if (form === 'date') return t.slice(0, 10);
-        if (form === 'overflow') return `${t.slice(0, 8)}31T23:00:00.000Z`;
-        if (form === 'time') return '23:30';
-        if (form === 'julian') return String(2461041.5 + h / 24);
-        // Sorts before every date, yet julianday() reads it as one of the newest times.
-        if (form === 'padded') return `0${2461041.5 + h / 24}`;
-        if (form === 'words') return 'soon';
-        return t;
-      })
+    ? fc
+        .tuple(fc.integer({ min: 0, max: 24 * 90 }), fc.constantFrom('iso', 'space', 'offset', 'date', 'overflow', 'time', 'julian', 'padded', 'words'))
+        .map(([h, form]) => {
+          const t = iso(h);
+          if (form === 'space') return `${t.slice(0, 10)} ${t.slice(11, 16)}`;
+          if (form === 'offset') return `${t.slice(0, 19)}+14:00`;
+          if (form === 'date') return t.slice(0, 10);
+          if (form === 'overflow') return `${t.slice(0, 8)}31T23:00:00.000Z`;
+          if (form === 'time') return '23:30';
+          if (form === 'julian') return String(2461041.5 + h / 24);
+          // Sorts before every date, yet julianday() reads it as one of the newest times.
+          if (form === 'padded') return `0${2461041.5 + h / 24}`;
+          if (form === 'words') return 'soon';
+          return t;
+        })
     : fc.integer({ min: 0, max: 24 * 90 }).map(iso);
 
 const write = (odd: boolean) =>
@@ -83,7 +90,8 @@ describe('assembly read paths', () => {
               });
               if (!accepted) store.db.prepare('UPDATE facts SET ts = ? WHERE id = ?').run(w.ts, r.factId);
             });
-            const view: TimeView = asOfHour === undefined ? { now: iso(nowHour), asOf: null, reader: '' } : { now: iso(asOfHour), asOf: iso(asOfHour), reader: '' };
+            const view: TimeView =
+              asOfHour === undefined ? { now: iso(nowHour), asOf: null, reader: '' } : { now: iso(asOfHour), asOf: iso(asOfHour), reader: '' };
             for (const order of ['balanced', 'important', 'recent'] as const) {
               // scoreAllBelow 0: the bounded path even on these small partitions.
               const got = [...validFactsOrdered(p.ctx, view, order, first, 0)].map((f) => `${f.id} ${f.score}`);
@@ -122,20 +130,32 @@ describe('assembly read paths', () => {
     const store = openTmpStore();
     try {
       const p = store.scope({ kind: 'user', org: 'o', user: 'u' }, { create: true });
-      const insert = store.db.prepare(`INSERT INTO facts (id, partition_id, org_id, key, value, source_type, ts, created_at, memory_type, status, is_valid, superseded_by)
+      const insert = store.db
+        .prepare(`INSERT INTO facts (id, partition_id, org_id, key, value, source_type, ts, created_at, memory_type, status, is_valid, superseded_by)
         VALUES (@id, @pid, @org, @key, @value, 'user', @ts, @ts, 'user', @status, @valid, NULL)`);
       // Seven facts per timestamp, written out of order: page boundaries fall inside a group.
       store.db.transaction(() => {
         for (let i = 0; i < 9_000; i++) {
           const n = (i * 7919) % 9_000;
-          insert.run({ id: `f${n}`, pid: p.id, org: p.ctx.orgId, key: `k${n % 50}`, value: `v${n}`, ts: iso(Math.floor(n / 7)), status: n % 5 === 0 ? 'superseded' : 'active', valid: n % 5 === 0 ? 0 : 1 });
+          insert.run({
+            id: `f${n}`,
+            pid: p.id,
+            org: p.ctx.orgId,
+            key: `k${n % 50}`,
+            value: `v${n}`,
+            ts: iso(Math.floor(n / 7)),
+            status: n % 5 === 0 ? 'superseded' : 'active',
+            valid: n % 5 === 0 ? 0 : 1,
+          });
         }
       })();
       for (const asOf of [undefined, iso(700)]) {
         const r = p.assemble({ strategy: 'balanced', budget: 200, ...(asOf ? { asOf } : {}) });
         const included = new Set(r.provenance.filter((x) => x.status === 'included').map((x) => x.id));
         const swept = r.provenance.filter((x) => x.kind === 'fact' && x.status === 'excluded').map((x) => x.id);
-        const all = (store.db.prepare('SELECT id FROM facts WHERE partition_id = ? ORDER BY ts, rid').pluck().all(p.id) as string[]).filter((id) => !included.has(id));
+        const all = (store.db.prepare('SELECT id FROM facts WHERE partition_id = ? ORDER BY ts, rid').pluck().all(p.id) as string[]).filter(
+          (id) => !included.has(id),
+        );
         expect(swept).toEqual(all);
         const reasons = r.counts.excluded;
         expect((reasons.superseded ?? 0) + (reasons.budget ?? 0) + (reasons.future ?? 0)).toBe(all.length);

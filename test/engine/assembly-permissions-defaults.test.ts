@@ -23,7 +23,16 @@ function setUp(department: string) {
     { key: 'dana_review', value: SECRET, importance: 9, ts: '2026-03-01T09:00:00Z' },
     { key: 'standup', value: 'Standup moved to 9:30 for Dana Wu and the team', ts: '2026-03-01T08:00:00Z' },
   ]);
-  p.addWorkingItems([{ sessionId: 'default', key: 'turn:0', value: '[RESTRICTED: restricted to HR] Dana Wu salary band is L5', itemType: 'turn', speaker: 'user', createdAt: '2026-03-01T08:30:00Z' }]);
+  p.addWorkingItems([
+    {
+      sessionId: 'default',
+      key: 'turn:0',
+      value: '[RESTRICTED: restricted to HR] Dana Wu salary band is L5',
+      itemType: 'turn',
+      speaker: 'user',
+      createdAt: '2026-03-01T08:30:00Z',
+    },
+  ]);
   return { store, p };
 }
 
@@ -38,7 +47,8 @@ describe('restricted facts are withheld in every strategy', () => {
       expect(r.text, strategy).not.toContain('salary band');
       expect(r.text, strategy).toContain('Standup moved');
       expect(excludedFor(r, 'dana_review'), strategy).toEqual({ reason: 'permission', detail: 'restricted to HR' });
-      if (strategy === 'state_based' || strategy === 'reference') expect(excludedFor(r, 'turn:0'), strategy).toEqual({ reason: 'permission', detail: 'restricted to HR' });
+      if (strategy === 'state_based' || strategy === 'reference')
+        expect(excludedFor(r, 'turn:0'), strategy).toEqual({ reason: 'permission', detail: 'restricted to HR' });
       expect(r.counts.excluded.permission, strategy).toBeGreaterThanOrEqual(1);
     }
     // Also without an as-of time (the "now" view).
@@ -60,7 +70,8 @@ describe('restricted facts are withheld in every strategy', () => {
     const store = openTmpStore();
     const p = store.scope(user, { create: true });
     p.writeFact({ key: 'dana_review', value: SECRET });
-    for (const strategy of ['recent', 'important', 'balanced', 'reference'] as const) expect(p.assemble({ strategy, budget: 2000 }).text, strategy).not.toContain('Dana');
+    for (const strategy of ['recent', 'important', 'balanced', 'reference'] as const)
+      expect(p.assemble({ strategy, budget: 2000 }).text, strategy).not.toContain('Dana');
     store.close();
   });
 });

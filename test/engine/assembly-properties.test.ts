@@ -91,7 +91,8 @@ describe('assembly properties', () => {
                   for (const x of r.provenance) {
                     if (x.status !== 'included' || x.kind !== 'working_item') continue;
                     const w = items.get(x.id);
-                    if (w && (f.validTo === null || w.createdAt > f.validTo)) text = text.slice(0, x.span[0]) + ' '.repeat(x.span[1] - x.span[0]) + text.slice(x.span[1]);
+                    if (w && (f.validTo === null || w.createdAt > f.validTo))
+                      text = text.slice(0, x.span[0]) + ' '.repeat(x.span[1] - x.span[0]) + text.slice(x.span[1]);
                   }
                   expect(text.includes(f.value), `state_based turn: ${f.value}`).toBe(false);
                 }
@@ -112,24 +113,32 @@ describe('assembly properties', () => {
   });
 
   it('counts the final text exactly, whatever the lines hold (both encodings)', () => {
-    const nasty = fc.string({ unit: fc.constantFrom('a', 'Z', '1', ' ', '  ', '.', '/', '-', '#', "'s", '\n', '\r', '\t', 'é', '東', '😀', '<|endoftext|>', ':', '!!', '\u00a0'), maxLength: 30 });
+    const nasty = fc.string({
+      unit: fc.constantFrom('a', 'Z', '1', ' ', '  ', '.', '/', '-', '#', "'s", '\n', '\r', '\t', 'é', '東', '😀', '<|endoftext|>', ':', '!!', '\u00a0'),
+      maxLength: 30,
+    });
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c'), nasty), { maxLength: 12 }), fc.constantFrom('cl100k_base', 'o200k_base'), fc.option(fc.integer({ min: 0, max: 200 }), { nil: null }), (lines, enc, budget) => {
-        const tok = getTokenizer(enc);
-        const b = new ContextBuilder(tok, budget, [
-          { name: 'a', title: 'First' },
-          { name: 'b', title: 'Second.' },
-          { name: 'c', title: 'Third/' },
-        ]);
-        for (const [section, text] of lines) {
-          if (budget === null) b.add(section, text);
-          else b.tryAdd(section, text);
-        }
-        const out = b.finish();
-        expect(out.tokens).toBe(tok.count(out.text));
-        if (budget !== null) expect(out.tokens).toBeLessThanOrEqual(budget);
-        for (const s of out.sections) expect(s.tokens).toBe(tok.count(out.text.slice(s.span[0], s.span[1])));
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c'), nasty), { maxLength: 12 }),
+        fc.constantFrom('cl100k_base', 'o200k_base'),
+        fc.option(fc.integer({ min: 0, max: 200 }), { nil: null }),
+        (lines, enc, budget) => {
+          const tok = getTokenizer(enc);
+          const b = new ContextBuilder(tok, budget, [
+            { name: 'a', title: 'First' },
+            { name: 'b', title: 'Second.' },
+            { name: 'c', title: 'Third/' },
+          ]);
+          for (const [section, text] of lines) {
+            if (budget === null) b.add(section, text);
+            else b.tryAdd(section, text);
+          }
+          const out = b.finish();
+          expect(out.tokens).toBe(tok.count(out.text));
+          if (budget !== null) expect(out.tokens).toBeLessThanOrEqual(budget);
+          for (const s of out.sections) expect(s.tokens).toBe(tok.count(out.text.slice(s.span[0], s.span[1])));
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -48,7 +48,11 @@ describe.skipIf(!present)('StateBench runner on the shared splits', () => {
       expect(run.primary.meanTokens).toBeLessThanOrEqual(ref.meanTokens);
 
       // One line per query, query_index 0-based within its timeline, the declared fields only.
-      const lines = fs.readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      const lines = fs
+        .readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       expect(lines).toHaveLength(run.primary.queries);
       expect(Object.keys(lines[0] ?? {}).sort()).toEqual(['context', 'excluded', 'included', 'query_index', 'strategy', 'timeline_id', 'tokens'].sort());
       const seen = new Map<string, number>();

@@ -160,7 +160,13 @@ describe('state_based', () => {
     const store = openTmpStore();
     const p = store.scope(user, { create: true });
     p.addWorkingItems([
-      { key: 'turn:0', value: 'The meeting will be in Seattle office, Building A, Room 302.', itemType: 'turn', speaker: 'user', createdAt: '2026-01-01T10:00:00Z' },
+      {
+        key: 'turn:0',
+        value: 'The meeting will be in Seattle office, Building A, Room 302.',
+        itemType: 'turn',
+        speaker: 'user',
+        createdAt: '2026-01-01T10:00:00Z',
+      },
       { key: 'turn:1', value: 'Please book catering for the meeting', itemType: 'turn', speaker: 'user', createdAt: '2026-01-01T10:02:00Z' },
       // A later episode about something else.
       { key: 'turn:2', value: 'Kafka selected as message broker', itemType: 'turn', speaker: 'user', createdAt: '2026-01-01T11:30:00Z' },
@@ -168,7 +174,12 @@ describe('state_based', () => {
       { key: 'scratch', value: 'meeting room shortlist', createdAt: '2026-01-01T10:00:00Z', expiresAt: '2026-01-01T11:00:00Z' },
     ]);
     p.writeFact({ key: 'meeting_location', value: 'Seattle office, Building A, Room 302', ts: '2026-01-01T10:01:00Z' });
-    p.writeFact({ key: 'meeting_location_v2', value: 'Portland office, Building C, Conference Room 1', supersedes: 'meeting_location', ts: '2026-01-01T10:30:00Z' });
+    p.writeFact({
+      key: 'meeting_location_v2',
+      value: 'Portland office, Building C, Conference Room 1',
+      supersedes: 'meeting_location',
+      ts: '2026-01-01T10:30:00Z',
+    });
     const r = p.assemble({ strategy: 'state_based', budget: 2000, query: 'Where is the meeting being held?', asOf: '2026-01-01T12:00:00Z' });
     expect(r.text).toContain('Portland');
     expect(r.text).not.toContain('Seattle');
@@ -232,11 +243,18 @@ describe('state_based on a larger partition (bounded paths)', () => {
     // term ("renewal") in every fact; one rare company name.
     const writes = Array.from({ length: 600 }, (_, i) => [
       { key: `deal_${i}`, value: `renewal for account ${i} at ${i % 40}% (draft figure ${i}x)`, ts: `2026-01-01T00:${String(i % 60).padStart(2, '0')}:00Z` },
-      { key: `deal_${i}_v2`, value: `renewal for account ${i} at ${(i % 40) + 1}% confirmed`, supersedes: `deal_${i}`, ts: `2026-01-02T00:${String(i % 60).padStart(2, '0')}:00Z` },
+      {
+        key: `deal_${i}_v2`,
+        value: `renewal for account ${i} at ${(i % 40) + 1}% confirmed`,
+        supersedes: `deal_${i}`,
+        ts: `2026-01-02T00:${String(i % 60).padStart(2, '0')}:00Z`,
+      },
     ]).flat();
     p.writeFacts(writes);
     p.writeFact({ key: 'zorvex_renewal', value: 'Zorvexcorp renewal is due on March 3', ts: '2025-06-01T00:00:00Z' });
-    p.addWorkingItems([{ key: 'turn:0', value: 'renewal for account 7 at 7% (draft figure 7x)', itemType: 'turn', speaker: 'user', createdAt: '2026-01-01T12:00:00Z' }]);
+    p.addWorkingItems([
+      { key: 'turn:0', value: 'renewal for account 7 at 7% (draft figure 7x)', itemType: 'turn', speaker: 'user', createdAt: '2026-01-01T12:00:00Z' },
+    ]);
     const r = p.assemble({ strategy: 'state_based', budget: 1500, query: 'When is the Zorvexcorp renewal?' });
     expectExact(r);
     expect(keysInOrder(r)[0]).toBe('zorvex_renewal');
@@ -256,7 +274,15 @@ describe('reference and context_document', () => {
       { key: 'early', value: 'written first', ts: '2026-01-01T00:00:00Z' },
       { key: 'rule', value: 'Spending must not exceed $10k', ts: '2026-01-02T00:00:00Z' },
     ]);
-    p.addWorkingItems(Array.from({ length: 12 }, (_, i) => ({ key: `turn:${i}`, value: `turn text ${i}`, itemType: 'turn', speaker: 'user', createdAt: `2026-01-01T00:${String(i).padStart(2, '0')}:00Z` })));
+    p.addWorkingItems(
+      Array.from({ length: 12 }, (_, i) => ({
+        key: `turn:${i}`,
+        value: `turn text ${i}`,
+        itemType: 'turn',
+        speaker: 'user',
+        createdAt: `2026-01-01T00:${String(i).padStart(2, '0')}:00Z`,
+      })),
+    );
     const r = p.assemble({ strategy: 'reference', budget: 1, query: 'anything' });
     expect(r.budget).toBeNull();
     expect(r.tokens).toBeGreaterThan(1);

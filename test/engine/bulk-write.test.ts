@@ -13,14 +13,25 @@ import { openTmpStore, tmpDbPath } from '../helpers/tmp';
 // Keys and values that meet under one entity too (a key version, one meeting's time and day, a
 // generic key whose value names the meeting), so held rows must be found by entity as well.
 const keys = ['budget', 'owner', 'stock_price', 'status', 'office', 'budget_v2', 'meeting_time', 'meeting_day', 'update'];
-const values = ['$200k', 'actually $120k', 'Ann', 'Bob', 'draft plan', 'what if we move', 'must not exceed $5k', '42', 'Tuesday 2pm', "let's do the meeting Thursday 3pm"];
+const values = [
+  '$200k',
+  'actually $120k',
+  'Ann',
+  'Bob',
+  'draft plan',
+  'what if we move',
+  'must not exceed $5k',
+  '42',
+  'Tuesday 2pm',
+  "let's do the meeting Thursday 3pm",
+];
 const entities = ['meeting', 'offsite'];
 const labels = ['W-AUTO', 'F-1', 'F-2'];
 const authorities = [null, 'guest', 'peer', 'manager', 'executive', 'policy'];
 const sourceTypes = ['user', 'policy', 'system'];
 const stamps = ['2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z', '2026-01-03T00:00:00Z'];
 /** Ids the deterministic id source hands out, so references can name earlier facts. */
-const ids = Array.from({ length: 12 }, (_, i) => `f_${String(i + 1).padStart(8, "0")}`);
+const ids = Array.from({ length: 12 }, (_, i) => `f_${String(i + 1).padStart(8, '0')}`);
 const refs = [...keys, ...labels, ...ids, 'nothing-here'];
 
 const writeArb: fc.Arbitrary<FactWriteInput> = fc

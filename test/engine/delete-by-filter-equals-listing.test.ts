@@ -27,7 +27,13 @@ function seed(file: string): void {
   try {
     const h = store.scope(USER, { create: true });
     store.scope({ kind: 'user', org: 'acme', user: 'u2' }, { create: true }).writeFact({ key: 'budget', value: 'budget elsewhere' });
-    const sources = [{ type: 'user' }, { type: 'user', authority: 'employee' }, { type: 'policy', authority: 'policy' }, { type: 'observation' }, { type: 'user', authority: 'intern' }];
+    const sources = [
+      { type: 'user' },
+      { type: 'user', authority: 'employee' },
+      { type: 'policy', authority: 'policy' },
+      { type: 'observation' },
+      { type: 'user', authority: 'intern' },
+    ];
     for (let i = 0; i < 120; i++) {
       h.writeFact({
         key: ['budget', 'meeting', 'owner', 'deadline_q3'][i % 4]!,

@@ -39,7 +39,11 @@ describe('deleted text is gone from the file, the WAL and the full-text index', 
     const letters = 'abcdefghijklmnopqrstuvwxyz';
     let serial = 0;
     const marker = (): string =>
-      Array.from({ length: 4 }, () => letters[Math.floor(random() * 26)]).join('') + (++serial).toString(36).padStart(4, '0') + Math.floor(random() * 36 ** 5).toString(36).padStart(5, '0');
+      Array.from({ length: 4 }, () => letters[Math.floor(random() * 26)]).join('') +
+      (++serial).toString(36).padStart(4, '0') +
+      Math.floor(random() * 36 ** 5)
+        .toString(36)
+        .padStart(5, '0');
 
     const store = openTmpStore();
     const p = store.scope({ kind: 'user', org: 'acme', user: 'u1' }, { create: true });
@@ -81,7 +85,10 @@ describe('deleted text is gone from the file, the WAL and the full-text index', 
       for (const m of markers) {
         expect(hasBytes(db, probe(m)), `${m} in the database file ${where}`).toBe(false);
         expect(hasBytes(wal, probe(m)), `${m} in the WAL ${where}`).toBe(false);
-        expect([...terms].some((t) => t.includes(probe(m))), `${m} in the full-text index ${where}`).toBe(false);
+        expect(
+          [...terms].some((t) => t.includes(probe(m))),
+          `${m} in the full-text index ${where}`,
+        ).toBe(false);
       }
     };
     const checkPresent = (): void => {
@@ -143,9 +150,15 @@ describe('deleted text is gone from the file, the WAL and the full-text index', 
     const markers: Array<{ id: string; marker: string }> = [];
     const results = p.writeFacts(
       Array.from({ length: 900 }, (_, i) => {
-        const marker = `${'bcdfghjklmnpqrstvwxz'[i % 20]}${Math.floor(random() * 36 ** 6).toString(36).padStart(6, '0')}q${i.toString(36).padStart(3, '0')}`;
+        const marker = `${'bcdfghjklmnpqrstvwxz'[i % 20]}${Math.floor(random() * 36 ** 6)
+          .toString(36)
+          .padStart(6, '0')}q${i.toString(36).padStart(3, '0')}`;
         markers.push({ id: '', marker });
-        return { key: ['budget', 'owner', 'plan'][i % 3]!, value: `note ${marker} ${'words '.repeat(i % 30)}`, ...(i > 3 && i % 5 === 0 ? { dependsOn: ['budget'] } : {}) };
+        return {
+          key: ['budget', 'owner', 'plan'][i % 3]!,
+          value: `note ${marker} ${'words '.repeat(i % 30)}`,
+          ...(i > 3 && i % 5 === 0 ? { dependsOn: ['budget'] } : {}),
+        };
       }),
     );
     results.forEach((r, i) => (markers[i]!.id = r.factId));

@@ -10,7 +10,8 @@ describe('engine input errors', () => {
   const store = openTmpStore();
   const p = store.scope({ kind: 'user', org: 'acme', user: 'u1' }, { create: true });
   const [written] = p.writeFacts([{ key: 'budget', value: '$100' }]);
-  const counts = (): unknown => store.db.prepare('SELECT (SELECT count(*) FROM facts), (SELECT count(*) FROM working_items), (SELECT count(*) FROM audit_log)').raw().get();
+  const counts = (): unknown =>
+    store.db.prepare('SELECT (SELECT count(*) FROM facts), (SELECT count(*) FROM working_items), (SELECT count(*) FROM audit_log)').raw().get();
   const before = counts();
 
   const cases: Array<[string, () => unknown, RegExp]> = [

@@ -108,7 +108,13 @@ function runSequence(ops: readonly Op[]): void {
         };
         if (op.supersedes && mine.length > 0) {
           const target = h.getFact(mine[op.supersedes.pick % mine.length]!);
-          const ref = !target ? `gone-${op.supersedes.pick}` : op.supersedes.via === 'id' ? target.id : op.supersedes.via === 'label' ? (target.label ?? target.key) : target.key;
+          const ref = !target
+            ? `gone-${op.supersedes.pick}`
+            : op.supersedes.via === 'id'
+              ? target.id
+              : op.supersedes.via === 'label'
+                ? (target.label ?? target.key)
+                : target.key;
           input.supersedes = ref;
         }
         const result = h.writeFact(input);
@@ -151,7 +157,10 @@ function runSequence(ops: readonly Op[]): void {
 
 describe('engine invariants under random writes, supersessions and deletions', () => {
   it(`hold for ${RUNS} random sequences of up to ${MAX_OPS} operations`, () => {
-    fc.assert(fc.property(opsArb, (ops) => runSequence(ops)), { numRuns: RUNS });
+    fc.assert(
+      fc.property(opsArb, (ops) => runSequence(ops)),
+      { numRuns: RUNS },
+    );
   });
 });
 
@@ -179,7 +188,15 @@ const historyOpArb = fc.oneof(
     arbitrary: fc.record({
       op: fc.constant('delete' as const),
       picks: fc.array(fc.nat(), { minLength: 1, maxLength: 3 }),
-      filter: fc.option(fc.constantFrom<FactFilterInput>({ key: 'stock_price' }, { validity: 'valid' as const }, { validity: 'superseded' as const }, { to: '2026-01-06T00:00:00Z' }), { nil: undefined }),
+      filter: fc.option(
+        fc.constantFrom<FactFilterInput>(
+          { key: 'stock_price' },
+          { validity: 'valid' as const },
+          { validity: 'superseded' as const },
+          { to: '2026-01-06T00:00:00Z' },
+        ),
+        { nil: undefined },
+      ),
     }),
     weight: 1,
   },
@@ -219,7 +236,11 @@ function checkHistory(h: PartitionHandle, viaReads: boolean): void {
       byHistory.set(k, [...(byHistory.get(k) ?? []), `${f.id}=${f.value} [${f.ts}, ${f.validTo ?? 'open'})`]);
     }
     for (const [k, ids] of byHistory) expect(ids.length, `as of ${t}, ${k} has ${ids.join(', ')}`).toBe(1);
-    if (viaReads) expect(h.allFactsAsOf(t).map((f) => f.id), `factsAsOf(${t})`).toEqual(held.map((f) => f.id));
+    if (viaReads)
+      expect(
+        h.allFactsAsOf(t).map((f) => f.id),
+        `factsAsOf(${t})`,
+      ).toEqual(held.map((f) => f.id));
   }
   const now = h.allFactsAsOf(END_OF_TIME);
   expect(new Set(now.map((f) => f.id)), 'valid now = as of after every timestamp').toEqual(new Set(h.validFacts().map((f) => f.id)));
@@ -239,7 +260,9 @@ function runHistory(ops: ReadonlyArray<ValueOf<typeof historyOpArb>>): void {
       else {
         const existing = h.allFacts().map((f) => f.id);
         if (existing.length === 0) continue;
-        const selection: DeletionSelectionInput = op.filter ? { filter: op.filter } : { ids: [...new Set(op.picks.map((i) => existing[i % existing.length]!))] };
+        const selection: DeletionSelectionInput = op.filter
+          ? { filter: op.filter }
+          : { ids: [...new Set(op.picks.map((i) => existing[i % existing.length]!))] };
         h.deleteFacts(selection, { actor: 'property', reason: 'random deletion' });
       }
       checkHistory(h, false);
@@ -252,7 +275,10 @@ function runHistory(ops: ReadonlyArray<ValueOf<typeof historyOpArb>>): void {
 
 describe('as-of history under inferred supersession', () => {
   it(`at most one valid fact per (key, scope) at any instant, and currentValue = the as-of read now, over ${RUNS} random sequences`, () => {
-    fc.assert(fc.property(fc.array(historyOpArb, { minLength: 1, maxLength: MAX_OPS }), (ops) => runHistory(ops)), { numRuns: RUNS });
+    fc.assert(
+      fc.property(fc.array(historyOpArb, { minLength: 1, maxLength: MAX_OPS }), (ops) => runHistory(ops)),
+      { numRuns: RUNS },
+    );
   });
 
   it('a late write between two timestamps (the reported overlap) leaves one value per instant', () => {

@@ -29,7 +29,17 @@ const WORDS = ['alpha', 'bravo', 'charlie', 'delta'] as const;
 
 const partitionArb = fc.nat({ max: PARTITIONS.length - 1 });
 const opArb = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ op: fc.constant('fact' as const), p: partitionArb, key: fc.constantFrom(...KEYS), word: fc.constantFrom(...WORDS), n: fc.nat({ max: 3 }), dep: fc.option(fc.nat(), { nil: undefined }) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      op: fc.constant('fact' as const),
+      p: partitionArb,
+      key: fc.constantFrom(...KEYS),
+      word: fc.constantFrom(...WORDS),
+      n: fc.nat({ max: 3 }),
+      dep: fc.option(fc.nat(), { nil: undefined }),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('item' as const), p: partitionArb, word: fc.constantFrom(...WORDS) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('document' as const), p: fc.constantFrom(3, 5), word: fc.constantFrom(...WORDS) }) },
   {
@@ -37,10 +47,22 @@ const opArb = fc.oneof(
     arbitrary: fc.record({
       op: fc.constant('deleteFilter' as const),
       p: partitionArb,
-      filter: fc.oneof(fc.record({ search: fc.constantFrom(...WORDS) }), fc.record({ key: fc.constantFrom(...KEYS) }), fc.constant({ validity: 'superseded' as const })),
+      filter: fc.oneof(
+        fc.record({ search: fc.constantFrom(...WORDS) }),
+        fc.record({ key: fc.constantFrom(...KEYS) }),
+        fc.constant({ validity: 'superseded' as const }),
+      ),
     }),
   },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('deleteIds' as const), p: partitionArb, picks: fc.array(fc.nat(), { minLength: 1, maxLength: 3 }), foreign: fc.boolean() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant('deleteIds' as const),
+      p: partitionArb,
+      picks: fc.array(fc.nat(), { minLength: 1, maxLength: 3 }),
+      foreign: fc.boolean(),
+    }),
+  },
 );
 
 interface Owned {
@@ -100,7 +122,11 @@ function runSequence(ops: ReadonlyArray<ValueOf<typeof opArb>>): void {
       const mineList = (): string[] => [...owned.facts].filter(([, p]) => p === op.p).map(([id]) => id);
       if (op.op === 'fact') {
         const deps = mineList();
-        const r = h.writeFact({ key: op.key, value: `${op.word} ${op.n}`, ...(op.dep !== undefined && deps.length > 0 ? { dependsOn: [deps[op.dep % deps.length]!] } : {}) });
+        const r = h.writeFact({
+          key: op.key,
+          value: `${op.word} ${op.n}`,
+          ...(op.dep !== undefined && deps.length > 0 ? { dependsOn: [deps[op.dep % deps.length]!] } : {}),
+        });
         if (r.outcome !== 'duplicate') owned.facts.set(r.factId, op.p);
       } else if (op.op === 'item') {
         const [id] = h.addWorkingItems([{ key: 'turn', value: `said ${op.word}` }]);
@@ -142,6 +168,9 @@ function runSequence(ops: ReadonlyArray<ValueOf<typeof opArb>>): void {
 
 describe('partition isolation', () => {
   it(`no read or delete through one handle reaches another partition (${RUNS} runs)`, () => {
-    fc.assert(fc.property(fc.array(opArb, { minLength: 1, maxLength: MAX_OPS }), (ops) => runSequence(ops)), { numRuns: RUNS });
+    fc.assert(
+      fc.property(fc.array(opArb, { minLength: 1, maxLength: MAX_OPS }), (ops) => runSequence(ops)),
+      { numRuns: RUNS },
+    );
   });
 });

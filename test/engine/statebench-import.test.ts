@@ -43,7 +43,9 @@ describe.runIf(haveData)('StateBench import of the shared splits', () => {
       const named = timelines.flatMap((t) => t.events.flatMap((e) => (e.writes ?? []).filter((w) => w.layer === 'persistent_facts' && w.supersedes))).length;
       expect(stats.supersessionWrites).toBe(named);
       total += stats.supersessionWrites;
-      console.log(`${split}: ${stats.timelines} timelines, ${stats.facts} facts, ${stats.supersessionWrites} supersession writes, ${stats.supersessionsResolved} resolved, ${stats.turns} turns, ${stats.queries} queries`);
+      console.log(
+        `${split}: ${stats.timelines} timelines, ${stats.facts} facts, ${stats.supersessionWrites} supersession writes, ${stats.supersessionsResolved} resolved, ${stats.turns} turns, ${stats.queries} queries`,
+      );
 
       const applied = stats.applied ?? [];
       for (const t of timelines) {
@@ -89,8 +91,28 @@ const good = JSON.stringify({
   initial_state: {
     identity_role: { user_name: 'Ann', authority: 'Manager', department: 'Sales', organization: 'Acme', communication_style: null },
     persistent_facts: [
-      { id: 'F-1', key: 'budget', value: '$200,000', source: { type: 'system', identity: null, authority: 'peer' }, ts: '2025-01-01T10:00:00', is_valid: true, scope: 'global', depends_on: [], derived_facts: [], is_constraint: false, constraint_type: null },
-      { id: 'F-2', key: 'plan', value: 'buy servers', source: { type: 'user', identity: null, authority: 'peer' }, ts: '2025-01-01T10:01:00', depends_on: ['F-1', 'F-2'], derived_facts: [] },
+      {
+        id: 'F-1',
+        key: 'budget',
+        value: '$200,000',
+        source: { type: 'system', identity: null, authority: 'peer' },
+        ts: '2025-01-01T10:00:00',
+        is_valid: true,
+        scope: 'global',
+        depends_on: [],
+        derived_facts: [],
+        is_constraint: false,
+        constraint_type: null,
+      },
+      {
+        id: 'F-2',
+        key: 'plan',
+        value: 'buy servers',
+        source: { type: 'user', identity: null, authority: 'peer' },
+        ts: '2025-01-01T10:01:00',
+        depends_on: ['F-1', 'F-2'],
+        derived_facts: [],
+      },
       { id: 'F-0', key: 'old_office', value: 'Berlin', source: { type: 'user' }, ts: '2025-01-01T09:00:00', is_valid: false, superseded_by: 'F-3' },
       { id: 'F-3', key: 'office', value: 'Paris', source: { type: 'user' }, ts: '2025-01-01T09:30:00' },
       { id: 'F-4', key: 'parking', value: 'none', source: { type: 'user' }, ts: '2025-01-01T09:30:00', is_valid: false },
@@ -100,9 +122,29 @@ const good = JSON.stringify({
   },
   events: [
     { ts: '2025-01-01T10:06:00', type: 'conversation_turn', speaker: 'user', text: 'The budget changed', implicit_supersession: null },
-    { ts: '2025-01-01T10:07:00', type: 'supersession', writes: [{ id: 'W-AUTO', layer: 'persistent_facts', key: 'budget_corrected', value: '$120,000', source: { type: 'user', identity: null, authority: 'peer' }, scope: 'global', supersedes: 'budget', depends_on: [] }] },
+    {
+      ts: '2025-01-01T10:07:00',
+      type: 'supersession',
+      writes: [
+        {
+          id: 'W-AUTO',
+          layer: 'persistent_facts',
+          key: 'budget_corrected',
+          value: '$120,000',
+          source: { type: 'user', identity: null, authority: 'peer' },
+          scope: 'global',
+          supersedes: 'budget',
+          depends_on: [],
+        },
+      ],
+    },
     { ts: '2025-01-01T10:08:00', type: 'state_write', writes: [{ id: 'W-AUTO', layer: 'environment', key: 'alert', value: 'freeze' }] },
-    { ts: '2025-01-01T10:09:00', type: 'query', prompt: 'What is the budget?', ground_truth: { decision: '$120,000', must_mention: ['$120,000'], must_not_mention: ['$200,000'] } },
+    {
+      ts: '2025-01-01T10:09:00',
+      type: 'query',
+      prompt: 'What is the budget?',
+      ground_truth: { decision: '$120,000', must_mention: ['$120,000'], must_not_mention: ['$200,000'] },
+    },
   ],
   metadata: null,
 });
@@ -111,7 +153,16 @@ describe('StateBench import of hand-written timelines', () => {
   it('maps identity, initial facts (chains, invalid facts, dependencies), working set, environment, turns and queries', () => {
     const store = openTmpStore();
     const stats = importStatebenchText(store, `${good}\n`);
-    expect(stats).toMatchObject({ timelines: 1, initialFacts: 5, supersessionWrites: 1, supersessionsResolved: 1, turns: 1, queries: 1, workingItems: 1, environmentSignals: 3 });
+    expect(stats).toMatchObject({
+      timelines: 1,
+      initialFacts: 5,
+      supersessionWrites: 1,
+      supersessionsResolved: 1,
+      turns: 1,
+      queries: 1,
+      workingItems: 1,
+      environmentSignals: 3,
+    });
     const h = store.scope({ kind: 'user', org: 'acme', user: 'T-1' });
     expect(h.identity()).toMatchObject({ userName: 'Ann', userId: 'u1', permissions: [] });
     const facts = h.allFacts();
@@ -189,7 +240,11 @@ describe('StateBench import of hand-written timelines', () => {
         { ts: '2025-03-01T08:03:00', type: 'conversation_turn', speaker: 'assistant', text: 'Venue booked for Tuesday.' },
         { ts: '2025-03-01T08:04:00', type: 'conversation_turn', speaker: 'user', text: 'No wait, change that to Wednesday.' },
         // Listed after the turns but written before them: it must exist when they are checked.
-        { ts: '2025-03-01T08:01:00', type: 'state_write', writes: [{ id: 'F-V', layer: 'persistent_facts', key: 'venue_day', value: 'Tuesday', source: { type: 'user' } }] },
+        {
+          ts: '2025-03-01T08:01:00',
+          type: 'state_write',
+          writes: [{ id: 'F-V', layer: 'persistent_facts', key: 'venue_day', value: 'Tuesday', source: { type: 'user' } }],
+        },
         { ts: '2025-03-01T08:05:00', type: 'query', prompt: 'Which day is the venue?' },
       ],
     });
@@ -198,7 +253,12 @@ describe('StateBench import of hand-written timelines', () => {
     expect(stats.inferredSupersessions).toBe(1);
     const p = store.scope({ kind: 'user', org: 'acme', user: 'T-turns' });
     expect(p.currentValue('venue_day')).toBe('Wednesday');
-    expect(p.workingItems().filter((w) => w.itemType === 'turn').map((w) => w.turnIndex)).toEqual([0, 1, 2]);
+    expect(
+      p
+        .workingItems()
+        .filter((w) => w.itemType === 'turn')
+        .map((w) => w.turnIndex),
+    ).toEqual([0, 1, 2]);
     store.close();
   });
 });

@@ -6,7 +6,10 @@ import type { Sqlite } from '../../electron/engine/db/open';
 
 /** Every row of every real table (full-text shadow tables included), in a stable order. */
 export function dumpTables(db: Sqlite): Record<string, unknown[]> {
-  const tables = db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as Array<{ name: string; sql: string }>;
+  const tables = db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as Array<{
+    name: string;
+    sql: string;
+  }>;
   const dump: Record<string, unknown[]> = {};
   for (const t of tables) {
     if (/CREATE VIRTUAL TABLE/i.test(t.sql)) continue;
@@ -34,7 +37,10 @@ export function ftsTerms(db: Sqlite): Set<string> {
 
 /** Transitive dependents of `roots` computed in JavaScript from the edge rows (cycle-safe). */
 export function dependentsOf(db: Sqlite, partitionId: number, roots: Iterable<string>): Set<string> {
-  const edges = db.prepare('SELECT dependent, depends_on FROM fact_edges WHERE partition_id = ?').all(partitionId) as Array<{ dependent: string; depends_on: string }>;
+  const edges = db.prepare('SELECT dependent, depends_on FROM fact_edges WHERE partition_id = ?').all(partitionId) as Array<{
+    dependent: string;
+    depends_on: string;
+  }>;
   const byTarget = new Map<string, string[]>();
   for (const e of edges) byTarget.set(e.depends_on, [...(byTarget.get(e.depends_on) ?? []), e.dependent]);
   const seen = new Set<string>();
@@ -66,7 +72,9 @@ export interface PointerRow {
 
 export function pointerRows(db: Sqlite, partitionId?: number): Map<string, PointerRow> {
   const rows = db
-    .prepare('SELECT id, partition_id, status, is_valid, superseded_by, supersedes, proposal_for, needs_review, review_cause, review_cause_fact FROM facts WHERE @p IS NULL OR partition_id = @p')
+    .prepare(
+      'SELECT id, partition_id, status, is_valid, superseded_by, supersedes, proposal_for, needs_review, review_cause, review_cause_fact FROM facts WHERE @p IS NULL OR partition_id = @p',
+    )
     .all({ p: partitionId ?? null }) as PointerRow[];
   return new Map(rows.map((r) => [r.id, r]));
 }

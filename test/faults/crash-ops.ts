@@ -43,7 +43,10 @@ function classify(db: string, before: Counts, after: Counts, extra: (store: Stor
   if (!counts) return { state: 'before', problems };
   if (same(counts, after)) return { state: 'after', problems };
   if (same(counts, before)) return { state: 'before', problems };
-  return { state: 'before', problems: [...problems, `partially applied: ${JSON.stringify(counts)} is neither ${JSON.stringify(before)} nor ${JSON.stringify(after)}`] };
+  return {
+    state: 'before',
+    problems: [...problems, `partially applied: ${JSON.stringify(counts)} is neither ${JSON.stringify(before)} nor ${JSON.stringify(after)}`],
+  };
 }
 
 function emptyDb(file: string): void {
@@ -72,7 +75,12 @@ function prepareImportInto(workDir: string, name: string, args: (db: string) => 
 
 /** StateBench import of a whole split (one transaction) into an empty database. */
 export function prepareImport(workDir: string, split: string): PreparedOp {
-  return prepareImportInto(workDir, 'import statebench', (db) => ['import', '--db', db, '--file', split], (s) => importStatebenchFile(s, split));
+  return prepareImportInto(
+    workDir,
+    'import statebench',
+    (db) => ['import', '--db', db, '--file', split],
+    (s) => importStatebenchFile(s, split),
+  );
 }
 
 /** An NDJSON snapshot of a populated database (StateBench split when present, generated facts
@@ -85,7 +93,12 @@ export async function prepareSnapshotImport(workDir: string, statebenchSplit: st
   const snapshot = path.join(workDir, 'snapshot.ndjson');
   await exportStore(src, { format: 'ndjson', out: snapshot });
   src.close();
-  return prepareImportInto(workDir, 'import snapshot', (db) => ['import-snapshot', '--db', db, '--file', snapshot], (s) => importSnapshotFile(s, snapshot));
+  return prepareImportInto(
+    workDir,
+    'import snapshot',
+    (db) => ['import-snapshot', '--db', db, '--file', snapshot],
+    (s) => importSnapshotFile(s, snapshot),
+  );
 }
 
 /** A large batch of facts with supersessions and dependencies, in one transaction, on top of existing data. */
@@ -177,7 +190,9 @@ export function prepareDelete(workDir: string, facts: number): PreparedOp {
   const ref = path.join(workDir, 'delete-ref.db');
   fs.copyFileSync(base, ref);
   const s = Store.open(ref);
-  const result = s.scope({ kind: 'user', org: 'acme', user: 'ingest' }).deleteFacts({ filter: { validity: 'superseded' } }, { actor: 'crash-test', reason: 'bulk delete' });
+  const result = s
+    .scope({ kind: 'user', org: 'acme', user: 'ingest' })
+    .deleteFacts({ filter: { validity: 'superseded' } }, { actor: 'crash-test', reason: 'bulk delete' });
   s.close();
   if (result.deleted === 0) throw new Error('the bulk delete selects nothing');
   const before = countsOf(base);

@@ -68,7 +68,12 @@ function populate(store: Store, random: () => number): { handles: PartitionHandl
       h.writeFacts(batch);
     }
   }
-  const rows = store.db.prepare('SELECT id, partition_id, key, value FROM facts').all() as Array<{ id: string; partition_id: number; key: string; value: string }>;
+  const rows = store.db.prepare('SELECT id, partition_id, key, value FROM facts').all() as Array<{
+    id: string;
+    partition_id: number;
+    key: string;
+    value: string;
+  }>;
   for (const r of rows) {
     const marker = r.value.match(MARKER)?.[0];
     if (marker) facts.set(r.id, { id: r.id, partition: r.partition_id, key: r.key, marker });

@@ -263,7 +263,10 @@ describe('read-only storage', () => {
     // As root the probe runs as uid 65534, which must be able to reach the project's code.
     const closed = process.getuid?.() === 0 ? closedAncestor(repoRoot) : undefined;
     if (closed) {
-      return skipOrFail(ctx, `${closed} is closed to other users (mode ${(fs.statSync(closed).mode & 0o777).toString(8)}), so the unprivileged probe cannot load the project from ${repoRoot}`);
+      return skipOrFail(
+        ctx,
+        `${closed} is closed to other users (mode ${(fs.statSync(closed).mode & 0o777).toString(8)}), so the unprivileged probe cannot load the project from ${repoRoot}`,
+      );
     }
     const base = tmpDir('statelens-ro-');
     fs.chmodSync(base, 0o755);

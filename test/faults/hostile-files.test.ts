@@ -23,7 +23,8 @@ function tryOpen(file: string, readonly: boolean): Outcome {
   try {
     store = Store.open(file, { readonly, create: false });
   } catch (e) {
-    if (!isStatelensError(e)) throw new Error(`untyped error opening ${path.basename(file)} (${readonly ? 'read-only' : 'read-write'}): ${String(e)}`, { cause: e });
+    if (!isStatelensError(e))
+      throw new Error(`untyped error opening ${path.basename(file)} (${readonly ? 'read-only' : 'read-write'}): ${String(e)}`, { cause: e });
     expect(e.message.length).toBeGreaterThan(10);
     expect(e.message).not.toContain('\n');
     return { opened: false, code: e.code, message: e.message };
@@ -227,7 +228,13 @@ describe('corrupt and hostile files', { timeout: 600_000 }, () => {
         flipBit(file, offset, bit);
         const outcomes = checkBoth(file, ['CORRUPT_DB', 'NOT_A_STATELENS_DB', 'DB_TOO_NEW', 'READ_ONLY'], true);
         for (const o of outcomes) {
-          const k = o.opened ? (o.readFailure ? `opened, read hit ${o.readFailure}` : o.verified ? 'opened, verify ok' : 'opened, verify found damage') : o.code;
+          const k = o.opened
+            ? o.readFailure
+              ? `opened, read hit ${o.readFailure}`
+              : o.verified
+                ? 'opened, verify ok'
+                : 'opened, verify found damage'
+            : o.code;
           tally[k] = (tally[k] ?? 0) + 1;
         }
         for (const s of ['', '-wal', '-shm']) fs.rmSync(file + s, { force: true });

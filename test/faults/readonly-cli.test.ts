@@ -17,10 +17,15 @@ const unprivileged = asRoot ? { uid: 65534, gid: 65534 } : {};
 
 function cli(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [cliEntry, ...args], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' }, ...unprivileged }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') return reject(error);
-      resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [cliEntry, ...args],
+      { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' }, ...unprivileged },
+      (error, stdout, stderr) => {
+        if (error && typeof error.code !== 'number') return reject(error);
+        resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -80,7 +85,10 @@ describe('read-only databases (unprivileged child processes)', () => {
     for (const args of runs) {
       const r = await cliAsOwner(args);
       expect(r.code, `${args[0]} ${args.slice(-2).join(' ')}: ${r.stderr}`).toBe(0);
-      expect(fs.readdirSync(dir).filter((f) => f.startsWith('c.db')), args.join(' ')).toEqual(['c.db']);
+      expect(
+        fs.readdirSync(dir).filter((f) => f.startsWith('c.db')),
+        args.join(' '),
+      ).toEqual(['c.db']);
     }
     expect(fileStates(db).db).toEqual(before);
   });
@@ -89,9 +97,14 @@ describe('read-only databases (unprivileged child processes)', () => {
 /** The CLI as the file's owner (this process's user). */
 function cliAsOwner(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [cliEntry, ...args], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') return reject(error);
-      resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [cliEntry, ...args],
+      { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } },
+      (error, stdout, stderr) => {
+        if (error && typeof error.code !== 'number') return reject(error);
+        resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
+      },
+    );
   });
 }

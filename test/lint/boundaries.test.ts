@@ -26,7 +26,12 @@ async function expectRefused(file: string, code: string, says: RegExp): Promise<
 
 describe('lint enforces the layer rules', () => {
   it('a clean engine module passes (so a refusal below is the rule, not a parse error)', async () => {
-    expect(await lint('electron/engine/facts/planted.ts', "import { StatelensError } from '../../../shared/errors';\nimport type { PartitionContext } from '../context';\nexport type P = PartitionContext;\nexport const E = StatelensError;\n")).toEqual([]);
+    expect(
+      await lint(
+        'electron/engine/facts/planted.ts',
+        "import { StatelensError } from '../../../shared/errors';\nimport type { PartitionContext } from '../context';\nexport type P = PartitionContext;\nexport const E = StatelensError;\n",
+      ),
+    ).toEqual([]);
   });
 
   it('the engine imports no electron', async () => {
@@ -41,20 +46,48 @@ describe('lint enforces the layer rules', () => {
   }
 
   it('the engine loads none of its callers lazily either', async () => {
-    await expectRefused('electron/engine/facts/planted.ts', "export async function load(): Promise<unknown> {\n  return import('../../mcp/server');\n}\n", /bottom layer/);
+    await expectRefused(
+      'electron/engine/facts/planted.ts',
+      "export async function load(): Promise<unknown> {\n  return import('../../mcp/server');\n}\n",
+      /bottom layer/,
+    );
   });
 
   it("the engine's callers reach rows through the handle, not its context or the raw connection", async () => {
     const handle = "import type { PartitionHandle } from '../../engine/partition-handle';\n";
-    await expectRefused('electron/mcp/tools/planted.ts', `${handle}export const f = (h: PartitionHandle) => h.ctx.db;\n`, /through the PartitionHandle methods/);
-    await expectRefused('electron/engine-host/planted.ts', "import type { Store } from '../engine/store';\nexport const f = (store: Store) => store.db.prepare('SELECT 1');\n", /not the raw connection/);
-    await expectRefused('electron/server/planted.ts', "import type { EngineSession } from '../engine-host/engine-session';\nexport const f = (session: EngineSession) => session.store.scopeById(1).ctx;\n", /through the PartitionHandle methods/);
+    await expectRefused(
+      'electron/mcp/tools/planted.ts',
+      `${handle}export const f = (h: PartitionHandle) => h.ctx.db;\n`,
+      /through the PartitionHandle methods/,
+    );
+    await expectRefused(
+      'electron/engine-host/planted.ts',
+      "import type { Store } from '../engine/store';\nexport const f = (store: Store) => store.db.prepare('SELECT 1');\n",
+      /not the raw connection/,
+    );
+    await expectRefused(
+      'electron/server/planted.ts',
+      "import type { EngineSession } from '../engine-host/engine-session';\nexport const f = (session: EngineSession) => session.store.scopeById(1).ctx;\n",
+      /through the PartitionHandle methods/,
+    );
   });
 
   it('production code imports nothing from test/ (statically or dynamically), wherever it lives', async () => {
-    await expectRefused('electron/cli/commands/planted.ts', "import type { BenchRow } from '../../../test/bench/section';\nexport type R = BenchRow;\n", /does not import test/);
-    await expectRefused('electron/engine/planted.ts', "import { tmpDbPath } from '../../test/helpers/tmp';\nexport const t = tmpDbPath;\n", /does not import test/);
-    await expectRefused('electron/cli/commands/planted.ts', "export async function load(): Promise<unknown> {\n  return import('../../../test/bench/sections');\n}\n", /does not import test/);
+    await expectRefused(
+      'electron/cli/commands/planted.ts',
+      "import type { BenchRow } from '../../../test/bench/section';\nexport type R = BenchRow;\n",
+      /does not import test/,
+    );
+    await expectRefused(
+      'electron/engine/planted.ts',
+      "import { tmpDbPath } from '../../test/helpers/tmp';\nexport const t = tmpDbPath;\n",
+      /does not import test/,
+    );
+    await expectRefused(
+      'electron/cli/commands/planted.ts',
+      "export async function load(): Promise<unknown> {\n  return import('../../../test/bench/sections');\n}\n",
+      /does not import test/,
+    );
     await expectRefused('shared/planted.ts', "import { x } from '../test/helpers/x';\nexport const a = x;\n", /does not import test/);
   });
 
@@ -68,7 +101,11 @@ describe('lint enforces the layer rules', () => {
   });
 
   it('the renderer imports nothing from electron/', async () => {
-    await expectRefused('renderer/inspector/Planted.tsx', "import { Store } from '../../electron/engine/store';\nexport const S = Store;\n", /only shared\/ and itself/);
+    await expectRefused(
+      'renderer/inspector/Planted.tsx',
+      "import { Store } from '../../electron/engine/store';\nexport const S = Store;\n",
+      /only shared\/ and itself/,
+    );
   });
 });
 
@@ -103,7 +140,9 @@ describe('the cycle checker (run by npm run lint)', () => {
     });
     const r = check(root);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('import cycle: electron/engine/deletion/delete.ts -> electron/engine/store.ts -> electron/engine/partition-handle.ts -> electron/engine/deletion/delete.ts');
+    expect(r.stderr).toContain(
+      'import cycle: electron/engine/deletion/delete.ts -> electron/engine/store.ts -> electron/engine/partition-handle.ts -> electron/engine/deletion/delete.ts',
+    );
     expect(r.stderr).toContain('1 import cycle(s)');
   });
 

@@ -67,7 +67,10 @@ export function percentile(samples: readonly number[], p: number): number {
 
 /** Checks an NDJSON snapshot is whole: a header first, an end record last whose count matches. */
 export function checkNdjsonComplete(file: string): { records: number } {
-  const lines = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.length > 0);
+  const lines = fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.length > 0);
   const first = JSON.parse(lines[0] ?? '{}') as { type?: string };
   const last = JSON.parse(lines[lines.length - 1] ?? '{}') as { type?: string; records?: number };
   if (first.type !== 'header') throw new Error(`${file}: first line is not the header`);
@@ -82,11 +85,16 @@ export async function runConcurrentLoad(options: LoadOptions): Promise<LoadRepor
   // The inspector opens (and creates) the database first, as the app would; then the agent starts.
   const store = Store.open(dbPath);
   const writer = spawnFixture('writer.ts', [
-    '--db', dbPath,
-    '--seconds', String(options.seconds),
-    '--rate', String(options.rate ?? 1200),
-    '--batch', String(options.batch ?? 10),
-    '--users', String(options.users ?? 4),
+    '--db',
+    dbPath,
+    '--seconds',
+    String(options.seconds),
+    '--rate',
+    String(options.rate ?? 1200),
+    '--batch',
+    String(options.batch ?? 10),
+    '--users',
+    String(options.users ?? 4),
   ]);
   const ops: Record<string, OpStats> = {};
   const errors: string[] = [];
@@ -112,10 +120,12 @@ export async function runConcurrentLoad(options: LoadOptions): Promise<LoadRepor
   try {
     const ready = await writer.waitFor((m) => m.type === 'ready', 60_000);
     const partitionIds = ready.partitions as number[];
-    const done = writer.waitFor((m) => m.type === 'done', (options.seconds + 120) * 1000).then((m) => {
-      writerDone = true;
-      return m;
-    });
+    const done = writer
+      .waitFor((m) => m.type === 'done', (options.seconds + 120) * 1000)
+      .then((m) => {
+        writerDone = true;
+        return m;
+      });
     done.catch(() => undefined);
     let round = 0;
     while (!writerDone) {
@@ -133,7 +143,9 @@ export async function runConcurrentLoad(options: LoadOptions): Promise<LoadRepor
         page = await timed('list facts: next page', () => listFacts(handle.ctx, { sort: { column: 'ts', direction: 'desc' }, page: { limit: 100, after } }));
       }
       await timed('search (first page)', () => listFacts(handle.ctx, { filter: { search: round % 2 ? 'budget' : 'deadline item' }, page: { limit: 100 } }));
-      await timed('filter valid + sort key', () => listFacts(handle.ctx, { filter: { validity: 'valid' }, sort: { column: 'key', direction: 'asc' }, page: { limit: 100 } }));
+      await timed('filter valid + sort key', () =>
+        listFacts(handle.ctx, { filter: { validity: 'valid' }, sort: { column: 'key', direction: 'asc' }, page: { limit: 100 } }),
+      );
       await timed('as-of read (100)', () => handle.factsAsOf(new Date().toISOString(), { limit: 100 }));
       await timed('current value', () => handle.currentValue(`budget_${(round * 7) % 300}`));
       const head = await timed('assemble state_based', () =>
@@ -172,7 +184,8 @@ export async function runConcurrentLoad(options: LoadOptions): Promise<LoadRepor
         const result = await timed(label, () => handle.deleteFacts(selection, { actor: 'load-test', reason: 'concurrent deletion' }));
         if (result) {
           deleted.set(pid, (deleted.get(pid) ?? 0) + result.deleted);
-          if (preview && 'ids' in selection && result.deleted !== preview.toDelete) errors.push(`${label}: preview said ${preview.toDelete}, deleted ${result.deleted}`);
+          if (preview && 'ids' in selection && result.deleted !== preview.toDelete)
+            errors.push(`${label}: preview said ${preview.toDelete}, deleted ${result.deleted}`);
           if (result.scrub && !result.scrub.complete) scrubIncomplete++;
         }
       }
@@ -231,7 +244,9 @@ export function formatLoadReport(r: LoadReport): string {
     `inspector: ${Object.values(r.ops).reduce((n, s) => n + s.count, 0)} calls, ${r.errors.length} errors, ${r.exportsChecked} complete exports checked, ${r.externalChangesSeen} external changes seen, ${Object.entries(r.rowsByPartition).reduce((n, [, p]) => n + p.deleted, 0)} facts deleted (${r.scrubIncomplete} scrubs deferred by a busy WAL)`,
     '| call | count | median ms | p99 ms | max ms |',
     '|---|---:|---:|---:|---:|',
-    ...Object.entries(r.ops).map(([op, s]) => `| ${op} | ${s.count} | ${percentile(s.samples, 50).toFixed(2)} | ${percentile(s.samples, 99).toFixed(2)} | ${s.maxMs.toFixed(2)} |`),
+    ...Object.entries(r.ops).map(
+      ([op, s]) => `| ${op} | ${s.count} | ${percentile(s.samples, 50).toFixed(2)} | ${percentile(s.samples, 99).toFixed(2)} | ${s.maxMs.toFixed(2)} |`,
+    ),
     `slowest inspector call: ${r.slowest.op} ${r.slowest.ms.toFixed(1)} ms`,
     ...r.errors.slice(0, 10).map((e) => `error: ${e.slice(0, 600)}`),
   ];

@@ -43,7 +43,11 @@ async function request(id: number, method: string, params: unknown): Promise<Ans
   return a;
 }
 
-async function tool(id: number, name: string, args: unknown): Promise<{ isError: boolean; body: { code?: string; message?: string } & Record<string, unknown> }> {
+async function tool(
+  id: number,
+  name: string,
+  args: unknown,
+): Promise<{ isError: boolean; body: { code?: string; message?: string } & Record<string, unknown> }> {
   const a = await request(id, 'tools/call', { name, arguments: args });
   const text = a.result?.content[0]?.text ?? '{}';
   return { isError: a.result?.isError === true, body: JSON.parse(text) as { code?: string; message?: string } };
@@ -100,7 +104,9 @@ describe('statelens mcp answers bad input and keeps serving', () => {
     expect(big.isError, JSON.stringify(big.body).slice(0, 300)).toBe(false);
     expect(big.body.results).toHaveLength(100);
     const over = Buffer.alloc(MAX_MESSAGE_BYTES + 1024, 'x');
-    over.write('{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":"record_facts","arguments":{"partition":"user:acme/u1","facts":[{"key":"k","value":"');
+    over.write(
+      '{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":"record_facts","arguments":{"partition":"user:acme/u1","facts":[{"key":"k","value":"',
+    );
     send(over);
     expect(await next()).toMatchObject({ id: 21, error: { code: -32600, message: expect.stringMatching(/over the 67108864-byte limit/) as unknown } });
     expect((await request(22, 'tools/list', {})).result).toBeDefined();
@@ -120,7 +126,13 @@ describe('statelens mcp answers bad input and keeps serving', () => {
       expect(r.isError, JSON.stringify(partition)).toBe(true);
       expect(r.body.code).toBe('INVALID_INPUT');
     }
-    const late = await tool(33, 'record_facts', { partition: 'user:acme/u2', facts: [{ key: 'stock_price', value: '$100', ts: '2026-01-01T06:00:00Z' }, { key: 'stock_price', value: '$90', ts: '2026-01-01T10:00:00+05:00' }] });
+    const late = await tool(33, 'record_facts', {
+      partition: 'user:acme/u2',
+      facts: [
+        { key: 'stock_price', value: '$100', ts: '2026-01-01T06:00:00Z' },
+        { key: 'stock_price', value: '$90', ts: '2026-01-01T10:00:00+05:00' },
+      ],
+    });
     expect((late.body.results as Array<{ outcome: string }>).map((x) => x.outcome)).toEqual(['created', 'stale']);
   });
 });

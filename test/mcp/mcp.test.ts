@@ -59,7 +59,21 @@ describe('statelens mcp over stdio (SDK client)', () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name).sort();
     expect(names).toEqual(
-      ['assemble_context', 'await_consistency', 'end_session', 'get_agent_state', 'get_context', 'put_context', 'record_facts', 'record_turns', 'search_facts', 'set_environment', 'set_identity', 'update_agent_state', 'verify_expectation'].sort(),
+      [
+        'assemble_context',
+        'await_consistency',
+        'end_session',
+        'get_agent_state',
+        'get_context',
+        'put_context',
+        'record_facts',
+        'record_turns',
+        'search_facts',
+        'set_environment',
+        'set_identity',
+        'update_agent_state',
+        'verify_expectation',
+      ].sort(),
     );
     const record = tools.find((t) => t.name === 'record_facts');
     expect(record?.inputSchema.properties).toHaveProperty('partition');
@@ -68,19 +82,38 @@ describe('statelens mcp over stdio (SDK client)', () => {
   });
 
   it('records facts with supersedes, turns, environment; the inspector sees the chain', async () => {
-    const first = await ok('record_facts', { partition: P, facts: [{ label: 'F1', key: 'budget', value: '$200,000', source: { type: 'system', authority: 'peer' }, ts: '2026-01-01T10:00:00Z' }] });
+    const first = await ok('record_facts', {
+      partition: P,
+      facts: [{ label: 'F1', key: 'budget', value: '$200,000', source: { type: 'system', authority: 'peer' }, ts: '2026-01-01T10:00:00Z' }],
+    });
     const results = first.results as Array<{ factId: string; outcome: string }>;
     expect(results[0]?.outcome).toBe('created');
-    const second = await ok('record_facts', { partition: { kind: 'user', org: 'acme', user: 'u1' }, facts: [{ key: 'budget_v2', value: '$120,000', supersedes: 'budget', ts: '2026-01-02T10:00:00Z' }] });
+    const second = await ok('record_facts', {
+      partition: { kind: 'user', org: 'acme', user: 'u1' },
+      facts: [{ key: 'budget_v2', value: '$120,000', supersedes: 'budget', ts: '2026-01-02T10:00:00Z' }],
+    });
     const r2 = (second.results as Array<{ outcome: string; supersededId: string }>)[0];
     expect(r2?.outcome).toBe('superseded');
     expect(r2?.supersededId).toBe(results[0]?.factId);
 
-    const turns = await ok('record_turns', { partition: P, session_id: 's1', turns: [{ speaker: 'user', text: 'hi' }, { speaker: 'assistant', text: 'hello' }] });
+    const turns = await ok('record_turns', {
+      partition: P,
+      session_id: 's1',
+      turns: [
+        { speaker: 'user', text: 'hi' },
+        { speaker: 'assistant', text: 'hello' },
+      ],
+    });
     expect((turns.items as Array<{ turnIndex: number }>).map((i) => i.turnIndex)).toEqual([0, 1]);
     const more = await ok('record_turns', { partition: P, session_id: 's1', turns: [{ speaker: 'user', text: 'again' }] });
     expect((more.items as Array<{ turnIndex: number }>)[0]?.turnIndex).toBe(2);
-    await ok('set_environment', { partition: P, signals: [{ key: 'now', value: '2026-01-03T00:00:00Z' }, { key: 'alerts', value: ['storm'] }] });
+    await ok('set_environment', {
+      partition: P,
+      signals: [
+        { key: 'now', value: '2026-01-03T00:00:00Z' },
+        { key: 'alerts', value: ['storm'] },
+      ],
+    });
 
     // The inspector reads the same file: the superseded budget is invalid, the chain links up.
     const store = Store.open(dbPath, { readonly: true });
@@ -99,7 +132,12 @@ describe('statelens mcp over stdio (SDK client)', () => {
     const updated = await ok('update_agent_state', {
       partition: P,
       session_id: 's1',
-      update: { expectations: [{ id: 'x1', action: 'create tasks', expected_outcome: 'two tasks', expected_count: 2 }, { id: 'x2', action: 'link', expected_outcome: 'ids', expected_ids: ['t1'] }] },
+      update: {
+        expectations: [
+          { id: 'x1', action: 'create tasks', expected_outcome: 'two tasks', expected_count: 2 },
+          { id: 'x2', action: 'link', expected_outcome: 'ids', expected_ids: ['t1'] },
+        ],
+      },
     });
     expect((updated.state as { expectations: Array<{ status: string }> }).expectations.map((e) => e.status)).toEqual(['pending', 'pending']);
     const confirmed = await ok('verify_expectation', { partition: P, session_id: 's1', expectation_id: 'x1', tool_result: { id: 'call-1', count: 2 } });

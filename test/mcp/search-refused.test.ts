@@ -23,10 +23,24 @@ async function call(args: Record<string, unknown>): Promise<{ isError: boolean; 
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-mcp-search-'));
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cliEntry, 'mcp', '--db', path.join(dir, 'mcp.db')], cwd: repoRoot, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cliEntry, 'mcp', '--db', path.join(dir, 'mcp.db')],
+    cwd: repoRoot,
+    stderr: 'pipe',
+  });
   client = new Client({ name: 'statelens-test', version: '1.0.0' });
   await client.connect(transport);
-  const write = (await client.callTool({ name: 'record_facts', arguments: { partition: P, facts: [{ key: 'budget', value: 'capped at 50k' }, { key: 'city', value: 'Lyon' }] } })) as CallToolResult;
+  const write = (await client.callTool({
+    name: 'record_facts',
+    arguments: {
+      partition: P,
+      facts: [
+        { key: 'budget', value: 'capped at 50k' },
+        { key: 'city', value: 'Lyon' },
+      ],
+    },
+  })) as CallToolResult;
   expect(write.isError).not.toBe(true);
 }, 60_000);
 

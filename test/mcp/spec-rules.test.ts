@@ -29,7 +29,12 @@ async function ok(name: string, args: Record<string, unknown>): Promise<Record<s
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-mcp-rules-'));
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cliEntry, 'mcp', '--db', path.join(dir, 'rules.db')], cwd: repoRoot, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cliEntry, 'mcp', '--db', path.join(dir, 'rules.db')],
+    cwd: repoRoot,
+    stderr: 'pipe',
+  });
   client = new Client({ name: 'statelens-rules-test', version: '1.0.0' });
   await client.connect(transport);
 }, 60_000);
@@ -42,8 +47,14 @@ afterAll(async () => {
 describe('specification rules over MCP', () => {
   it('a write cannot raise its own tier: record_facts with a maturity is refused and writes nothing', async () => {
     const P = 'capability:acme/outreach';
-    expect((await ok('record_facts', { partition: P, facts: [{ key: 'e1', value: 'A prospect replied within an hour', level: 'event' }] })).results).toHaveLength(1);
-    const refused = await call('record_facts', { partition: P, maturity: 'master', facts: [{ key: 'playbook', value: 'Lead with ROI for enterprise', level: 'strategy' }] });
+    expect(
+      (await ok('record_facts', { partition: P, facts: [{ key: 'e1', value: 'A prospect replied within an hour', level: 'event' }] })).results,
+    ).toHaveLength(1);
+    const refused = await call('record_facts', {
+      partition: P,
+      maturity: 'master',
+      facts: [{ key: 'playbook', value: 'Lead with ROI for enterprise', level: 'strategy' }],
+    });
     expect(refused.isError).toBe(true);
     expect(refused.body.code).toBe('INVALID_INPUT');
     expect(String(refused.body.message)).toMatch(/maturity.*statelens maturity/);
@@ -55,7 +66,10 @@ describe('specification rules over MCP', () => {
 
   it('restricted facts stay out of every strategy for an identity outside the audience', async () => {
     const P = 'user:acme/sam';
-    await ok('set_identity', { partition: P, identity: { userName: 'Sam', userId: 'sam', authority: 'engineer', department: 'Engineering', organization: 'Acme', permissions: [] } });
+    await ok('set_identity', {
+      partition: P,
+      identity: { userName: 'Sam', userId: 'sam', authority: 'engineer', department: 'Engineering', organization: 'Acme', permissions: [] },
+    });
     await ok('record_facts', {
       partition: P,
       facts: [

@@ -33,7 +33,10 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-spec-mcp-'));
   const db = path.join(dir, 'spec.db');
   const events = path.join(dir, 'identity.jsonl');
-  fs.writeFileSync(events, `${JSON.stringify({ type: 'identity', partition: 'user:acme/ian', identity_role: { user_name: 'Ian', authority: 'intern', department: 'Sales', organization: 'Acme' } })}\n`);
+  fs.writeFileSync(
+    events,
+    `${JSON.stringify({ type: 'identity', partition: 'user:acme/ian', identity_role: { user_name: 'Ian', authority: 'intern', department: 'Sales', organization: 'Acme' } })}\n`,
+  );
   const ingest = await statelens(['ingest', events, '--db', db]);
   expect(ingest.code, ingest.stderr).toBe(0);
   const transport = new StdioClientTransport({ command: process.execPath, args: [cliEntry, 'mcp', '--db', db], cwd: repoRoot, stderr: 'pipe' });

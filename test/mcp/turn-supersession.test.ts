@@ -50,7 +50,11 @@ describe('a turn that contradicts a fact, over MCP', () => {
     const P = 'user:acme/ana';
     const written = await ok('record_facts', { partition: P, facts: [{ key: 'meeting', value: 'Meeting is Tuesday at 2pm', ts: '2026-03-01T09:00:00Z' }] });
     const oldId = (written.results as Array<{ factId: string }>)[0]?.factId;
-    const recorded = await ok('record_turns', { partition: P, session_id: 'chat', turns: [{ speaker: 'user', text: "Let's do the meeting Thursday at 3pm", ts: '2026-03-01T10:00:00Z' }] });
+    const recorded = await ok('record_turns', {
+      partition: P,
+      session_id: 'chat',
+      turns: [{ speaker: 'user', text: "Let's do the meeting Thursday at 3pm", ts: '2026-03-01T10:00:00Z' }],
+    });
     const [conflict] = (recorded.items as Array<{ conflicts: Conflict[] }>)[0]?.conflicts ?? [];
     expect(conflict).toMatchObject({ factId: oldId, outcome: 'superseded', cue: "let's do", entity: 'meeting' });
 
@@ -66,7 +70,9 @@ describe('a turn that contradicts a fact, over MCP', () => {
       expect(chain.versions.map((v) => v.value)).toEqual(['Meeting is Tuesday at 2pm', 'Meeting is Thursday at 3pm']);
       const old = chain.versions[0];
       expect(old?.supersessionRule).toBe('implicit');
-      expect(old?.supersessionReason).toBe(`turn 0 of session "chat" (user) names "meeting" with the change cue "let's do" and states a different day and time`);
+      expect(old?.supersessionReason).toBe(
+        `turn 0 of session "chat" (user) names "meeting" with the change cue "let's do" and states a different day and time`,
+      );
       expect(chain.versions[1]?.source).toMatchObject({ type: 'conversation', identity: 'user', turnIndex: 0 });
     } finally {
       store.close();
@@ -89,7 +95,13 @@ describe('a turn that contradicts a fact, over MCP', () => {
       const [entry] = h.reviewQueue().entries;
       expect(entry?.fact.id).toBe(oldId);
       expect(entry?.cause.text).toMatch(/^contradicted by turn 0 of session "default" \(user\) names "meeting" with the change cue "instead"/);
-      expect(entry?.cause.turn).toMatchObject({ sessionId: 'default', turnIndex: 0, speaker: 'user', text: 'Could we maybe move the meeting to Thursday instead?', cue: 'instead' });
+      expect(entry?.cause.turn).toMatchObject({
+        sessionId: 'default',
+        turnIndex: 0,
+        speaker: 'user',
+        text: 'Could we maybe move the meeting to Thursday instead?',
+        cue: 'instead',
+      });
     } finally {
       store.close();
     }

@@ -84,19 +84,35 @@ describe('runner selection by TOML', () => {
 describe('deterministic synthesis', () => {
   const opts = { maxWords: 5000, protectRecentSessions: 2 };
   const session = (id: string, date: string, messages: Session['messages']): Session => ({ id, date, messages });
-  const msg = (extracted: NonNullable<Session['messages'][number]['extracted']>, text = 'x'): Session['messages'][number] => ({ role: 'user', text, ts: `${'2026-01-01'}T00:00:00Z`, extracted });
+  const msg = (extracted: NonNullable<Session['messages'][number]['extracted']>, text = 'x'): Session['messages'][number] => ({
+    role: 'user',
+    text,
+    ts: `${'2026-01-01'}T00:00:00Z`,
+    extracted,
+  });
 
   it('current session wins, superseded facts go, timeline in order, latest preference, removed entities', () => {
     let doc = synthesize(
       null,
       session('s-2', '2026-01-05', [
-        msg({ facts: [{ key: 'degree', value: "bachelor's" }, { key: 'city', value: 'Leeds' }], preferences: [{ topic: 'drink', value: 'tea' }], entities: [{ name: 'Dana', kind: 'person', relation: 'landlord' }], notes: ['visited the Prado'] }),
+        msg({
+          facts: [
+            { key: 'degree', value: "bachelor's" },
+            { key: 'city', value: 'Leeds' },
+          ],
+          preferences: [{ topic: 'drink', value: 'tea' }],
+          entities: [{ name: 'Dana', kind: 'person', relation: 'landlord' }],
+          notes: ['visited the Prado'],
+        }),
       ]),
       opts,
     ).text;
     doc = synthesize(
       doc,
-      session('s-1', '2026-01-02', [msg({ facts: [{ key: 'mba', value: 'MBA done', supersedes: 'degree' }], preferences: [{ topic: 'drink', value: 'coffee' }] }), msg({ entities: [{ name: 'Dana', removed: true }] })]),
+      session('s-1', '2026-01-02', [
+        msg({ facts: [{ key: 'mba', value: 'MBA done', supersedes: 'degree' }], preferences: [{ topic: 'drink', value: 'coffee' }] }),
+        msg({ entities: [{ name: 'Dana', removed: true }] }),
+      ]),
       opts,
     ).text;
     doc = synthesize(doc, session('s-3', '2026-01-09', [msg({ facts: [{ key: 'city', value: 'Bristol' }] })]), opts).text;
@@ -137,7 +153,11 @@ describe('deterministic synthesis', () => {
     const all = sessions.flatMap((s) => (s.messages.flatMap((m) => m.extracted?.notes ?? []) as string[]).map((text) => ({ text, date: s.date })));
     const prunedNotes = all.filter((n) => !kept.has(n.text));
     expect(prunedNotes.length).toBeGreaterThan(0);
-    const newestPruned = prunedNotes.map((n) => n.date).sort().at(-1) ?? '';
+    const newestPruned =
+      prunedNotes
+        .map((n) => n.date)
+        .sort()
+        .at(-1) ?? '';
     const oldestKept = model.notes.map((n) => n.seen).sort()[0] ?? '9999';
     expect(newestPruned <= oldestKept).toBe(true);
     expect(recentDates).toContain(last.date);

@@ -119,7 +119,11 @@ describe('synthesis within the 5,000-word cap for many sessions', () => {
     // Two recent sessions whose facts alone come to ~8,000 words.
     const heavy: Session[] = [1, 2].map((d) => {
       const date = addDays(lastDate, d);
-      return { id: `heavy-${d}`, date, messages: [msg({ facts: Array.from({ length: 40 }, (_, i) => ({ key: `k${d}_${i}`, value: words(100, 'w') })) }, `${date}T09:00:00Z`)] };
+      return {
+        id: `heavy-${d}`,
+        date,
+        messages: [msg({ facts: Array.from({ length: 40 }, (_, i) => ({ key: `k${d}_${i}`, value: words(100, 'w') })) }, `${date}T09:00:00Z`)],
+      };
     });
     const { doc, maxWords } = runAll(heavy, cap, runAll(sessions, cap).doc);
     expect(maxWords).toBeLessThanOrEqual(MAX_CONTEXT_DOCUMENT_WORDS);
@@ -147,7 +151,11 @@ describe('synthesis within the 5,000-word cap for many sessions', () => {
   it("keeps the store's character cap too (long values with few spaces)", () => {
     const date = '2026-03-01';
     const long = 'x'.repeat(1900);
-    const session: Session = { id: 's-1', date, messages: [msg({ facts: Array.from({ length: 80 }, (_, i) => ({ key: `blob_${i}`, value: long })) }, `${date}T09:00:00Z`)] };
+    const session: Session = {
+      id: 's-1',
+      date,
+      messages: [msg({ facts: Array.from({ length: 80 }, (_, i) => ({ key: `blob_${i}`, value: long })) }, `${date}T09:00:00Z`)],
+    };
     const r = synthesize(null, session, cap);
     expect(r.text.length).toBeLessThanOrEqual(MAX_CONTEXT_DOCUMENT_CHARS);
     expect(r.pruned).toBeGreaterThan(0);

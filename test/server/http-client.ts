@@ -28,7 +28,9 @@ export interface SseEvent {
 }
 
 /** Connects to an SSE URL and collects events until closed. */
-export async function openEvents(url: string): Promise<{ events: SseEvent[]; status: number; waitFor(pred: (e: SseEvent) => boolean, ms?: number): Promise<SseEvent>; close(): void }> {
+export async function openEvents(
+  url: string,
+): Promise<{ events: SseEvent[]; status: number; waitFor(pred: (e: SseEvent) => boolean, ms?: number): Promise<SseEvent>; close(): void }> {
   const controller = new AbortController();
   const res = await fetch(url, { signal: controller.signal });
   const events: SseEvent[] = [];

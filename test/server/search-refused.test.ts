@@ -43,7 +43,11 @@ afterAll(async () => {
 });
 
 async function call(channel: string, input: unknown): Promise<{ status: number; body: CallResult<unknown> }> {
-  const r = await request(`${server.origin}/api/${channel}`, { method: 'POST', headers: { 'content-type': 'application/json', [TOKEN_HEADER]: server.token }, body: JSON.stringify(input) });
+  const r = await request(`${server.origin}/api/${channel}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [TOKEN_HEADER]: server.token },
+    body: JSON.stringify(input),
+  });
   return { status: r.status, body: JSON.parse(r.body) as CallResult<unknown> };
 }
 

@@ -25,7 +25,11 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function serve(args: string[]): { child: ChildProcess; url: Promise<string>; exit: Promise<number | null>; output: () => string } {
-  const child = spawn(process.execPath, [cli, 'serve', ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, XDG_CONFIG_HOME: path.join(dir, 'config') } });
+  const child = spawn(process.execPath, [cli, 'serve', ...args], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, XDG_CONFIG_HOME: path.join(dir, 'config') },
+  });
   let out = '';
   const url = new Promise<string>((resolve, reject) => {
     child.stdout?.on('data', (d: Buffer) => {
@@ -54,7 +58,11 @@ describe('statelens serve', () => {
       expect(page.headers['content-security-policy']).toContain("script-src 'self'");
       const noToken = await request(`${url.origin}/api/partitions.list`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       expect(noToken.status).toBe(401);
-      const ok = await request(`${url.origin}/api/partitions.list`, { method: 'POST', headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token }, body: '{}' });
+      const ok = await request(`${url.origin}/api/partitions.list`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token },
+        body: '{}',
+      });
       expect(ok.status).toBe(200);
       const body = JSON.parse(ok.body) as { ok: boolean; value: { partitions: unknown[] } };
       expect(body.ok).toBe(true);
@@ -66,13 +74,22 @@ describe('statelens serve', () => {
   });
 
   it('refuses a non-loopback host and a missing database with a clear message', () => {
-    const host = spawnSync(process.execPath, [cli, 'serve', '--db', fx.path, '--renderer', rendererDir, '--host', '0.0.0.0'], { cwd: repoRoot, encoding: 'utf8' });
+    const host = spawnSync(process.execPath, [cli, 'serve', '--db', fx.path, '--renderer', rendererDir, '--host', '0.0.0.0'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+    });
     expect(host.status).toBe(1);
     expect(host.stderr).toMatch(/binds to 127\.0\.0\.1 only.*PERMISSION_DENIED/s);
-    const missing = spawnSync(process.execPath, [cli, 'serve', '--db', path.join(dir, 'nope.db'), '--renderer', rendererDir], { cwd: repoRoot, encoding: 'utf8' });
+    const missing = spawnSync(process.execPath, [cli, 'serve', '--db', path.join(dir, 'nope.db'), '--renderer', rendererDir], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+    });
     expect(missing.status).toBe(1);
     expect(missing.stderr).toMatch(/does not exist.*NOT_FOUND/s);
-    const renderer = spawnSync(process.execPath, [cli, 'serve', '--db', fx.path, '--renderer', path.join(dir, 'no-renderer')], { cwd: repoRoot, encoding: 'utf8' });
+    const renderer = spawnSync(process.execPath, [cli, 'serve', '--db', fx.path, '--renderer', path.join(dir, 'no-renderer')], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+    });
     expect(renderer.status).toBe(1);
     expect(renderer.stderr).toMatch(/holds no built renderer/);
   });

@@ -54,8 +54,16 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function call(channel: string, input: unknown, headers: Record<string, string> = { [TOKEN_HEADER]: server.token }): Promise<{ status: number; body: CallResult<unknown> }> {
-  const r = await request(`${server.origin}/api/${channel}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(input) });
+async function call(
+  channel: string,
+  input: unknown,
+  headers: Record<string, string> = { [TOKEN_HEADER]: server.token },
+): Promise<{ status: number; body: CallResult<unknown> }> {
+  const r = await request(`${server.origin}/api/${channel}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(input),
+  });
   return { status: r.status, body: JSON.parse(r.body) as CallResult<unknown> };
 }
 
@@ -81,12 +89,14 @@ function stable(value: unknown): unknown {
 describe('binding and access', () => {
   it('refuses to bind anywhere but 127.0.0.1', async () => {
     for (const host of ['0.0.0.0', '::', '::1', '192.168.1.10', 'example.com', '']) {
-      await expect(startServer({ host, dispatch: services.dispatch, events: services.events, rendererDir }), host).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+      await expect(startServer({ host, dispatch: services.dispatch, events: services.events, rendererDir }), host).rejects.toMatchObject({
+        code: 'PERMISSION_DENIED',
+      });
     }
     expect(server.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
 
-  it('is not reachable on the machine\'s other addresses', async () => {
+  it("is not reachable on the machine's other addresses", async () => {
     const external = Object.values(os.networkInterfaces())
       .flat()
       .find((a) => a && a.family === 'IPv4' && !a.internal);
@@ -115,7 +125,11 @@ describe('binding and access', () => {
     const unauthorised = await call('partitions.list', {}, {});
     expect(unauthorised.body).toMatchObject({ ok: false, error: { code: 'UNAUTHORIZED' } });
     // The page's token in the query is not enough for a call: calls need the header.
-    const viaQuery = await request(`${server.origin}/api/partitions.list?token=${server.token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const viaQuery = await request(`${server.origin}/api/partitions.list?token=${server.token}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(viaQuery.status).toBe(401);
   });
 
@@ -150,11 +164,17 @@ describe('binding and access', () => {
 
   it('refuses bodies that are not JSON, not application/json or too large', async () => {
     const h = { [TOKEN_HEADER]: server.token };
-    expect((await request(`${server.origin}/api/partitions.list`, { method: 'POST', headers: { ...h, 'content-type': 'text/plain' }, body: '{}' })).status).toBe(415);
-    expect((await request(`${server.origin}/api/partitions.list`, { method: 'POST', headers: { ...h, 'content-type': 'application/json' }, body: '{' })).status).toBe(400);
+    expect(
+      (await request(`${server.origin}/api/partitions.list`, { method: 'POST', headers: { ...h, 'content-type': 'text/plain' }, body: '{}' })).status,
+    ).toBe(415);
+    expect(
+      (await request(`${server.origin}/api/partitions.list`, { method: 'POST', headers: { ...h, 'content-type': 'application/json' }, body: '{' })).status,
+    ).toBe(400);
     expect((await request(`${server.origin}/api/partitions.list`, { method: 'GET', headers: h })).status).toBe(405);
     const huge = JSON.stringify({ partitionId: 1, selection: { ids: Array.from({ length: 200_000 }, (_, i) => `f_${i}_${'y'.repeat(40)}`) } });
-    expect((await request(`${server.origin}/api/deletion.preview`, { method: 'POST', headers: { ...h, 'content-type': 'application/json' }, body: huge })).status).toBe(413);
+    expect(
+      (await request(`${server.origin}/api/deletion.preview`, { method: 'POST', headers: { ...h, 'content-type': 'application/json' }, body: huge })).status,
+    ).toBe(413);
     const unknown = await call('facts.create', { key: 'x', value: 'y' });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ ok: false, error: { code: 'UNKNOWN_CHANNEL' } });
@@ -229,7 +249,10 @@ describe('events and downloads', () => {
     const stream = await openEvents(`${server.origin}/api/events?token=${server.token}`);
     try {
       expect(stream.status).toBe(200);
-      const writer = spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'test', 'server', 'writer.ts'), httpDb], { cwd: repoRoot, encoding: 'utf8' });
+      const writer = spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'test', 'server', 'writer.ts'), httpDb], {
+        cwd: repoRoot,
+        encoding: 'utf8',
+      });
       expect(writer.status, writer.stderr).toBe(0);
       const e = await stream.waitFor((x) => x.event === 'data.changed' && (x.data as { origin: string }).origin === 'external');
       expect(e.data).toMatchObject({ origin: 'external' });

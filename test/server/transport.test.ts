@@ -48,7 +48,9 @@ describe('transports', () => {
     const http = createClient(httpTransport({ token: server.token, origin: server.origin }));
     const viaIpc = createClient(ipcTransport(ipc.bridge));
     expect(await http.partitions.list()).toEqual(await viaIpc.partitions.list());
-    expect(await http.facts.chain({ partitionId: fx.userPartition, factId: fx.chainHeadId })).toEqual(await viaIpc.facts.chain({ partitionId: fx.userPartition, factId: fx.chainHeadId }));
+    expect(await http.facts.chain({ partitionId: fx.userPartition, factId: fx.chainHeadId })).toEqual(
+      await viaIpc.facts.chain({ partitionId: fx.userPartition, factId: fx.chainHeadId }),
+    );
     for (const client of [http, viaIpc]) {
       const err = await client.facts.get({ partitionId: fx.userPartition, factId: 'f_nope' }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(StatelensError);
@@ -58,9 +60,17 @@ describe('transports', () => {
   });
 
   it('over HTTP without the right token throws UNAUTHORIZED saying what to do', async () => {
-    await expect(httpTransport({ token: undefined, origin: server.origin }).call('partitions.list')).rejects.toMatchObject({ code: 'UNAUTHORIZED', message: expect.stringMatching(/URL that `statelens serve` printed/) });
-    await expect(httpTransport({ token: 'wrong-token-wrong-token', origin: server.origin }).call('partitions.list')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
-    await expect(httpTransport({ token: server.token, origin: 'http://127.0.0.1:1' }).call('partitions.list')).rejects.toMatchObject({ code: 'INTERNAL', message: expect.stringMatching(/did not answer/) });
+    await expect(httpTransport({ token: undefined, origin: server.origin }).call('partitions.list')).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+      message: expect.stringMatching(/URL that `statelens serve` printed/),
+    });
+    await expect(httpTransport({ token: 'wrong-token-wrong-token', origin: server.origin }).call('partitions.list')).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+    });
+    await expect(httpTransport({ token: server.token, origin: 'http://127.0.0.1:1' }).call('partitions.list')).rejects.toMatchObject({
+      code: 'INTERNAL',
+      message: expect.stringMatching(/did not answer/),
+    });
   });
 });
 

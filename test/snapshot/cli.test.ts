@@ -136,7 +136,10 @@ describe('statelens export and import snapshot', () => {
       const tmpBefore = fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith('statelens-snapshot-')).length;
       const facts = await cli(['facts', '--db', snap, '--search', 'budget', '--json']);
       expect(facts.code, facts.stderr).toBe(0);
-      const values = facts.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { value: string }).value);
+      const values = facts.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { value: string }).value);
       expect(values).toContain('$120,000');
       const chain = await cli(['chain', 'budget', '--db', snap, '--partition', 'user:acme/u1', '--json']);
       expect(chain.code, chain.stderr).toBe(0);
@@ -251,7 +254,11 @@ describe('statelens delete', () => {
     const keys = () => {
       const store = Store.open(copy, { readonly: true });
       try {
-        return store.scope({ kind: 'user', org: 'acme', user: 'u1' }).allFacts().map((f) => f.key).sort();
+        return store
+          .scope({ kind: 'user', org: 'acme', user: 'u1' })
+          .allFacts()
+          .map((f) => f.key)
+          .sort();
       } finally {
         store.close();
       }

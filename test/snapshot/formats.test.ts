@@ -66,7 +66,9 @@ describe('markdown report', () => {
     expect(md).toMatch(/### Proposals[\s\S]*Let's offer 25%[\s\S]*Max discount is 15%/);
     const chains = md.slice(md.indexOf('### Supersession chains'));
     // The user's own words carry the identity's authority (manager), recorded with the source.
-    expect(chains).toMatch(/meeting = Tuesday 2pm \(user \/ manager\) — superseded \(implicit\): same key with a conflicting value\n2\. .* · meeting = Thursday 3pm \(user \/ manager\) — \*\*current\*\*/);
+    expect(chains).toMatch(
+      /meeting = Tuesday 2pm \(user \/ manager\) — superseded \(implicit\): same key with a conflicting value\n2\. .* · meeting = Thursday 3pm \(user \/ manager\) — \*\*current\*\*/,
+    );
     expect(md).toContain('### Agent state');
     expect(md).toMatch(/1 pending, 1 confirmed, 0 failed/);
     expect(md).toContain('### Context documents');
@@ -136,12 +138,37 @@ describe('statebench initial_state', () => {
         environment: Record<string, unknown>;
       };
     }
-    const timelines = text.trimEnd().split('\n').map((l) => JSON.parse(l) as Timeline);
+    const timelines = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Timeline);
     expect(timelines.map((t) => t.id)).toEqual(['u1', 'u2']);
     const t = timelines[0] as Timeline;
-    expect(t.initial_state.identity_role).toEqual({ user_name: 'Ann', authority: 'manager', department: 'Finance', organization: 'Acme', communication_style: 'brief' });
+    expect(t.initial_state.identity_role).toEqual({
+      user_name: 'Ann',
+      authority: 'manager',
+      department: 'Finance',
+      organization: 'Acme',
+      communication_style: 'brief',
+    });
     const fact = t.initial_state.persistent_facts.find((f) => f.key === 'meeting' && f.is_valid) ?? {};
-    expect(Object.keys(fact).sort()).toEqual(['constraint_type', 'depends_on', 'derived_facts', 'id', 'is_constraint', 'is_valid', 'key', 'scope', 'source', 'superseded_by', 'supersedes', 'ts', 'value'].sort());
+    expect(Object.keys(fact).sort()).toEqual(
+      [
+        'constraint_type',
+        'depends_on',
+        'derived_facts',
+        'id',
+        'is_constraint',
+        'is_valid',
+        'key',
+        'scope',
+        'source',
+        'superseded_by',
+        'supersedes',
+        'ts',
+        'value',
+      ].sort(),
+    );
     expect(t.initial_state.persistent_facts.some((f) => f.value === "Let's offer 25%")).toBe(false); // proposals are not StateBench state
     expect(t.initial_state.environment).toMatchObject({ now: '2026-01-04T00:00:00Z', timezone: 'Europe/Berlin' });
     expect(t.initial_state.working_set[0]).toMatchObject({ item_type: 'turn', content: 'Hello there' });
@@ -219,7 +246,10 @@ describe('one consistent snapshot while an agent writes', () => {
       const writerPartitions = ready.partitions as number[];
       // Chains and edges of its own exist before the first export starts.
       await writer.waitFor((m) => m.type === 'progress' && (m.written as number) >= 1000, 60_000);
-      const runs: Array<{ format: ExportFormat; partitionId: number | null }> = [...EXPORT_FORMATS.map((format) => ({ format, partitionId: null })), { format: 'sqlite', partitionId: writerPartitions[0] ?? null }];
+      const runs: Array<{ format: ExportFormat; partitionId: number | null }> = [
+        ...EXPORT_FORMATS.map((format) => ({ format, partitionId: null })),
+        { format: 'sqlite', partitionId: writerPartitions[0] ?? null },
+      ];
       for (const { format, partitionId } of runs) {
         const label = `${format}${partitionId === null ? '' : ` (partition ${partitionId})`}`;
         const out = path.join(dir, `live-${format}-${partitionId ?? 'all'}`);
@@ -262,12 +292,21 @@ interface FactLinks {
 }
 
 /** Facts and edges of one export refer only to each other, and the writer's transactions are whole. */
-function checkLinks(label: string, facts: readonly FactLinks[], edges: ReadonlyArray<{ dependent: string; dependsOn: string }>, writerPartitions: ReadonlyArray<string | number>): void {
+function checkLinks(
+  label: string,
+  facts: readonly FactLinks[],
+  edges: ReadonlyArray<{ dependent: string; dependsOn: string }>,
+  writerPartitions: ReadonlyArray<string | number>,
+): void {
   const ids = new Set(facts.map((f) => f.id));
   expect(ids.size, `${label}: fact ids repeat`).toBe(facts.length);
   const dangling: string[] = [];
   for (const f of facts) {
-    for (const [field, target] of [['supersedes', f.supersedes], ['supersededBy', f.supersededBy], ['proposalFor', f.proposalFor ?? null]] as const) {
+    for (const [field, target] of [
+      ['supersedes', f.supersedes],
+      ['supersededBy', f.supersededBy],
+      ['proposalFor', f.proposalFor ?? null],
+    ] as const) {
       if (target !== null && !ids.has(target)) dangling.push(`${f.id}.${field} -> ${target}`);
     }
     // A version some later one replaced is no longer valid in the same snapshot.
@@ -276,7 +315,11 @@ function checkLinks(label: string, facts: readonly FactLinks[], edges: ReadonlyA
   for (const e of edges) if (!ids.has(e.dependent) || !ids.has(e.dependsOn)) dangling.push(`edge ${e.dependent} -> ${e.dependsOn}`);
   expect(dangling.slice(0, 10), `${label}: ${dangling.length} references leave the export`).toEqual([]);
   // The writer's partitions have chains: the check above had pointers to follow.
-  if (writerPartitions.length > 0) expect(facts.some((f) => f.supersedes !== null), `${label}: no supersession to check`).toBe(true);
+  if (writerPartitions.length > 0)
+    expect(
+      facts.some((f) => f.supersedes !== null),
+      `${label}: no supersession to check`,
+    ).toBe(true);
   for (const p of writerPartitions) {
     const n = facts.filter((f) => f.partition === p).length;
     expect(n % WRITER_BATCH, `${label}: partition ${p} holds ${n} of the writer's facts, part of a transaction`).toBe(0);
@@ -290,7 +333,14 @@ interface SnapshotFact {
 }
 
 /** Checks one export and returns how many facts it holds. */
-function checkExport(format: ExportFormat, out: string, summary: ExportSummary, progress: readonly ExportProgress[], writerPartitions: readonly number[], label: string): number {
+function checkExport(
+  format: ExportFormat,
+  out: string,
+  summary: ExportSummary,
+  progress: readonly ExportProgress[],
+  writerPartitions: readonly number[],
+  label: string,
+): number {
   switch (format) {
     case 'json':
     case 'ndjson': {
@@ -302,7 +352,10 @@ function checkExport(format: ExportFormat, out: string, summary: ExportSummary, 
         const doc = JSON.parse(text) as { header: typeof header; records: typeof records; end: typeof end };
         ({ header, records, end } = doc);
       } else {
-        const lines = text.trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string });
+        const lines = text
+          .trimEnd()
+          .split('\n')
+          .map((l) => JSON.parse(l) as { type: string });
         header = lines[0] ?? {};
         end = lines[lines.length - 1] ?? {};
         records = lines.slice(1, -1);
@@ -319,9 +372,17 @@ function checkExport(format: ExportFormat, out: string, summary: ExportSummary, 
       expect(progress[0]?.total, label).toBe(records.length);
       const facts = records.filter((r): r is SnapshotFact => r.type === 'fact');
       const partitions = new Set(records.filter((r) => r.type === 'partition').map((r) => (r as unknown as { id: number }).id));
-      expect(facts.every((f) => partitions.has(f.partition)), `${label}: a fact of a partition not in the export`).toBe(true);
+      expect(
+        facts.every((f) => partitions.has(f.partition)),
+        `${label}: a fact of a partition not in the export`,
+      ).toBe(true);
       const edges = records.filter((r) => r.type === 'edge') as unknown as Array<{ dependent: string; dependsOn: string }>;
-      checkLinks(label, facts.map((f) => ({ ...f.fact, partition: f.partition })), edges, writerPartitions);
+      checkLinks(
+        label,
+        facts.map((f) => ({ ...f.fact, partition: f.partition })),
+        edges,
+        writerPartitions,
+      );
       return facts.length;
     }
     case 'sqlite': {
@@ -329,12 +390,21 @@ function checkExport(format: ExportFormat, out: string, summary: ExportSummary, 
       try {
         const failed = verifyDatabase(copy).checks.filter((c) => !c.ok);
         expect(failed, label).toEqual([]);
-        const facts = copy.db.prepare('SELECT id, partition_id AS partition, supersedes, superseded_by AS supersededBy, proposal_for AS proposalFor, is_valid AS isValid FROM facts').all() as Array<Omit<FactLinks, 'isValid'> & { isValid: number }>;
+        const facts = copy.db
+          .prepare(
+            'SELECT id, partition_id AS partition, supersedes, superseded_by AS supersededBy, proposal_for AS proposalFor, is_valid AS isValid FROM facts',
+          )
+          .all() as Array<Omit<FactLinks, 'isValid'> & { isValid: number }>;
         const edges = copy.db.prepare('SELECT dependent, depends_on AS dependsOn FROM fact_edges').all() as Array<{ dependent: string; dependsOn: string }>;
         const partitions = copy.db.prepare('SELECT id FROM partitions').pluck().all() as number[];
         // A partition's copy holds that partition alone (under the id it gets there).
         const whole = partitions.length === 1 ? partitions : writerPartitions.filter((p) => partitions.includes(p));
-        checkLinks(label, facts.map((f) => ({ ...f, isValid: f.isValid === 1 })), edges, whole);
+        checkLinks(
+          label,
+          facts.map((f) => ({ ...f, isValid: f.isValid === 1 })),
+          edges,
+          whole,
+        );
         expect(summary.counts.fact, label).toBe(facts.length);
         return facts.length;
       } finally {
@@ -353,8 +423,20 @@ function checkExport(format: ExportFormat, out: string, summary: ExportSummary, 
       // The count taken before the rows (the progress total) is the number of rows written.
       expect(progress[0]?.total, label).toBe(rows.length);
       const orNull = (v: string) => (v === '' ? null : v);
-      const facts = rows.map((r) => ({ id: cell(r, 'id'), partition: cell(r, 'partition'), supersedes: orNull(cell(r, 'supersedes')), supersededBy: orNull(cell(r, 'superseded_by')), proposalFor: orNull(cell(r, 'proposal_for')), isValid: cell(r, 'is_valid') === 'true' }));
-      const edges = rows.flatMap((r) => cell(r, 'depends_on').split(' ').filter(Boolean).map((d) => ({ dependent: cell(r, 'id'), dependsOn: d })));
+      const facts = rows.map((r) => ({
+        id: cell(r, 'id'),
+        partition: cell(r, 'partition'),
+        supersedes: orNull(cell(r, 'supersedes')),
+        supersededBy: orNull(cell(r, 'superseded_by')),
+        proposalFor: orNull(cell(r, 'proposal_for')),
+        isValid: cell(r, 'is_valid') === 'true',
+      }));
+      const edges = rows.flatMap((r) =>
+        cell(r, 'depends_on')
+          .split(' ')
+          .filter(Boolean)
+          .map((d) => ({ dependent: cell(r, 'id'), dependsOn: d })),
+      );
       const writerLabels = [...new Set(facts.map((f) => f.partition).filter((p) => /writer\d+$/.test(p)))];
       expect(writerLabels, label).toHaveLength(writerPartitions.length);
       checkLinks(label, facts, edges, writerLabels);
@@ -383,7 +465,10 @@ function checkExport(format: ExportFormat, out: string, summary: ExportSummary, 
           if (!head.endsWith('— **current**')) continue;
           const kv = /^\d+\. [^·]+ · (\S+) = (.*?) \(/.exec(head);
           expect(kv, `${label}: ${head}`).not.toBeNull();
-          expect(rows.some((r) => r.startsWith(`| ${kv?.[1]} | ${kv?.[2]} |`)), `${label}: current head ${head} is not among the valid facts`).toBe(true);
+          expect(
+            rows.some((r) => r.startsWith(`| ${kv?.[1]} | ${kv?.[2]} |`)),
+            `${label}: current head ${head} is not among the valid facts`,
+          ).toBe(true);
         }
       }
       expect(chains, label).toBeGreaterThan(0);
@@ -396,7 +481,15 @@ function checkExport(format: ExportFormat, out: string, summary: ExportSummary, 
         .readFileSync(out, 'utf8')
         .trimEnd()
         .split('\n')
-        .map((l) => JSON.parse(l) as { id: string; initial_state: { persistent_facts: Array<{ id: string; supersedes: string | null; superseded_by: string | null; is_valid: boolean; depends_on: string[] }> } });
+        .map(
+          (l) =>
+            JSON.parse(l) as {
+              id: string;
+              initial_state: {
+                persistent_facts: Array<{ id: string; supersedes: string | null; superseded_by: string | null; is_valid: boolean; depends_on: string[] }>;
+              };
+            },
+        );
       expect(summary.records, label).toBe(timelines.length);
       let facts = 0;
       const writerTimelines = timelines.filter((t) => /^writer\d+$/.test(t.id));

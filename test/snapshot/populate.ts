@@ -26,8 +26,22 @@ export function putSessionRows(store: Store, partitionId: number, sessionId: str
 
 export function populate(store: Store): void {
   const u = store.scope(USER, { create: true });
-  u.setIdentity({ userName: 'Ann', userId: 'u1', authority: 'manager', department: 'Finance', organization: 'Acme', permissions: ['finance'], communicationStyle: 'brief' });
-  const budget = u.writeFact({ label: 'F-1', key: 'budget', value: '$200,000 available in Q4', source: { type: 'system', authority: 'peer' }, ts: '2026-01-01T10:00:00Z' });
+  u.setIdentity({
+    userName: 'Ann',
+    userId: 'u1',
+    authority: 'manager',
+    department: 'Finance',
+    organization: 'Acme',
+    permissions: ['finance'],
+    communicationStyle: 'brief',
+  });
+  const budget = u.writeFact({
+    label: 'F-1',
+    key: 'budget',
+    value: '$200,000 available in Q4',
+    source: { type: 'system', authority: 'peer' },
+    ts: '2026-01-01T10:00:00Z',
+  });
   u.writeFact({ key: 'decision', value: 'Approved $150,000 purchase', dependsOn: [budget.factId], ts: '2026-01-01T11:00:00Z' });
   u.writeFact({ key: 'budget_corrected', value: '$120,000 total', supersedes: 'budget', ts: '2026-01-02T09:00:00Z' });
   u.writeFact({ key: 'meeting', value: 'Tuesday 2pm', ts: '2026-01-02T10:00:00Z' });

@@ -22,14 +22,53 @@ const VALUES = ['$200k', 'actually $120k', 'what if we hire?', 'Thursday "3pm"',
 const AUTHORITIES = [null, 'intern', 'peer', 'manager', 'policy'];
 
 const op = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ op: fc.constant('write' as const), p: fc.nat(2), key: fc.constantFrom(...KEYS), value: fc.constantFrom(...VALUES), authority: fc.constantFrom(...AUTHORITIES), day: fc.nat(30), supersedes: fc.option(fc.constantFrom(...KEYS)), depend: fc.boolean() }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      op: fc.constant('write' as const),
+      p: fc.nat(2),
+      key: fc.constantFrom(...KEYS),
+      value: fc.constantFrom(...VALUES),
+      authority: fc.constantFrom(...AUTHORITIES),
+      day: fc.nat(30),
+      supersedes: fc.option(fc.constantFrom(...KEYS)),
+      depend: fc.boolean(),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('delete' as const), p: fc.nat(2), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('turn' as const), p: fc.nat(1), text: fc.string({ maxLength: 30 }) }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('env' as const), p: fc.nat(1), key: fc.constantFrom('now', 'timezone', 'alert'), value: fc.string({ maxLength: 20 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant('env' as const),
+      p: fc.nat(1),
+      key: fc.constantFrom('now', 'timezone', 'alert'),
+      value: fc.string({ maxLength: 20 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('query' as const), p: fc.nat(1), prompt: fc.string({ minLength: 1, maxLength: 30 }) }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('state' as const), p: fc.nat(1), session: fc.constantFrom('s1', 's2'), id: fc.constantFrom('x1', 'x2'), count: fc.nat(3) }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('doc' as const), p: fc.nat(1), session: fc.constantFrom('memory', 's1'), body: fc.string({ maxLength: 60 }) }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('orgdoc' as const), title: fc.string({ minLength: 1, maxLength: 20 }), acl: fc.array(fc.constantFrom('hr', 'finance'), { maxLength: 2 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant('state' as const),
+      p: fc.nat(1),
+      session: fc.constantFrom('s1', 's2'),
+      id: fc.constantFrom('x1', 'x2'),
+      count: fc.nat(3),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ op: fc.constant('doc' as const), p: fc.nat(1), session: fc.constantFrom('memory', 's1'), body: fc.string({ maxLength: 60 }) }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant('orgdoc' as const),
+      title: fc.string({ minLength: 1, maxLength: 20 }),
+      acl: fc.array(fc.constantFrom('hr', 'finance'), { maxLength: 2 }),
+    }),
+  },
 );
 type Op = typeof op extends fc.Arbitrary<infer T> ? T : never;
 
@@ -62,18 +101,25 @@ function apply(store: Store, ops: readonly Op[]): void {
           break;
         }
         case 'turn':
-          store.scope(PARTITIONS[o.p] ?? PARTITIONS[0], { create: true }).addWorkingItems([{ sessionId: 's1', key: 'turn', value: o.text, itemType: 'turn', speaker: 'user' }]);
+          store
+            .scope(PARTITIONS[o.p] ?? PARTITIONS[0], { create: true })
+            .addWorkingItems([{ sessionId: 's1', key: 'turn', value: o.text, itemType: 'turn', speaker: 'user' }]);
           break;
         case 'env':
           store.scope(PARTITIONS[o.p] ?? PARTITIONS[0], { create: true }).setEnvironment([{ key: o.key, value: o.value }]);
           break;
         case 'query':
-          store.scope(PARTITIONS[o.p] ?? PARTITIONS[0], { create: true }).saveQuery({ label: 'Q', prompt: o.prompt, groundTruth: { must_mention: [o.prompt] } });
+          store
+            .scope(PARTITIONS[o.p] ?? PARTITIONS[0], { create: true })
+            .saveQuery({ label: 'Q', prompt: o.prompt, groundTruth: { must_mention: [o.prompt] } });
           break;
         case 'state':
           store
             .scope(PARTITIONS[o.p] ?? PARTITIONS[0], { create: true })
-            .applyAgentStateUpdate(o.session, { expectations: [{ id: o.id, action: 'act', expected_outcome: 'n items', expected_count: o.count }], assumptions: [{ id: 'a1', hypothesis: 'h', confidence: 0.5 }] });
+            .applyAgentStateUpdate(o.session, {
+              expectations: [{ id: o.id, action: 'act', expected_outcome: 'n items', expected_count: o.count }],
+              assumptions: [{ id: 'a1', hypothesis: 'h', confidence: 0.5 }],
+            });
           break;
         case 'doc':
           store.scope(PARTITIONS[o.p] ?? PARTITIONS[0], { create: true }).putContextDocument(o.session, o.body);
@@ -107,8 +153,13 @@ describe('snapshot round trip (property)', () => {
 
           // json and ndjson carry the same records.
           const doc = JSON.parse(fs.readFileSync(j, 'utf8')) as { header: unknown; records: unknown[]; end: unknown };
-          const lines = first.trimEnd().split('\n').map((l) => JSON.parse(l) as unknown);
-          expect([doc.header, ...doc.records, doc.end].map((r) => withoutTimestamp(JSON.stringify(r)))).toEqual(lines.map((r) => withoutTimestamp(JSON.stringify(r))));
+          const lines = first
+            .trimEnd()
+            .split('\n')
+            .map((l) => JSON.parse(l) as unknown);
+          expect([doc.header, ...doc.records, doc.end].map((r) => withoutTimestamp(JSON.stringify(r)))).toEqual(
+            lines.map((r) => withoutTimestamp(JSON.stringify(r))),
+          );
 
           importSnapshotFile(copyNd, a);
           importSnapshotFile(copyJson, j);

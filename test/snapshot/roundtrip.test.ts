@@ -16,7 +16,17 @@ describe('snapshot round trip', () => {
       const dir = tmpDir();
       const first = path.join(dir, `a.${format}`);
       const summary = await exportStore(store, { format, out: first });
-      expect(summary.counts).toMatchObject({ partition: 4, identity: 1, edge: 1, working_item: 2, environment: 2, org_document: 2, saved_query: 1, agent_state: 1, context_document: 2 });
+      expect(summary.counts).toMatchObject({
+        partition: 4,
+        identity: 1,
+        edge: 1,
+        working_item: 2,
+        environment: 2,
+        org_document: 2,
+        saved_query: 1,
+        agent_state: 1,
+        context_document: 2,
+      });
       expect(summary.counts.audit).toBeGreaterThan(0);
 
       const copy = openTmpStore();

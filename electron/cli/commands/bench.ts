@@ -51,13 +51,15 @@ interface JsonRow {
 
 /** --db (or its older name --dir): a folder for the scratch databases, created if missing. */
 function scratchDir(db: string | undefined, dir: string | undefined): string | undefined {
-  if (db !== undefined && dir !== undefined && path.resolve(db) !== path.resolve(dir)) throw new StatelensError('INVALID_INPUT', '--db and --dir are two names for one folder; give one of them');
+  if (db !== undefined && dir !== undefined && path.resolve(db) !== path.resolve(dir))
+    throw new StatelensError('INVALID_INPUT', '--db and --dir are two names for one folder; give one of them');
   const chosen = db ?? dir;
   if (chosen === undefined) return undefined;
   if (chosen === '') throw new StatelensError('INVALID_INPUT', '--db needs a folder');
   if (!fs.existsSync(chosen)) fs.mkdirSync(chosen, { recursive: true });
   // Each section builds fresh databases; an existing database file would never be measured.
-  else if (!fs.statSync(chosen).isDirectory()) throw new StatelensError('INVALID_INPUT', `--db ${chosen} is a file; bench builds its own databases, so give a folder to build them in`);
+  else if (!fs.statSync(chosen).isDirectory())
+    throw new StatelensError('INVALID_INPUT', `--db ${chosen} is a file; bench builds its own databases, so give a folder to build them in`);
   return chosen;
 }
 
@@ -96,7 +98,8 @@ error with --json), 2 usage error.`,
       .map((s) => s.trim())
       .filter(Boolean);
     const unknown = only?.filter((n) => !BENCH_SECTIONS.some((s) => s.name === n)) ?? [];
-    if (unknown.length > 0) throw new StatelensError('INVALID_INPUT', `Unknown bench section ${unknown.join(', ')}; sections: ${BENCH_SECTIONS.map((s) => s.name).join(', ')}`);
+    if (unknown.length > 0)
+      throw new StatelensError('INVALID_INPUT', `Unknown bench section ${unknown.join(', ')}; sections: ${BENCH_SECTIONS.map((s) => s.name).join(', ')}`);
     const dir = scratchDir(stringOpt(args, 'db'), stringOpt(args, 'dir'));
     const quick = args.values.quick === true;
     const sections = BENCH_SECTIONS.filter((s) => !only || only.includes(s.name));
@@ -123,17 +126,29 @@ error with --json), 2 usage error.`,
         error = e instanceof Error ? e.message : String(e);
         io.err(`bench: section ${section.name} failed: ${error}`);
       }
-      for (const r of rows) all.push({ section: section.name, metric: r.metric, value: Number.isFinite(r.value) ? r.value : null, unit: r.unit, target: r.target ?? null, baseline: r.baseline ?? null });
+      for (const r of rows)
+        all.push({
+          section: section.name,
+          metric: r.metric,
+          value: Number.isFinite(r.value) ? r.value : null,
+          unit: r.unit,
+          target: r.target ?? null,
+          baseline: r.baseline ?? null,
+        });
       const seconds = (performance.now() - t0) / 1000;
       lines.push('', `## ${section.name}`, '', `(${seconds.toFixed(1)} s)`, '');
       if (rows.length > 0) {
         lines.push('| metric | value | unit | target | baseline / detail |', '|---|---:|---|---|---|');
-        for (const r of rows) lines.push(`| ${cell(r.metric)} | ${formatValue(r.value)} | ${cell(r.unit)} | ${cell(r.target ?? '')} | ${cell(r.baseline ?? '')} |`);
+        for (const r of rows)
+          lines.push(`| ${cell(r.metric)} | ${formatValue(r.value)} | ${cell(r.unit)} | ${cell(r.target ?? '')} | ${cell(r.baseline ?? '')} |`);
       }
       if (error) lines.push('', `**Section failed:** ${cell(error)}`);
     }
     const total = (Date.now() - started.getTime()) / 1000;
-    lines.push('', `Total ${total.toFixed(1)} s. Benchmarks print figures and assert nothing; wall-clock rates depend on the machine's other load (see the load average above).`);
+    lines.push(
+      '',
+      `Total ${total.toFixed(1)} s. Benchmarks print figures and assert nothing; wall-clock rates depend on the machine's other load (see the load average above).`,
+    );
     const report = args.values.json ? JSON.stringify(all) : lines.join('\n');
     io.out(report);
     const out = stringOpt(args, 'out');

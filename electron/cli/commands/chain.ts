@@ -54,14 +54,21 @@ Exit codes: 0 shown, 1 not found or failed, 2 usage error.`,
       const { handle, id } = locate(store, ref, stringOpt(args, 'partition'));
       const chain = handle.chain(id);
       if (args.values.json) {
-        io.out(JSON.stringify({ partitionId: handle.id, partition: partitionLabel(handle.ref), factId: id, versions: chain.versions, proposals: chain.proposals }));
+        io.out(
+          JSON.stringify({ partitionId: handle.id, partition: partitionLabel(handle.ref), factId: id, versions: chain.versions, proposals: chain.proposals }),
+        );
         return EXIT.ok;
       }
-      io.out(`Chain of ${id} in ${partitionLabel(handle.ref)}: ${chain.versions.length} version${chain.versions.length === 1 ? '' : 's'}, ${chain.proposals.length} proposal${chain.proposals.length === 1 ? '' : 's'}`);
+      io.out(
+        `Chain of ${id} in ${partitionLabel(handle.ref)}: ${chain.versions.length} version${chain.versions.length === 1 ? '' : 's'}, ${chain.proposals.length} proposal${chain.proposals.length === 1 ? '' : 's'}`,
+      );
       chain.versions.forEach((v, i) => io.out(`  ${i + 1}. ${describe(v, chain.versions[i + 1])}`));
       if (chain.proposals.length > 0) {
         io.out('Proposals (lower authority, not applied):');
-        for (const p of chain.proposals) io.out(`  - ${p.ts}  ${p.id}  ${p.key} = ${JSON.stringify(p.value)}  [${[p.source.type, p.source.authority].filter(Boolean).join('/')}]  against ${p.proposalFor}: ${p.supersessionReason ?? ''}`);
+        for (const p of chain.proposals)
+          io.out(
+            `  - ${p.ts}  ${p.id}  ${p.key} = ${JSON.stringify(p.value)}  [${[p.source.type, p.source.authority].filter(Boolean).join('/')}]  against ${p.proposalFor}: ${p.supersessionReason ?? ''}`,
+          );
       }
       return EXIT.ok;
     } finally {

@@ -57,13 +57,19 @@ function printImpact(io: CliIO, where: string, impact: DeletionImpact): void {
   io.out(`In ${where}: would delete ${impact.toDelete} fact${impact.toDelete === 1 ? '' : 's'} (${impact.validToDelete} valid now).`);
   for (const f of impact.facts.slice(0, SHOWN)) io.out(`  - ${f.id}  ${f.key}  [${f.status}]`);
   if (impact.toDelete > SHOWN) io.out(`  … and ${impact.toDelete - SHOWN} more`);
-  io.out(`  ${impact.flaggedCount} dependent fact${impact.flaggedCount === 1 ? '' : 's'} would be flagged needs_review${impact.flagged.length > 0 ? `: ${impact.flagged.slice(0, SHOWN).join(', ')}${impact.flaggedCount > SHOWN ? ', …' : ''}` : ''}`);
-  io.out(`  ${impact.relinkedCount} chain pointer${impact.relinkedCount === 1 ? '' : 's'} relinked (${impact.clearedCount} cleared), ${impact.orphanedCount} superseded fact${impact.orphanedCount === 1 ? '' : 's'} left without a successor, ${impact.proposalsAffected} proposal${impact.proposalsAffected === 1 ? '' : 's'} affected`);
+  io.out(
+    `  ${impact.flaggedCount} dependent fact${impact.flaggedCount === 1 ? '' : 's'} would be flagged needs_review${impact.flagged.length > 0 ? `: ${impact.flagged.slice(0, SHOWN).join(', ')}${impact.flaggedCount > SHOWN ? ', …' : ''}` : ''}`,
+  );
+  io.out(
+    `  ${impact.relinkedCount} chain pointer${impact.relinkedCount === 1 ? '' : 's'} relinked (${impact.clearedCount} cleared), ${impact.orphanedCount} superseded fact${impact.orphanedCount === 1 ? '' : 's'} left without a successor, ${impact.proposalsAffected} proposal${impact.proposalsAffected === 1 ? '' : 's'} affected`,
+  );
   for (const r of impact.relinked.slice(0, SHOWN)) io.out(`    ${r.id}.${r.field}: ${r.from} -> ${r.to ?? '(cleared)'}`);
 }
 
 function printResult(io: CliIO, r: DeletionResult): void {
-  io.out(`Deleted ${r.deleted} fact${r.deleted === 1 ? '' : 's'}; flagged ${r.flagged}, relinked ${r.relinked} (${r.cleared} cleared)${r.auditId !== null ? `; audit entry ${r.auditId}` : ''}.`);
+  io.out(
+    `Deleted ${r.deleted} fact${r.deleted === 1 ? '' : 's'}; flagged ${r.flagged}, relinked ${r.relinked} (${r.cleared} cleared)${r.auditId !== null ? `; audit entry ${r.auditId}` : ''}.`,
+  );
   if (r.scrub) io.out(`Text removed from the file and its WAL: ${r.scrub.complete ? 'yes' : 'NO (see below)'}`);
 }
 
@@ -111,9 +117,13 @@ Exit codes: 0 deleted (or nothing matched, or --dry-run), 1 failed, not confirme
       const where = partitionLabel(handle.ref);
       const impact = handle.previewDeletion(selection);
       if (impact.missingIds.length > 0) {
-        throw new StatelensError('NOT_FOUND', `${impact.missingIds.length} of the ids are not facts of ${where} (${impact.missingIds.slice(0, 5).join(', ')}); nothing was deleted`, {
-          missing: impact.missingIds.slice(0, 20),
-        });
+        throw new StatelensError(
+          'NOT_FOUND',
+          `${impact.missingIds.length} of the ids are not facts of ${where} (${impact.missingIds.slice(0, 5).join(', ')}); nothing was deleted`,
+          {
+            missing: impact.missingIds.slice(0, 20),
+          },
+        );
       }
       if (!json) printImpact(io, where, impact);
       if (impact.toDelete === 0 || args.values['dry-run'] === true) {
@@ -123,7 +133,9 @@ Exit codes: 0 deleted (or nothing matched, or --dry-run), 1 failed, not confirme
       }
       if (args.values.yes !== true) {
         if (!io.isTTY) {
-          io.err(`statelens delete: refusing to delete ${impact.toDelete} fact${impact.toDelete === 1 ? '' : 's'} without confirmation (no terminal); pass --yes after reviewing the preview`);
+          io.err(
+            `statelens delete: refusing to delete ${impact.toDelete} fact${impact.toDelete === 1 ? '' : 's'} without confirmation (no terminal); pass --yes after reviewing the preview`,
+          );
           return EXIT.usage;
         }
         const answer = await io.prompt(`Delete ${impact.toDelete} fact${impact.toDelete === 1 ? '' : 's'} from ${where}? Type "yes" to confirm: `);

@@ -44,10 +44,18 @@ is written), 2 usage error.`,
       }
       const o = stats.outcomes;
       const r = stats.rules;
-      io.out(`Wrote ${stats.facts.toLocaleString('en-US')} facts to ${path} in ${stats.seconds.toFixed(1)} s (${Math.round(stats.facts / Math.max(stats.seconds, 0.001)).toLocaleString('en-US')} facts/s), seed "${seed}"`);
-      io.out(`  ${stats.orgs} organisations, ${stats.partitions} partitions (${stats.users} users, ${stats.capabilities} capabilities), ${stats.documents} documents`);
-      io.out(`  ${o.superseded.toLocaleString('en-US')} superseding writes, ${o.proposal.toLocaleString('en-US')} proposals, ${o.stale.toLocaleString('en-US')} stale writes; rules: ${r.explicit} explicit, ${r.implicit} implicit, ${r.authority} authority, ${r.temporal} temporal`);
-      io.out(`  ${stats.flagged.toLocaleString('en-US')} review flags, ${stats.workingItems} working-set items, ${stats.environmentSignals} environment signals, ${stats.savedQueries} saved queries, ${stats.agentStates} agent states, ${stats.contextDocuments} context document versions`);
+      io.out(
+        `Wrote ${stats.facts.toLocaleString('en-US')} facts to ${path} in ${stats.seconds.toFixed(1)} s (${Math.round(stats.facts / Math.max(stats.seconds, 0.001)).toLocaleString('en-US')} facts/s), seed "${seed}"`,
+      );
+      io.out(
+        `  ${stats.orgs} organisations, ${stats.partitions} partitions (${stats.users} users, ${stats.capabilities} capabilities), ${stats.documents} documents`,
+      );
+      io.out(
+        `  ${o.superseded.toLocaleString('en-US')} superseding writes, ${o.proposal.toLocaleString('en-US')} proposals, ${o.stale.toLocaleString('en-US')} stale writes; rules: ${r.explicit} explicit, ${r.implicit} implicit, ${r.authority} authority, ${r.temporal} temporal`,
+      );
+      io.out(
+        `  ${stats.flagged.toLocaleString('en-US')} review flags, ${stats.workingItems} working-set items, ${stats.environmentSignals} environment signals, ${stats.savedQueries} saved queries, ${stats.agentStates} agent states, ${stats.contextDocuments} context document versions`,
+      );
       return EXIT.ok;
     } finally {
       bar.end();

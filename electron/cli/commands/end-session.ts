@@ -7,7 +7,7 @@ import { openDb, partitionIdArg } from '../database';
 
 export const endSessionCommand: CliCommand = {
   name: 'end-session',
-  summary: "End a session: clear its working set and release its identity (facts stay)",
+  summary: 'End a session: clear its working set and release its identity (facts stay)',
   usage: `statelens end-session --db FILE --partition P --session ID [--json]
 
   --partition  numeric id or user:ORG/USER, capability:ORG/NAME, org:ORG
@@ -23,7 +23,10 @@ Exit codes: 0 ended, 1 failed, 2 usage error.`,
       const handle = store.scopeById(partitionIdArg(store, requireString(args, 'partition')) as number);
       const r = handle.endSession(session);
       if (args.values.json) io.out(JSON.stringify({ ...r, partition: partitionLabel(handle.ref) }));
-      else io.out(`Ended session ${session} of ${partitionLabel(handle.ref)}: ${r.workingItemsCleared} working items cleared${r.identityReleased ? ', identity released' : ''}`);
+      else
+        io.out(
+          `Ended session ${session} of ${partitionLabel(handle.ref)}: ${r.workingItemsCleared} working items cleared${r.identityReleased ? ', identity released' : ''}`,
+        );
       return EXIT.ok;
     } finally {
       store.close();

@@ -16,7 +16,9 @@ function clip(text: string, width: number): string {
 }
 
 function flags(r: FactRowView): string {
-  return [r.needsReview ? 'review' : '', r.isConstraint ? (r.constraintType ?? 'constraint') : '', r.scope !== 'global' ? r.scope : '', r.level ?? ''].filter(Boolean).join(',');
+  return [r.needsReview ? 'review' : '', r.isConstraint ? (r.constraintType ?? 'constraint') : '', r.scope !== 'global' ? r.scope : '', r.level ?? '']
+    .filter(Boolean)
+    .join(',');
 }
 
 function* rowsOf(handle: PartitionHandle, filter: { search?: string; validity: 'valid' | 'all' }, limit: number): Generator<FactRowView> {

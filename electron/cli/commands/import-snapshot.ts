@@ -27,9 +27,20 @@ line and field and nothing is imported. Exit codes: 0 imported, 1 failed, 2 usag
     try {
       const summary = await withDatabase(path, (store) => importSnapshotFile(store, file, { onProgress: (n) => bar.update(n) }));
       bar.end();
-      if (args.values.json) io.out(JSON.stringify({ kind: summary.kind, records: summary.records, counts: summary.counts, partitionIds: summary.partitionIds, scope: summary.header.scope }));
+      if (args.values.json)
+        io.out(
+          JSON.stringify({
+            kind: summary.kind,
+            records: summary.records,
+            counts: summary.counts,
+            partitionIds: summary.partitionIds,
+            scope: summary.header.scope,
+          }),
+        );
       else {
-        const parts = Object.entries(summary.counts).map(([t, n]) => `${n} ${t}`).join(', ');
+        const parts = Object.entries(summary.counts)
+          .map(([t, n]) => `${n} ${t}`)
+          .join(', ');
         io.out(`Imported ${summary.records} records from ${file} (${summary.kind}) into ${path}: ${parts || 'nothing'}`);
       }
       return EXIT.ok;

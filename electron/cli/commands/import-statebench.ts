@@ -35,7 +35,9 @@ error.`,
     const lines = readStatebenchFile(file);
     const bar = progressBar(io, 'import');
     try {
-      const stats = await withDatabase(path, (store) => importStatebenchParsed(store, lines, { sourceName: file, onProgress: (done, total) => bar.update(done, total) }));
+      const stats = await withDatabase(path, (store) =>
+        importStatebenchParsed(store, lines, { sourceName: file, onProgress: (done, total) => bar.update(done, total) }),
+      );
       bar.end();
       if (args.values.json) {
         io.out(JSON.stringify({ ...stats, partitions: stats.partitionIds.length }));

@@ -75,7 +75,8 @@ written. --dry-run checks and applies everything, then rolls back. Exit codes: 0
           `${o.created + o.superseded} facts (${o.superseded} superseding), ${o.proposal} proposals, ${o.stale} stale, ${o.duplicate} duplicates, ` +
           `${summary.workingItems} working items, ${summary.environmentSignals} environment signals, ${summary.queries} queries`,
       );
-      for (const u of summary.unresolvedSupersedes) io.err(`warning: line ${u.line} write ${u.write}: supersedes "${u.supersedes}" matched no fact; stored as a new fact`);
+      for (const u of summary.unresolvedSupersedes)
+        io.err(`warning: line ${u.line} write ${u.write}: supersedes "${u.supersedes}" matched no fact; stored as a new fact`);
       for (const u of summary.unresolvedDependencies) io.err(`warning: line ${u.line} write ${u.write}: dependencies not found: ${u.refs.join(', ')}`);
       return EXIT.ok;
     } finally {

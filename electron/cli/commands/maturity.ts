@@ -37,7 +37,8 @@ Exit codes: 0 shown or set, 1 failed (not found, not a capability partition), 2 
       const handle = store.scopeById(id);
       const label = partitionLabel(handle.ref);
       if (!target || actor === undefined) {
-        if (handle.kind !== 'capability') throw new StatelensError('PARTITION_MISMATCH', `Only capability partitions have a maturity; ${label} is ${handle.kind}`);
+        if (handle.kind !== 'capability')
+          throw new StatelensError('PARTITION_MISMATCH', `Only capability partitions have a maturity; ${label} is ${handle.kind}`);
         if (args.values.json) io.out(JSON.stringify({ partitionId: id, partition: label, maturity: handle.maturity }));
         else io.out(`${label}: ${handle.maturity ?? 'junior'}`);
         return EXIT.ok;

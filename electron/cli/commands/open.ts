@@ -35,7 +35,10 @@ export function electronBinary(root: string): { path: string } | { missing: stri
 export function databasePath(arg: string): string {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(arg)) {
     if (arg.toLowerCase().startsWith('file://')) return fileURLToPath(arg);
-    throw new StatelensError('INVALID_INPUT', `statelens open takes a database file or a file:// URL, not ${arg.slice(0, 80)}; to look at a \`statelens serve\` address, open it in a browser`);
+    throw new StatelensError(
+      'INVALID_INPUT',
+      `statelens open takes a database file or a file:// URL, not ${arg.slice(0, 80)}; to look at a \`statelens serve\` address, open it in a browser`,
+    );
   }
   return path.resolve(arg);
 }
@@ -59,7 +62,9 @@ this says so and exits 1 (use \`statelens serve --db FILE\` for the browser inst
     const root = packageRoot();
     const electron = electronBinary(root);
     if ('missing' in electron) {
-      io.err(`statelens open: cannot start the desktop app: ${electron.missing}. Run \`npx install-electron\` or reinstall with \`npm install\` (either downloads Electron), or use \`statelens serve${db ? ` --db ${db}` : ''}\` to inspect in a browser.`);
+      io.err(
+        `statelens open: cannot start the desktop app: ${electron.missing}. Run \`npx install-electron\` or reinstall with \`npm install\` (either downloads Electron), or use \`statelens serve${db ? ` --db ${db}` : ''}\` to inspect in a browser.`,
+      );
       return EXIT.failed;
     }
     const child = spawn(electron.path, [root, ...(db ? [`${OPEN_DATABASE_FLAG}=${db}`] : [])], { cwd: root, detached: true, stdio: 'ignore' });

@@ -20,18 +20,29 @@ function table(io: CliIO, results: readonly RunResult[]): void {
   const first = results[0];
   if (!first) return;
   first.sessions.forEach((s, i) => {
-    const cells = [s.sessionId, s.date, String(s.messages), ...results.flatMap((r) => [String(r.sessions[i]?.storeCalls ?? ''), (r.sessions[i]?.ms ?? 0).toFixed(2)])];
+    const cells = [
+      s.sessionId,
+      s.date,
+      String(s.messages),
+      ...results.flatMap((r) => [String(r.sessions[i]?.storeCalls ?? ''), (r.sessions[i]?.ms ?? 0).toFixed(2)]),
+    ];
     io.out(`| ${cells.join(' | ')} |`);
   });
-  io.out(`| total | | ${first.sessions.reduce((a, s) => a + s.messages, 0)} | ${results.map((r) => `${r.totalCalls} | ${r.totalMs.toFixed(1)}`).join(' | ')} |`);
+  io.out(
+    `| total | | ${first.sessions.reduce((a, s) => a + s.messages, 0)} | ${results.map((r) => `${r.totalCalls} | ${r.totalMs.toFixed(1)}`).join(' | ')} |`,
+  );
   for (const r of results) {
     const n = Math.max(1, r.sessions.length);
-    io.out(`${r.runner}: ${r.totalCalls} store calls (${(r.totalCalls / n).toFixed(1)} per session), ${(r.totalMs / n).toFixed(2)} ms per session, final document ${r.finalDocument ? r.finalDocument.split(/\s+/).filter(Boolean).length : 0} words`);
+    io.out(
+      `${r.runner}: ${r.totalCalls} store calls (${(r.totalCalls / n).toFixed(1)} per session), ${(r.totalMs / n).toFixed(2)} ms per session, final document ${r.finalDocument ? r.finalDocument.split(/\s+/).filter(Boolean).length : 0} words`,
+    );
   }
   const entries = results.find((r) => r.runner === 'entries');
   const only = results.find((r) => r.runner === 'context_only');
   if (entries && only && entries.totalCalls > 0) {
-    io.out(`context-only saves ${(100 * (1 - only.totalCalls / entries.totalCalls)).toFixed(0)}% of store calls and runs ${(entries.totalMs / Math.max(only.totalMs, 0.001)).toFixed(1)}x faster`);
+    io.out(
+      `context-only saves ${(100 * (1 - only.totalCalls / entries.totalCalls)).toFixed(0)}% of store calls and runs ${(entries.totalMs / Math.max(only.totalMs, 0.001)).toFixed(1)}x faster`,
+    );
   }
 }
 

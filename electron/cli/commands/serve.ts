@@ -80,7 +80,8 @@ URL. From another machine: ssh -L PORT:127.0.0.1:PORT HOST, then open the URL lo
     if (port > 65535) throw new StatelensError('INVALID_INPUT', '--port must be at most 65535');
     const rendererDir = path.resolve(stringOpt(args, 'renderer') ?? DEFAULT_RENDERER_DIR);
     if (args.values.build || !fs.existsSync(path.join(rendererDir, 'index.html'))) {
-      if (stringOpt(args, 'renderer') !== undefined && !args.values.build) throw new StatelensError('NOT_FOUND', `${rendererDir} holds no built renderer (index.html)`);
+      if (stringOpt(args, 'renderer') !== undefined && !args.values.build)
+        throw new StatelensError('NOT_FOUND', `${rendererDir} holds no built renderer (index.html)`);
       await buildRenderer(io);
     }
     const dbArg = stringOpt(args, 'db');

@@ -56,7 +56,16 @@ Exit codes: 0 done, 1 failed, 2 usage error.`,
       ...(db ? { db } : {}),
     });
     if (args.values.json) {
-      io.out(JSON.stringify({ file: run.file, budget: run.budget, timelines: run.timelines, primary: run.primary, comparison: run.comparison, ...(db ? { db } : {}) }));
+      io.out(
+        JSON.stringify({
+          file: run.file,
+          budget: run.budget,
+          timelines: run.timelines,
+          primary: run.primary,
+          comparison: run.comparison,
+          ...(db ? { db } : {}),
+        }),
+      );
     } else {
       for (const line of formatFigures(run)) io.out(line);
       if (out) io.out(`wrote ${run.results.length} lines to ${out}`);

@@ -14,7 +14,14 @@ function setup() {
 describe('agent state deltas', () => {
   it('starts empty and is stored per (partition, session)', () => {
     const { store, p } = setup();
-    expect(p.agentState('s1')).toEqual({ sessionId: 's1', current_understanding: { entities: [], dependencies: [] }, assumptions: [], expectations: [], tentative_hypotheses: [], items: [] });
+    expect(p.agentState('s1')).toEqual({
+      sessionId: 's1',
+      current_understanding: { entities: [], dependencies: [] },
+      assumptions: [],
+      expectations: [],
+      tentative_hypotheses: [],
+      items: [],
+    });
     expect(p.agentStateRecord('s1')).toEqual({ state: null, updatedAt: null });
     p.applyAgentStateUpdate('s1', { assumptions: [{ id: 'a1', hypothesis: 'user prefers email', confidence: 0.6 }] });
     expect(p.agentState('s2').assumptions).toEqual([]);
@@ -28,15 +35,29 @@ describe('agent state deltas', () => {
 
   it('merges entities by id and dependencies by (from, to, rel)', () => {
     const { store, p } = setup();
-    p.applyAgentStateUpdate('s', { current_understanding: { entities: [{ id: 'p1', kind: 'project', name: 'Apollo' }], dependencies: [{ from: 't1', to: 'p1', rel: 'in' }] } });
+    p.applyAgentStateUpdate('s', {
+      current_understanding: { entities: [{ id: 'p1', kind: 'project', name: 'Apollo' }], dependencies: [{ from: 't1', to: 'p1', rel: 'in' }] },
+    });
     const s = p.applyAgentStateUpdate('s', {
       current_understanding: {
-        entities: [{ id: 'p1', kind: 'project' }, { id: 't1', kind: 'task', name: 'Draft' }],
-        dependencies: [{ from: 't1', to: 'p1', rel: 'in' }, { from: 't1', to: 'p1', rel: 'blocks' }],
+        entities: [
+          { id: 'p1', kind: 'project' },
+          { id: 't1', kind: 'task', name: 'Draft' },
+        ],
+        dependencies: [
+          { from: 't1', to: 'p1', rel: 'in' },
+          { from: 't1', to: 'p1', rel: 'blocks' },
+        ],
       },
     });
-    expect(s.current_understanding.entities).toEqual([{ id: 'p1', kind: 'project', name: 'Apollo' }, { id: 't1', kind: 'task', name: 'Draft' }]);
-    expect(s.current_understanding.dependencies).toEqual([{ from: 't1', to: 'p1', rel: 'in' }, { from: 't1', to: 'p1', rel: 'blocks' }]);
+    expect(s.current_understanding.entities).toEqual([
+      { id: 'p1', kind: 'project', name: 'Apollo' },
+      { id: 't1', kind: 'task', name: 'Draft' },
+    ]);
+    expect(s.current_understanding.dependencies).toEqual([
+      { from: 't1', to: 'p1', rel: 'in' },
+      { from: 't1', to: 'p1', rel: 'blocks' },
+    ]);
     store.close();
   });
 
@@ -49,10 +70,16 @@ describe('agent state deltas', () => {
     });
     const s = p.applyAgentStateUpdate('s', {
       assumptions: [{ id: 'a1', hypothesis: 'h', confidence: 0.2 }],
-      tentative_hypotheses: [{ id: 'h1', hypothesis: 'maybe', reason: 'contradiction' }, { id: 'h2', hypothesis: 'or this' }],
+      tentative_hypotheses: [
+        { id: 'h1', hypothesis: 'maybe', reason: 'contradiction' },
+        { id: 'h2', hypothesis: 'or this' },
+      ],
     });
     expect(s.assumptions).toEqual([{ id: 'a1', hypothesis: 'h', confidence: 0.2, evidence: ['m1'] }]);
-    expect(s.tentative_hypotheses.map((h) => [h.id, h.reason])).toEqual([['h1', 'contradiction'], ['h2', undefined]]);
+    expect(s.tentative_hypotheses.map((h) => [h.id, h.reason])).toEqual([
+      ['h1', 'contradiction'],
+      ['h2', undefined],
+    ]);
     expect(s.expectations).toHaveLength(1);
     const e = s.expectations[0]!;
     expect(e.id).toMatch(/^exp_/);
@@ -67,12 +94,21 @@ describe('agent state deltas', () => {
     let s = p.applyAgentStateUpdate('s', {
       items: [
         { op: 'add', item: { id: 'i1', kind: 'task', title: 'Write spec', status: 'active' } },
-        { op: 'add', item: { id: 'i2', kind: 'question', title: 'Budget?', status: 'active', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' } },
+        {
+          op: 'add',
+          item: { id: 'i2', kind: 'question', title: 'Budget?', status: 'active', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' },
+        },
       ],
     });
     const created = s.items[0]!.createdAt;
     expect(s.items.map((i) => i.id)).toEqual(['i1', 'i2']);
-    s = p.applyAgentStateUpdate('s', { items: [{ op: 'update', id: 'i1', patch: { status: 'resolved', details: 'done' } }, { op: 'remove', id: 'i2' }, { op: 'remove', id: 'absent' }] });
+    s = p.applyAgentStateUpdate('s', {
+      items: [
+        { op: 'update', id: 'i1', patch: { status: 'resolved', details: 'done' } },
+        { op: 'remove', id: 'i2' },
+        { op: 'remove', id: 'absent' },
+      ],
+    });
     expect(s.items).toHaveLength(1);
     expect(s.items[0]).toMatchObject({ id: 'i1', status: 'resolved', details: 'done', createdAt: created });
     expect(s.items[0]!.updatedAt > created).toBe(true);
@@ -83,7 +119,14 @@ describe('agent state deltas', () => {
     const { store, p } = setup();
     p.applyAgentStateUpdate('s', { items: [{ op: 'add', item: { id: 'i1', kind: 'task', title: 't', status: 'active' } }] });
     const before = p.agentStateRecord('s');
-    expect(codeOf(() => p.applyAgentStateUpdate('s', { assumptions: [{ id: 'a', hypothesis: 'x', confidence: 0.5 }], items: [{ op: 'add', item: { id: 'i1', kind: 'task', title: 'dup', status: 'active' } }] }))).toBe('CONFLICT');
+    expect(
+      codeOf(() =>
+        p.applyAgentStateUpdate('s', {
+          assumptions: [{ id: 'a', hypothesis: 'x', confidence: 0.5 }],
+          items: [{ op: 'add', item: { id: 'i1', kind: 'task', title: 'dup', status: 'active' } }],
+        }),
+      ),
+    ).toBe('CONFLICT');
     expect(codeOf(() => p.applyAgentStateUpdate('s', { items: [{ op: 'update', id: 'nope', patch: { title: 'x' } }] }))).toBe('NOT_FOUND');
     expect(codeOf(() => p.applyAgentStateUpdate('s', { assumptions: [{ id: 'a', hypothesis: 'x', confidence: 2 }] }))).toBe('INVALID_INPUT');
     expect(codeOf(() => p.applyAgentStateUpdate('s', { surprise: true } as object))).toBe('INVALID_INPUT');
@@ -156,7 +199,10 @@ describe("the summarizer's output as a delta", () => {
     const s = p.applyAgentStateUpdate('s', {
       agent_state_item_updates: [
         { op: 'update', id: 'i1', patch: { id: 'i1', status: 'resolved' } },
-        { op: 'add', item: { id: 'i2', kind: 'question', title: 'Which vendor?', status: 'active', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' } },
+        {
+          op: 'add',
+          item: { id: 'i2', kind: 'question', title: 'Which vendor?', status: 'active', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' },
+        },
       ],
       agent_state_updates: {
         current_understanding: { entities: [{ id: 'p1', kind: 'project', name: 'Apollo' }] },
@@ -200,7 +246,12 @@ describe('agent-state change events', () => {
     const seen: unknown[] = [];
     store.onChange((e) => seen.push(e.agentStates ?? null));
     p.writeFact({ key: 'k', value: 'v' });
-    p.applyAgentStateUpdate('s', { expectations: [{ id: 'e1', action: 'a', expected_outcome: 'o', expected_count: 1 }, { id: 'e2', action: 'b', expected_outcome: 'vague' }] });
+    p.applyAgentStateUpdate('s', {
+      expectations: [
+        { id: 'e1', action: 'a', expected_outcome: 'o', expected_count: 1 },
+        { id: 'e2', action: 'b', expected_outcome: 'vague' },
+      ],
+    });
     p.verifyExpectation('s', 'e2', { id: 't1', count: 1 });
     p.verifyExpectation('s', 'e1', { id: 't2', count: 1 });
     expect(seen).toEqual([null, [{ partitionId: p.id, sessionId: 's' }], null, [{ partitionId: p.id, sessionId: 's' }]]);

@@ -1,7 +1,17 @@
 // A session's agent state (what the agent assumes, expects and is working on): stored as one JSON document per (partition, session),
 // changed only by deltas (merge / upsert / item ops) and by verifying expectations against
 // tool results. Writers run inside the caller's transaction (PartitionHandle.transact).
-import { AgentStateUpdate, flattenAgentStateDelta, isSummarizerOutput, SummarizerOutput, ToolResult, type AgentStateDelta, type AgentStateRecord, type AgentStateUpdateInput, type VerificationResult } from '../../../shared/agent-state';
+import {
+  AgentStateUpdate,
+  flattenAgentStateDelta,
+  isSummarizerOutput,
+  SummarizerOutput,
+  ToolResult,
+  type AgentStateDelta,
+  type AgentStateRecord,
+  type AgentStateUpdateInput,
+  type VerificationResult,
+} from '../../../shared/agent-state';
 import { AgentState, type AgentStateItem, type Assumption, type Expectation } from '../../../shared/domain';
 import { StatelensError } from '../../../shared/errors';
 import { describeIssues } from '../../../shared/issues';
@@ -21,10 +31,10 @@ export function emptyAgentState(sessionId: string): AgentState {
 
 export function agentStateRecord(ctx: PartitionContext, sessionIdInput: string): AgentStateRecord {
   const sessionId = parseInput(SessionIdInput, sessionIdInput, 'session id');
-  const row = stmt<[number, string], { state: string; updated_at: string }>(ctx.db, 'SELECT state, updated_at FROM agent_states WHERE partition_id = ? AND session_id = ?').get(
-    ctx.partitionId,
-    sessionId,
-  );
+  const row = stmt<[number, string], { state: string; updated_at: string }>(
+    ctx.db,
+    'SELECT state, updated_at FROM agent_states WHERE partition_id = ? AND session_id = ?',
+  ).get(ctx.partitionId, sessionId);
   if (!row) return { state: null, updatedAt: null };
   let json: unknown;
   try {
@@ -83,12 +93,16 @@ export function mergeAgentState(state: AgentState, update: AgentStateUpdate, ser
       const id = e.id ?? services.newId('exp');
       return known.has(id) ? { ...e, id } : { status: 'pending' as const, ...e, id };
     });
-    next.expectations = upsert(next.expectations.map((e) => ({ ...e, id: e.id ?? services.newId('exp') })), withIds);
+    next.expectations = upsert(
+      next.expectations.map((e) => ({ ...e, id: e.id ?? services.newId('exp') })),
+      withIds,
+    );
   }
   if (update.tentative_hypotheses) next.tentative_hypotheses = upsert(next.tentative_hypotheses, update.tentative_hypotheses);
   for (const op of update.items ?? []) {
     if (op.op === 'add') {
-      if (next.items.some((i) => i.id === op.item.id)) throw new StatelensError('CONFLICT', `Agent state item ${op.item.id} already exists; use an update`, { itemId: op.item.id });
+      if (next.items.some((i) => i.id === op.item.id))
+        throw new StatelensError('CONFLICT', `Agent state item ${op.item.id} already exists; use an update`, { itemId: op.item.id });
       next.items.push({ ...op.item, createdAt: op.item.createdAt ?? now, updatedAt: op.item.updatedAt ?? now });
     } else if (op.op === 'update') {
       const i = next.items.findIndex((x) => x.id === op.id);
@@ -109,7 +123,10 @@ function store(ctx: PartitionContext, state: AgentState): void {
   if (!checked.success) throw new StatelensError('INVALID_INPUT', `The update would leave invalid agent state: ${describeIssues(checked.error)}`);
   const json = JSON.stringify(checked.data);
   if (Buffer.byteLength(json, 'utf8') > MAX_AGENT_STATE_BYTES) {
-    throw new StatelensError('INVALID_INPUT', `Agent state of session ${state.sessionId} would exceed ${MAX_AGENT_STATE_BYTES} bytes; remove items or assumptions first`);
+    throw new StatelensError(
+      'INVALID_INPUT',
+      `Agent state of session ${state.sessionId} would exceed ${MAX_AGENT_STATE_BYTES} bytes; remove items or assumptions first`,
+    );
   }
   stmt(
     ctx.db,
@@ -121,7 +138,9 @@ function store(ctx: PartitionContext, state: AgentState): void {
 /** Applies one delta (flat, or the summarizer's output, which also stamps lastSummarizedAt) to
  * the session's state and stores it; returns the new state. */
 export function applyAgentStateUpdate(ctx: PartitionContext, sessionId: string, updateInput: AgentStateUpdateInput): AgentState {
-  const delta: AgentStateDelta = isSummarizerOutput(updateInput) ? parseInput(SummarizerOutput, updateInput, 'summarizer output') : parseInput(AgentStateUpdate, updateInput, 'agent state update');
+  const delta: AgentStateDelta = isSummarizerOutput(updateInput)
+    ? parseInput(SummarizerOutput, updateInput, 'summarizer output')
+    : parseInput(AgentStateUpdate, updateInput, 'agent state update');
   const update = flattenAgentStateDelta(delta);
   if (isSummarizerOutput(delta) && update.lastSummarizedAt === undefined) update.lastSummarizedAt = ctx.clock.now();
   const next = mergeAgentState(getAgentState(ctx, sessionId), update, { now: () => ctx.clock.now(), newId: (p) => ctx.newId(p) });
@@ -157,5 +176,13 @@ export function verifyExpectation(ctx: PartitionContext, sessionId: string, expe
     assumptions: assumption ? [...state.assumptions, assumption] : state.assumptions,
   };
   store(ctx, next);
-  return { outcome: m.verdict === 'match' ? 'confirmed' : 'failed', verdict: m.verdict, criterion: m.criterion, reason: m.reason, expectation: checked, assumption, state: next };
+  return {
+    outcome: m.verdict === 'match' ? 'confirmed' : 'failed',
+    verdict: m.verdict,
+    criterion: m.criterion,
+    reason: m.reason,
+    expectation: checked,
+    assumption,
+    state: next,
+  };
 }

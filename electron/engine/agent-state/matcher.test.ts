@@ -21,7 +21,10 @@ describe('doesOutcomeMatch', () => {
   it('type: the result must contain the expected type; type comes before count', () => {
     expect(doesOutcomeMatch(exp({ expected_type: 'task' }), { id: 'r', types: ['doc', 'task'] })).toBe('match');
     expect(doesOutcomeMatch(exp({ expected_type: 'task' }), { id: 'r', types: ['doc'] })).toBe('mismatch');
-    expect(explainOutcomeMatch(exp({ expected_type: 'task', expected_count: 9 }), { id: 'r', types: ['task'], count: 1 })).toMatchObject({ verdict: 'match', criterion: 'type' });
+    expect(explainOutcomeMatch(exp({ expected_type: 'task', expected_count: 9 }), { id: 'r', types: ['task'], count: 1 })).toMatchObject({
+      verdict: 'match',
+      criterion: 'type',
+    });
   });
 
   it('count: compared exactly, a missing count is 0', () => {

@@ -10,7 +10,8 @@ import { hasCorrectionCue } from '../facts/inference';
 import { stemSet, words } from './terms';
 
 const MIN_QUOTE_CHARS = 6;
-const INVALIDATION_CUE = /\b(invalidated|invalid|superseded|obsolete|outdated|no longer|was based on|wrong|incorrect|previously|originally|original|formerly|retracted|replaced)\b/i;
+const INVALIDATION_CUE =
+  /\b(invalidated|invalid|superseded|obsolete|outdated|no longer|was based on|wrong|incorrect|previously|originally|original|formerly|retracted|replaced)\b/i;
 export const REDACTED = '[superseded value withheld]';
 
 /** Lower-cased, whitespace-collapsed, without trailing punctuation: the form quotes compare in. */
@@ -23,7 +24,11 @@ const normCache = new Map<string, string>();
 function norm(text: string): string {
   const hit = normCache.get(text);
   if (hit !== undefined) return hit;
-  const out = text.toLowerCase().replace(/\s+/g, ' ').replace(/[\s.,;:!?'"]+$/u, '').trim();
+  const out = text
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/[\s.,;:!?'"]+$/u, '')
+    .trim();
   if (normCache.size >= 50_000) normCache.clear();
   normCache.set(text, out);
   return out;

@@ -34,7 +34,12 @@ function scopePrefix(marks: readonly ItemMark[], scopeId: string | null): string
 }
 
 /** "- key: value" with scope, constraint and review markers; `value` may be redacted. */
-export function factLine(f: Pick<LeanFact, 'key' | 'scope_id' | 'constraint_type'>, marks: readonly ItemMark[], value: string, options: { withKey?: boolean } = {}): string {
+export function factLine(
+  f: Pick<LeanFact, 'key' | 'scope_id' | 'constraint_type'>,
+  marks: readonly ItemMark[],
+  value: string,
+  options: { withKey?: boolean } = {},
+): string {
   let prefix = scopePrefix(marks, f.scope_id);
   if (marks.includes('constraint')) prefix += `[${(f.constraint_type ?? 'policy').toUpperCase()} CONSTRAINT] `;
   if (marks.includes('needs_review')) prefix += '[NEEDS REVIEW] ';
@@ -60,13 +65,18 @@ function speakerName(s: string | null): string {
 
 /** A turn as "Speaker: text"; other items as "key: value". */
 export function itemLine(w: WorkingRow, marks: readonly ItemMark[], value: string = w.value): string {
-  const prefix = (marks.includes('superseded') ? `${HISTORY_MARK} ` : '') + (marks.includes('hypothetical') ? `${HYPOTHETICAL_MARK} ` : marks.includes('draft') ? `${DRAFT_MARK} ` : '');
+  const prefix =
+    (marks.includes('superseded') ? `${HISTORY_MARK} ` : '') +
+    (marks.includes('hypothetical') ? `${HYPOTHETICAL_MARK} ` : marks.includes('draft') ? `${DRAFT_MARK} ` : '');
   return isTurn(w) ? `${prefix}${speakerName(w.speaker)}: ${oneLine(value)}` : `- ${prefix}${oneLine(w.key)}: ${oneLine(value)}`;
 }
 
 export function identityLines(identity: Identity | undefined): string[] {
   if (!identity) return ['- (no identity recorded for this partition)'];
-  const lines = [`- User: ${oneLine(identity.userName)}${identity.userId ? ` (${oneLine(identity.userId)})` : ''}`, `- Authority: ${oneLine(identity.authority)}`];
+  const lines = [
+    `- User: ${oneLine(identity.userName)}${identity.userId ? ` (${oneLine(identity.userId)})` : ''}`,
+    `- Authority: ${oneLine(identity.authority)}`,
+  ];
   if (identity.department) lines.push(`- Department: ${oneLine(identity.department)}`);
   if (identity.organization) lines.push(`- Organization: ${oneLine(identity.organization)}`);
   if (identity.permissions.length > 0) lines.push(`- Permissions: ${identity.permissions.map(oneLine).join(', ')}`);
@@ -106,7 +116,9 @@ export function agentStateLines(state: AgentState): string[] {
     if (i.status !== 'active') continue;
     lines.push(`- ${i.kind.charAt(0).toUpperCase()}${i.kind.slice(1)}: ${oneLine(i.title)}${i.details ? ` — ${oneLine(i.details)}` : ''}`);
   }
-  for (const e of state.current_understanding.entities) lines.push(`- Entity: ${oneLine(e.name ?? e.id)} (${oneLine(e.kind)}${e.name ? `, ${oneLine(e.id)}` : ''})`);
-  for (const d of state.current_understanding.dependencies) lines.push(`- Dependency: ${nameOf(d.from)} → ${nameOf(d.to)}${d.rel ? ` (${oneLine(d.rel)})` : ''}`);
+  for (const e of state.current_understanding.entities)
+    lines.push(`- Entity: ${oneLine(e.name ?? e.id)} (${oneLine(e.kind)}${e.name ? `, ${oneLine(e.id)}` : ''})`);
+  for (const d of state.current_understanding.dependencies)
+    lines.push(`- Dependency: ${nameOf(d.from)} → ${nameOf(d.to)}${d.rel ? ` (${oneLine(d.rel)})` : ''}`);
   return lines;
 }

@@ -36,7 +36,10 @@ export function audienceAllows(audience: string, identity: Identity | undefined)
   if (!identity) return false;
   const a = audience.toLowerCase().trim();
   const level = seniority(identity.authority);
-  const floor = /\+|\band above\b|\bor above\b|\bor higher\b/.test(a) || /^(c-suite|c-level|executives?|vps?|directors?)$/.test(a) ? seniority(a.replace(/\+|\band above\b|\bor above\b|\bor higher\b/g, '')) : 0;
+  const floor =
+    /\+|\band above\b|\bor above\b|\bor higher\b/.test(a) || /^(c-suite|c-level|executives?|vps?|directors?)$/.test(a)
+      ? seniority(a.replace(/\+|\band above\b|\bor above\b|\bor higher\b/g, ''))
+      : 0;
   if (floor > 0) return level >= floor || identity.permissions.some((p) => p.toLowerCase() === a);
   const words = (a.match(/[a-z0-9]+/g) ?? []).filter((w) => !GENERIC.has(w));
   const grants = [identity.department, ...identity.permissions].map((g) => g.toLowerCase());

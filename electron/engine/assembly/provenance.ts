@@ -47,9 +47,13 @@ export function readableItems(ctx: PartitionContext, view: TimeView, sessionId: 
 }
 
 export function scopeExclusion(f: Pick<LeanFact, 'scope' | 'scope_id'>, req: Pick<AssemblyRequest, 'sessionId' | 'taskId'>): Exclusion | undefined {
-  if (f.scope === 'session' && f.scope_id !== null && f.scope_id !== req.sessionId) return { reason: 'scope', detail: `session ${f.scope_id}, not ${req.sessionId}` };
+  if (f.scope === 'session' && f.scope_id !== null && f.scope_id !== req.sessionId)
+    return { reason: 'scope', detail: `session ${f.scope_id}, not ${req.sessionId}` };
   if (f.scope === 'task' && (req.taskId === undefined || (f.scope_id !== null && f.scope_id !== req.taskId))) {
-    return { reason: 'scope', detail: req.taskId === undefined ? `task-local (${f.scope_id ?? 'unnamed task'}), no task given` : `task ${f.scope_id}, not ${req.taskId}` };
+    return {
+      reason: 'scope',
+      detail: req.taskId === undefined ? `task-local (${f.scope_id ?? 'unnamed task'}), no task given` : `task ${f.scope_id}, not ${req.taskId}`,
+    };
   }
   return undefined;
 }
@@ -84,7 +88,13 @@ export class ProvenanceLog {
    * The sweep of complete provenance: every fact of the partition, oldest first, that is neither
    * included nor already logged, with why it is out (`ineligible`, else the strategy's `unplaced`).
    */
-  sweepFacts(ctx: PartitionContext, view: TimeView, req: Pick<AssemblyRequest, 'sessionId' | 'taskId'>, included: ReadonlySet<string>, unplaced: (id: string) => Exclusion): void {
+  sweepFacts(
+    ctx: PartitionContext,
+    view: TimeView,
+    req: Pick<AssemblyRequest, 'sessionId' | 'taskId'>,
+    included: ReadonlySet<string>,
+    unplaced: (id: string) => Exclusion,
+  ): void {
     const logged = this.seen.fact;
     const counts = this.sweptCounts;
     for (const page of allFactPages(ctx, view)) {
@@ -99,13 +109,19 @@ export class ProvenanceLog {
   }
 
   /** Included entries first (by rank), then exclusions; an included item is never also excluded. */
-  entries(included: readonly IncludedProvenance[], complete: boolean): { provenance: ProvenanceEntry[]; counts: { included: number; excluded: Record<string, number> } } {
+  entries(
+    included: readonly IncludedProvenance[],
+    complete: boolean,
+  ): { provenance: ProvenanceEntry[]; counts: { included: number; excluded: Record<string, number> } } {
     const inc: Record<ProvenanceKind, Set<string>> = { fact: new Set(), working_item: new Set(), document: new Set() };
     for (const i of included) inc[i.kind].add(i.id);
     const excluded = this.logged.filter((e) => !inc[e.kind].has(e.id));
     const counts: Record<string, number> = {};
     for (const e of excluded) counts[e.reason] = (counts[e.reason] ?? 0) + 1;
     for (const [reason, n] of Object.entries(this.sweptCounts)) counts[reason] = (counts[reason] ?? 0) + n;
-    return { provenance: complete ? ([] as ProvenanceEntry[]).concat(included, excluded, this.swept) : [...included], counts: { included: included.length, excluded: counts } };
+    return {
+      provenance: complete ? ([] as ProvenanceEntry[]).concat(included, excluded, this.swept) : [...included],
+      counts: { included: included.length, excluded: counts },
+    };
   }
 }

@@ -30,7 +30,9 @@ export function validClause(view: TimeView): string {
 }
 
 function params(ctx: PartitionContext, view: TimeView, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return view.asOf === null ? { pid: ctx.partitionId, reader: view.reader, ...extra } : { pid: ctx.partitionId, asOf: view.asOf, reader: view.reader, ...extra };
+  return view.asOf === null
+    ? { pid: ctx.partitionId, reader: view.reader, ...extra }
+    : { pid: ctx.partitionId, asOf: view.asOf, reader: view.reader, ...extra };
 }
 
 /** The facts a strategy may receive: valid in the view and readable by the view's reader. Every
@@ -118,7 +120,18 @@ type LeanArray = [number, string, string, string, LeanFact['scope'], string | nu
  * row objects is most of what a read costs, and this way is several times cheaper. */
 function lean(a: unknown[]): LeanFact {
   const r = a as LeanArray;
-  return { rid: r[0], id: r[1], key: r[2], value: r[3], scope: r[4], scope_id: r[5], is_constraint: r[6], constraint_type: r[7], needs_review: r[8], review_cause_fact: r[9] };
+  return {
+    rid: r[0],
+    id: r[1],
+    key: r[2],
+    value: r[3],
+    scope: r[4],
+    scope_id: r[5],
+    is_constraint: r[6],
+    constraint_type: r[7],
+    needs_review: r[8],
+    review_cause_fact: r[9],
+  };
 }
 
 function rawStmt(ctx: PartitionContext, sql: string) {
@@ -127,7 +140,10 @@ function rawStmt(ctx: PartitionContext, sql: string) {
 
 /** Facts by row id, read in one statement (rows of other partitions are not returned). */
 export function leanFacts(ctx: PartitionContext, rids: readonly number[]): Map<number, LeanFact> {
-  const rows = rawStmt(ctx, `SELECT ${LEAN} FROM facts f WHERE f.rid IN (SELECT value FROM json_each(@rids)) AND +f.partition_id = @pid`).all({ rids: JSON.stringify(rids), pid: ctx.partitionId });
+  const rows = rawStmt(ctx, `SELECT ${LEAN} FROM facts f WHERE f.rid IN (SELECT value FROM json_each(@rids)) AND +f.partition_id = @pid`).all({
+    rids: JSON.stringify(rids),
+    pid: ctx.partitionId,
+  });
   const out = new Map<number, LeanFact>();
   for (const a of rows) {
     const f = lean(a);
@@ -185,15 +201,21 @@ export function* validFactsOrdered(
   // precedes every created_at (a negative age); the history that as-of views read is indexed
   // by ts, so "hours since added at the view's now" is only defined on ts.
   const score = order === 'balanced' ? BALANCED_SCORE : order === 'important' ? 'f.importance' : `coalesce(julianday(${RECENT_AT}), 0.0)`;
-  const ranked = rawStmt(ctx, `SELECT f.rid AS rid, ${score} AS score FROM facts f WHERE f.partition_id = @pid AND ${candidateClause(ctx, view)} ORDER BY ${ORDER_SQL[order]} LIMIT @limit`);
+  const ranked = rawStmt(
+    ctx,
+    `SELECT f.rid AS rid, ${score} AS score FROM facts f WHERE f.partition_id = @pid AND ${candidateClause(ctx, view)} ORDER BY ${ORDER_SQL[order]} LIMIT @limit`,
+  );
   const extra = order === 'balanced' ? { now: view.now } : {};
   let limit = Math.max(1, Math.ceil(first));
   const top = (): ScoredRid[] | undefined => (order === 'balanced' ? balancedTop(ctx, view, limit, scoreAllBelow) : undefined);
   let rows = top() ?? (ranked.all(params(ctx, view, { ...extra, limit })) as ScoredRid[]);
-  for (let given = 0; ; ) {
+  for (let given = 0; ;) {
     for (let i = given; i < rows.length; i += ORDERED_BATCH) {
       const batch = rows.slice(i, i + ORDERED_BATCH);
-      const facts = leanFacts(ctx, batch.map(([rid]) => rid));
+      const facts = leanFacts(
+        ctx,
+        batch.map(([rid]) => rid),
+      );
       for (const [rid, s] of batch) {
         const f = facts.get(rid);
         if (f) yield { ...f, score: s };
@@ -232,14 +254,21 @@ const RANGE_COUNT_CAP = 50_000;
  * as slack on both bounds.
  */
 function balancedTop(ctx: PartitionContext, view: TimeView, k: number, scoreAllBelow: number): ScoredRid[] | undefined {
-  const small = stmt<[number, number], { one: number }>(ctx.db, 'SELECT 1 AS one FROM facts f WHERE f.partition_id = ? LIMIT 1 OFFSET ?').get(ctx.partitionId, Math.max(0, scoreAllBelow - 1)) === undefined;
+  const small =
+    stmt<[number, number], { one: number }>(ctx.db, 'SELECT 1 AS one FROM facts f WHERE f.partition_id = ? LIMIT 1 OFFSET ?').get(
+      ctx.partitionId,
+      Math.max(0, scoreAllBelow - 1),
+    ) === undefined;
   if (small) return undefined;
-  const maxImportance = stmt<[number], { m: number | null }>(ctx.db, 'SELECT max(f.importance) AS m FROM facts f WHERE f.partition_id = ?').get(ctx.partitionId)?.m;
+  const maxImportance = stmt<[number], { m: number | null }>(ctx.db, 'SELECT max(f.importance) AS m FROM facts f WHERE f.partition_id = ?').get(
+    ctx.partitionId,
+  )?.m;
   const jdNow = julianDay(ctx, view.now);
   if (typeof maxImportance !== 'number' || !(maxImportance > 0) || !Number.isFinite(maxImportance) || jdNow === null || !datedTimestamps(ctx)) return undefined;
   const valid = candidateClause(ctx, view);
   const newestSql = `SELECT f.ts AS ts FROM facts f WHERE f.partition_id = @pid AND ${valid} ORDER BY f.ts DESC, f.rid DESC LIMIT 1 OFFSET @offset`;
-  const newestAt = (offset: number): string | undefined => stmt<[Record<string, unknown>], { ts: string }>(ctx.db, newestSql).get(params(ctx, view, { offset }))?.ts;
+  const newestAt = (offset: number): string | undefined =>
+    stmt<[Record<string, unknown>], { ts: string }>(ctx.db, newestSql).get(params(ctx, view, { offset }))?.ts;
   const newest = newestAt(0);
   if (newest === undefined) return undefined;
   const ranked = (from: string, where: string): string =>
@@ -271,7 +300,8 @@ function balancedTop(ctx: PartitionContext, view: TimeView, k: number, scoreAllB
  * and ranges past RANGE_COUNT_CAP, go to ts: it reads rows in about the order they were written). */
 function smallerRange(ctx: PartitionContext, cut: string, minImportance: number): 'facts_partition_ts' | 'facts_sort_importance' {
   const counted = (sql: string, extra: Record<string, unknown>, cap: number): number =>
-    stmt<[Record<string, unknown>], { n: number }>(ctx.db, `SELECT count(*) AS n FROM (${sql} LIMIT @cap)`).get({ pid: ctx.partitionId, cap, ...extra })?.n ?? 0;
+    stmt<[Record<string, unknown>], { n: number }>(ctx.db, `SELECT count(*) AS n FROM (${sql} LIMIT @cap)`).get({ pid: ctx.partitionId, cap, ...extra })?.n ??
+    0;
   for (let cap = 1024; ; cap *= 4) {
     const byAge = counted('SELECT 1 FROM facts f WHERE f.partition_id = @pid AND f.ts >= @cut', { cut }, cap);
     const byImportance = counted('SELECT 1 FROM facts f WHERE f.partition_id = @pid AND f.importance >= @minImportance', { minImportance }, cap);
@@ -295,7 +325,10 @@ function isoDate(jd: number): string | undefined {
 /** Whether every fact timestamp of the partition starts "YYYY-": one index probe per distinct
  * year, giving up after TS_FORM_PROBES. */
 function datedTimestamps(ctx: PartitionContext): boolean {
-  const probe = stmt<[Record<string, unknown>], { ts: string }>(ctx.db, 'SELECT f.ts AS ts FROM facts f WHERE f.partition_id = @pid AND f.ts >= @from ORDER BY f.ts LIMIT 1');
+  const probe = stmt<[Record<string, unknown>], { ts: string }>(
+    ctx.db,
+    'SELECT f.ts AS ts FROM facts f WHERE f.partition_id = @pid AND f.ts >= @from ORDER BY f.ts LIMIT 1',
+  );
   let from = '';
   for (let i = 0; i < TS_FORM_PROBES; i++) {
     const ts = probe.get({ pid: ctx.partitionId, from })?.ts;
@@ -353,7 +386,11 @@ export function relevantFacts(ctx: PartitionContext, view: TimeView, termQueries
     if (seen) {
       seen.bm25 += bm25;
       seen.fact ??= fact;
-    } else byRid.set(r.rid, fact ? { rid: r.rid, id: r.id, is_constraint: r.is_constraint, bm25, fact } : { rid: r.rid, id: r.id, is_constraint: r.is_constraint, bm25 });
+    } else
+      byRid.set(
+        r.rid,
+        fact ? { rid: r.rid, id: r.id, is_constraint: r.is_constraint, bm25, fact } : { rid: r.rid, id: r.id, is_constraint: r.is_constraint, bm25 },
+      );
   };
   for (const match of termQueries) {
     const rows = plain.all(params(ctx, view, { match, limit: perTerm + 1 })) as Array<[number, string, number]>;
@@ -397,7 +434,10 @@ export function successorValues(ctx: PartitionContext, ids: readonly string[]): 
 
 /** Whether more than `limit` facts are dead in the view (counted on an index, rows not read). */
 export function deadCountExceeds(ctx: PartitionContext, view: TimeView, limit: number): boolean {
-  const where = view.asOf === null ? "f.is_valid = 0 AND f.status = 'superseded'" : "+f.status <> 'proposal' AND f.ts <= @asOf AND f.valid_to IS NOT NULL AND f.valid_to <= @asOf";
+  const where =
+    view.asOf === null
+      ? "f.is_valid = 0 AND f.status = 'superseded'"
+      : "+f.status <> 'proposal' AND f.ts <= @asOf AND f.valid_to IS NOT NULL AND f.valid_to <= @asOf";
   const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM facts f WHERE f.partition_id = @pid AND ${where} LIMIT @limit)`;
   const row = stmt<[Record<string, unknown>], { n: number }>(ctx.db, sql).get(params(ctx, view, { limit: limit + 1 }));
   return (row?.n ?? 0) > limit;
@@ -406,7 +446,10 @@ export function deadCountExceeds(ctx: PartitionContext, view: TimeView, limit: n
 /** Facts dead in the view (superseded by then). */
 export function deadFacts(ctx: PartitionContext, view: TimeView, limit: number): DeadFactRow[] {
   // Here the (partition_id, status) and (partition_id, ts) indexes are the right way in.
-  const where = view.asOf === null ? "f.is_valid = 0 AND f.status = 'superseded'" : "+f.status <> 'proposal' AND f.ts <= @asOf AND f.valid_to IS NOT NULL AND f.valid_to <= @asOf";
+  const where =
+    view.asOf === null
+      ? "f.is_valid = 0 AND f.status = 'superseded'"
+      : "+f.status <> 'proposal' AND f.ts <= @asOf AND f.valid_to IS NOT NULL AND f.valid_to <= @asOf";
   const sql = `SELECT ${DEAD_COLUMNS} FROM facts f WHERE f.partition_id = @pid AND ${where} LIMIT @limit`;
   return stmt<[Record<string, unknown>], DeadFactRow>(ctx.db, sql).all(params(ctx, view, { limit }));
 }
@@ -462,7 +505,11 @@ export const WORKING_LIMIT = 5_000;
 
 /** The session's most recent working items (at most WORKING_LIMIT) that the view's reader may
  * see, oldest first; the others, with the audience that withholds each, apart. */
-export function sessionItems(ctx: PartitionContext, view: TimeView, sessionId: string): { items: WorkingRow[]; withheld: Array<{ item: WorkingRow; audience: string }> } {
+export function sessionItems(
+  ctx: PartitionContext,
+  view: TimeView,
+  sessionId: string,
+): { items: WorkingRow[]; withheld: Array<{ item: WorkingRow; audience: string }> } {
   ensurePermissionFunction(ctx.db);
   const rows = stmt<[Record<string, unknown>], WorkingRow & { withheld: string | null }>(
     ctx.db,
@@ -510,7 +557,11 @@ export function orgDocuments(ctx: PartitionContext, identity: Identity | undefin
 }
 
 /** The latest stored context document of a session (its newest version), if any. */
-export function latestContextDocument(ctx: PartitionContext, sessionId: string, asOf: string | null): { version: number; body: string; createdAt: string } | undefined {
+export function latestContextDocument(
+  ctx: PartitionContext,
+  sessionId: string,
+  asOf: string | null,
+): { version: number; body: string; createdAt: string } | undefined {
   const row = stmt<[Record<string, unknown>], { version: number; body: string; created_at: string }>(
     ctx.db,
     `SELECT version, body, created_at FROM context_documents WHERE partition_id = @pid AND session_id = @sid

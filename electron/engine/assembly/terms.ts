@@ -7,7 +7,7 @@ const STOPWORDS = new Set(
     'further had has have having he her here hers herself him himself his how i if in into is it its itself just me more most my myself no nor not now of off on once only or other ' +
     'our ours ourselves out over own same she should so some such than that the their theirs them themselves then there these they this those through to too under until up very ' +
     'was we were what when where which while who whom why will with would you your yours yourself yourselves shall may might must also us let lets get got make made still yet ' +
-    'whats what\'s thats there\'s it\'s im i\'m we\'re don\'t can\'t cannot won\'t isn\'t aren\'t wasn\'t doesn\'t didn\'t please tell know based provide requested information ' +
+    "whats what's thats there's it's im i'm we're don't can't cannot won't isn't aren't wasn't doesn't didn't please tell know based provide requested information " +
     'current currently right okay ok one two s t d ll re ve m'
   ).split(/\s+/),
 );
@@ -65,7 +65,6 @@ export function ftsTerm(term: string, word: string = term): string {
   return quoted.length === 1 ? (quoted[0] as string) : `(${quoted.join(' OR ')})`;
 }
 
-
 const STEM_CACHE_LIMIT = 50_000;
 const stemSets = new Map<string, ReadonlySet<string>>();
 
@@ -107,7 +106,11 @@ export function scoreTexts(texts: readonly string[], terms: ReadonlyMap<string, 
   const n = Math.max(sets.length, 1);
   const avgLen = sets.reduce((a, s) => a + s.size, 0) / n || 1;
   const df = new Map<string, number>();
-  for (const t of terms.keys()) df.set(t, sets.reduce((a, s) => a + (matches(s, t) ? 1 : 0), 0));
+  for (const t of terms.keys())
+    df.set(
+      t,
+      sets.reduce((a, s) => a + (matches(s, t) ? 1 : 0), 0),
+    );
   return sets.map((s) => {
     let score = 0;
     for (const [t, weight] of terms) {

@@ -114,7 +114,12 @@ export class ContextBuilder {
     this.estimate += cost;
   }
 
-  private render(): { text: string; sections: Array<{ spec: SectionSpec; start: number; end: number; lines: string[] }>; spans: Map<Line, Span>; rankOf: Map<Line, number> } {
+  private render(): {
+    text: string;
+    sections: Array<{ spec: SectionSpec; start: number; end: number; lines: string[] }>;
+    spans: Map<Line, Span>;
+    rankOf: Map<Line, number>;
+  } {
     let text = '';
     const sections: Array<{ spec: SectionSpec; start: number; end: number; lines: string[] }> = [];
     const spans = new Map<Line, Span>();

@@ -30,7 +30,10 @@ describe('context documents', () => {
     expect(p.contextDocument('s1')).toEqual(v2);
     expect(p.contextDocument('s1', 1)).toEqual(v1);
     expect(p.contextDocument('s1', 3)).toBeNull();
-    expect(p.contextDocumentVersions('s1').map((v) => [v.version, v.words])).toEqual([[2, countWords(DOC(2))], [1, countWords(DOC(1))]]);
+    expect(p.contextDocumentVersions('s1').map((v) => [v.version, v.words])).toEqual([
+      [2, countWords(DOC(2))],
+      [1, countWords(DOC(1))],
+    ]);
     expect(p.contextDocument('s2')?.version).toBe(1);
     const other = store.scope({ kind: 'user', org: 'acme', user: 'u2' }, { create: true });
     expect(other.contextDocument('s1')).toBeNull();
@@ -59,7 +62,10 @@ describe('listSessions', () => {
   it('lists every session with agent state, context documents or working items, most recent first', () => {
     const store = openTmpStore();
     const p = store.scope(USER, { create: true });
-    p.addWorkingItems([{ sessionId: 'turns', key: 'turn_1', value: 'hi' }, { sessionId: 'turns', key: 'turn_2', value: 'hello' }]);
+    p.addWorkingItems([
+      { sessionId: 'turns', key: 'turn_1', value: 'hi' },
+      { sessionId: 'turns', key: 'turn_2', value: 'hello' },
+    ]);
     p.applyAgentStateUpdate('planning', { assumptions: [{ id: 'a', hypothesis: 'x', confidence: 0.5 }] });
     p.putContextDocument('docs', DOC(1));
     p.putContextDocument('docs', DOC(2));

@@ -41,17 +41,27 @@ export function putContextDocument(ctx: PartitionContext, sessionIdInput: string
   }
   const words = countWords(body);
   if (words > MAX_CONTEXT_DOCUMENT_WORDS) {
-    throw new StatelensError('INVALID_INPUT', `The context document has ${words} words; the limit is ${MAX_CONTEXT_DOCUMENT_WORDS}. Prune the oldest, least-referenced content first.`, {
-      words,
-      maxWords: MAX_CONTEXT_DOCUMENT_WORDS,
-    });
+    throw new StatelensError(
+      'INVALID_INPUT',
+      `The context document has ${words} words; the limit is ${MAX_CONTEXT_DOCUMENT_WORDS}. Prune the oldest, least-referenced content first.`,
+      {
+        words,
+        maxWords: MAX_CONTEXT_DOCUMENT_WORDS,
+      },
+    );
   }
   const version =
     (stmt<[number, string], number>(ctx.db, 'SELECT coalesce(max(version), 0) FROM context_documents WHERE partition_id = ? AND session_id = ?')
       .pluck()
       .get(ctx.partitionId, sessionId) as number) + 1;
   const createdAt = ctx.clock.now();
-  stmt(ctx.db, 'INSERT INTO context_documents (partition_id, session_id, version, body, created_at) VALUES (?, ?, ?, ?, ?)').run(ctx.partitionId, sessionId, version, body, createdAt);
+  stmt(ctx.db, 'INSERT INTO context_documents (partition_id, session_id, version, body, created_at) VALUES (?, ?, ?, ?, ?)').run(
+    ctx.partitionId,
+    sessionId,
+    version,
+    body,
+    createdAt,
+  );
   return { sessionId, version, body, createdAt };
 }
 
@@ -67,14 +77,20 @@ export function getContextDocument(ctx: PartitionContext, sessionIdInput: string
     );
     return row ? toVersion(row) : null;
   }
-  const row = stmt<[number, string], DocRow>(ctx.db, 'SELECT * FROM context_documents WHERE partition_id = ? AND session_id = ? ORDER BY version DESC LIMIT 1').get(ctx.partitionId, sessionId);
+  const row = stmt<[number, string], DocRow>(
+    ctx.db,
+    'SELECT * FROM context_documents WHERE partition_id = ? AND session_id = ? ORDER BY version DESC LIMIT 1',
+  ).get(ctx.partitionId, sessionId);
   return row ? toVersion(row) : null;
 }
 
 /** The session's versions, newest first, as summaries (fetch a body with getContextDocument). */
 export function contextDocumentVersions(ctx: PartitionContext, sessionIdInput: string): ContextDocumentVersionSummary[] {
   const sessionId = parseInput(SessionIdInput, sessionIdInput, 'session id');
-  return stmt<[number, string, number], DocRow>(ctx.db, 'SELECT * FROM context_documents WHERE partition_id = ? AND session_id = ? ORDER BY version DESC LIMIT ?')
+  return stmt<[number, string, number], DocRow>(
+    ctx.db,
+    'SELECT * FROM context_documents WHERE partition_id = ? AND session_id = ? ORDER BY version DESC LIMIT ?',
+  )
     .all(ctx.partitionId, sessionId, MAX_VERSIONS_LISTED)
     .map((r) => ({ version: r.version, createdAt: r.created_at, words: countWords(r.body) }));
 }

@@ -37,7 +37,8 @@ export function mapSqliteError(e: unknown, path: string): StatelensError | undef
   if (code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN' || code.startsWith('SQLITE_CANTOPEN')) {
     return new StatelensError('READ_ONLY', `${path} cannot be written (${message})`, { sqlite: code });
   }
-  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return new StatelensError('BUSY', `${path} is locked by another process`, { sqlite: code });
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))
+    return new StatelensError('BUSY', `${path} is locked by another process`, { sqlite: code });
   if (code.startsWith('SQLITE_IOERR')) return new StatelensError('CORRUPT_DB', `I/O error on ${path}: ${message}`, { sqlite: code });
   return undefined;
 }
@@ -74,10 +75,14 @@ function checkStatelensDatabase(db: Sqlite, path: string, nativeBinding?: string
     throw new StatelensError('NOT_A_STATELENS_DB', `${path} is an empty SQLite database not created by Statelens`);
   }
   if (userVersion > SCHEMA_VERSION) {
-    throw new StatelensError('DB_TOO_NEW', `${path} has schema version ${userVersion}; this Statelens understands up to ${SCHEMA_VERSION}. Update Statelens to open it.`, {
-      fileVersion: userVersion,
-      supportedVersion: SCHEMA_VERSION,
-    });
+    throw new StatelensError(
+      'DB_TOO_NEW',
+      `${path} has schema version ${userVersion}; this Statelens understands up to ${SCHEMA_VERSION}. Update Statelens to open it.`,
+      {
+        fileVersion: userVersion,
+        supportedVersion: SCHEMA_VERSION,
+      },
+    );
   }
   const check = db.pragma('quick_check(1)', { simple: true }) as string;
   if (check !== 'ok') throw new StatelensError('CORRUPT_DB', `${path} is corrupt: ${check.replace(/\s*\n\s*/g, ' ')}`); // one line for CLI and UI
@@ -164,13 +169,15 @@ function openWholeCopy(path: string, nativeBinding?: string): Sqlite {
     const code = typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : '';
     throw new StatelensError(code === 'EACCES' ? 'PERMISSION_DENIED' : 'READ_ONLY', `${path} cannot be read (${code || String(e)})`);
   }
-  if (bytes.length < 100 || !bytes.subarray(0, 16).equals(SQLITE_HEADER)) throw new StatelensError('NOT_A_STATELENS_DB', `${path} is not a SQLite database (bad header)`);
+  if (bytes.length < 100 || !bytes.subarray(0, 16).equals(SQLITE_HEADER))
+    throw new StatelensError('NOT_A_STATELENS_DB', `${path} is not a SQLite database (bad header)`);
   bytes[18] = 1; // file format write version: legacy (rollback journal)
   bytes[19] = 1; // file format read version
   const db = new Database(bytes, { readonly: true, ...(nativeBinding ? { nativeBinding } : {}) });
   try {
     const userVersion = checkStatelensDatabase(db, path, nativeBinding);
-    if (userVersion < SCHEMA_VERSION) throw new StatelensError('READ_ONLY', `${path} has schema version ${userVersion} and needs a migration, which read-only mode cannot do`);
+    if (userVersion < SCHEMA_VERSION)
+      throw new StatelensError('READ_ONLY', `${path} has schema version ${userVersion} and needs a migration, which read-only mode cannot do`);
     db.pragma('foreign_keys = ON');
     return db;
   } catch (e) {

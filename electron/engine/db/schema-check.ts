@@ -11,9 +11,16 @@ const expected = new Map<number, Shape>();
 /** name -> "type:columns" for every table and index (sqlite_ internals excluded). */
 function shapeOf(db: Database.Database): Shape {
   const shape: Shape = new Map();
-  const objects = db.prepare("SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'index') AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as Array<{ type: string; name: string }>;
+  const objects = db
+    .prepare("SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'index') AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .all() as Array<{ type: string; name: string }>;
   for (const o of objects) {
-    const cols = (db.prepare(o.type === 'table' ? 'SELECT name FROM pragma_table_info(?)' : 'SELECT name FROM pragma_index_info(?)').pluck().all(o.name) as Array<string | null>).map(String);
+    const cols = (
+      db
+        .prepare(o.type === 'table' ? 'SELECT name FROM pragma_table_info(?)' : 'SELECT name FROM pragma_index_info(?)')
+        .pluck()
+        .all(o.name) as Array<string | null>
+    ).map(String);
     shape.set(o.name, `${o.type}:${cols.join(',')}`);
   }
   return shape;

@@ -22,7 +22,14 @@ function selectedIds(ctx: PartitionContext, selection: DeletionSelection): strin
   }
   const sql = selectionSql(ctx.partitionId, selection);
   // Only fixed fragments chosen by filterSql are spliced in; every value is bound.
-  return guardSearch('filter' in selection ? selection.filter.search : undefined, () => ctx.db.prepare(`SELECT f.id FROM facts f WHERE ${whereOf(sql).join(' AND ')}`).pluck().all(sql.params) as string[]);
+  return guardSearch(
+    'filter' in selection ? selection.filter.search : undefined,
+    () =>
+      ctx.db
+        .prepare(`SELECT f.id FROM facts f WHERE ${whereOf(sql).join(' AND ')}`)
+        .pluck()
+        .all(sql.params) as string[],
+  );
 }
 
 const FLAG_DEPENDENTS = `

@@ -68,7 +68,12 @@ describe('deleting from supersession chains', () => {
     expect(result.deleted).toBe(5);
     expect(p.getFact(b!)).toMatchObject({ supersedes: null, supersededBy: d, isValid: false });
     expect(p.getFact(d!)).toMatchObject({ supersedes: b, supersededBy: null, isValid: false });
-    expect(p.allFacts().map((f) => f.id).sort()).toEqual([b, d].sort());
+    expect(
+      p
+        .allFacts()
+        .map((f) => f.id)
+        .sort(),
+    ).toEqual([b, d].sort());
     expectVerified(store);
   });
 
@@ -172,7 +177,12 @@ describe('selections', () => {
     expect(p.previewDeletion({ filter: { to: '2021-01-01T00:00:00Z' } }).toDelete).toBe(1);
     expect(p.previewDeletion({ filter: { search: '"quoted AND (syntax' } }).toDelete).toBe(0);
     p.deleteFacts({ filter: { validity: 'superseded' } }, actor);
-    expect(p.allFacts().map((f) => f.value).sort()).toEqual(['CET', 'Rome']);
+    expect(
+      p
+        .allFacts()
+        .map((f) => f.value)
+        .sort(),
+    ).toEqual(['CET', 'Rome']);
     expectVerified(store);
   });
 
@@ -221,11 +231,17 @@ describe('a selection that could mean "everything"', () => {
     p.writeFact({ key: 'note', value: 'keep me' });
     const before = dumpTables(store.db);
     for (const search of meaningless) {
-      expect(() => p.previewDeletion({ filter: { search } }), JSON.stringify(search)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', details: expect.objectContaining({ field: 'search' }) }));
+      expect(() => p.previewDeletion({ filter: { search } }), JSON.stringify(search)).toThrow(
+        expect.objectContaining({ code: 'INVALID_INPUT', details: expect.objectContaining({ field: 'search' }) }),
+      );
       expect(() => p.deleteFacts({ filter: { search } }, actor), JSON.stringify(search)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
-      expect(() => p.deleteFacts({ filter: { search, validity: 'superseded' } }, actor), JSON.stringify(search)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+      expect(() => p.deleteFacts({ filter: { search, validity: 'superseded' } }, actor), JSON.stringify(search)).toThrow(
+        expect.objectContaining({ code: 'INVALID_INPUT' }),
+      );
     }
-    expect(() => p.deleteFacts({ filter: { search: Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ') } }, actor)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+    expect(() => p.deleteFacts({ filter: { search: Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ') } }, actor)).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    );
     expect(dumpTables(store.db)).toEqual(before);
   });
 
@@ -236,7 +252,9 @@ describe('a selection that could mean "everything"', () => {
     const kept = other.writeFact({ key: 'x', value: 'elsewhere' }).factId;
     const before = dumpTables(store.db);
     for (const filter of [{}, { validity: 'all' as const }, { memoryTypes: [] }, { validity: 'all' as const, scopes: [], sourceTypes: [], authorities: [] }]) {
-      expect(() => p.previewDeletion({ filter }), JSON.stringify(filter)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', details: { reason: 'empty-filter' } }));
+      expect(() => p.previewDeletion({ filter }), JSON.stringify(filter)).toThrow(
+        expect.objectContaining({ code: 'INVALID_INPUT', details: { reason: 'empty-filter' } }),
+      );
       expect(() => p.deleteFacts({ filter }, actor), JSON.stringify(filter)).toThrow(/ask for it explicitly/);
     }
     expect(dumpTables(store.db)).toEqual(before);
@@ -256,7 +274,11 @@ describe('a selection that could mean "everything"', () => {
     expect(DeletionImpact.shape.selection.parse(echo)).toEqual(echo);
     expect(echo).toEqual({
       kind: 'filter',
-      conditions: ['validity: superseded', 'authority: (none recorded), "manager"', 'search: every word of "paris!" "\\"ber" ("\\"ber" also as the start of a word)'],
+      conditions: [
+        'validity: superseded',
+        'authority: (none recorded), "manager"',
+        'search: every word of "paris!" "\\"ber" ("\\"ber" also as the start of a word)',
+      ],
     });
     expect(p.previewDeletion({ ids: [a!, a!] }).selection).toEqual({ kind: 'ids', count: 2 });
   });
@@ -276,7 +298,13 @@ describe('preview and audit', () => {
     expect(preview.relinked).toContainEqual({ id: a, field: 'supersededBy', from: b, to: null });
 
     const result = p.deleteFacts({ ids: [b!, c!] }, actor);
-    expect(result).toMatchObject({ deleted: preview.toDelete, flagged: preview.flaggedCount, relinked: preview.relinkedCount, cleared: preview.clearedCount, proposalsAffected: preview.proposalsAffected });
+    expect(result).toMatchObject({
+      deleted: preview.toDelete,
+      flagged: preview.flaggedCount,
+      relinked: preview.relinkedCount,
+      cleared: preview.clearedCount,
+      proposalsAffected: preview.proposalsAffected,
+    });
   });
 
   it('audits who, when, why and which ids, never the text', () => {
@@ -309,12 +337,15 @@ describe('transaction and progress', () => {
     const ids = p.writeFacts(Array.from({ length: 1200 }, (_, i) => ({ key: `k${i}`, value: `value ${i}` }))).map((r) => r.factId);
     const before = dumpTables(store.db);
     expect(() =>
-      p.deleteFacts({ ids }, {
-        actor: 'x',
-        onProgress: (done) => {
-          if (done >= 500) throw new Error('cancelled by the test');
+      p.deleteFacts(
+        { ids },
+        {
+          actor: 'x',
+          onProgress: (done) => {
+            if (done >= 500) throw new Error('cancelled by the test');
+          },
         },
-      }),
+      ),
     ).toThrow(/cancelled by the test/);
     expect(dumpTables(store.db)).toEqual(before);
     expect(store.db.prepare("SELECT v FROM facts_fts_config WHERE k = 'secure-delete'").pluck().get()).toBe(1);

@@ -138,7 +138,8 @@ function apply(ctx: PartitionContext, selection: DeletionSelection, meta: Deleti
       count: total,
       // Which kind of selection, never its search text: that may quote what was deleted.
       selection: 'ids' in selection ? 'ids' : 'all' in selection ? 'all' : 'filter',
-      filterFields: 'filter' in selection ? Object.keys(selection.filter).filter((k) => selection.filter[k as keyof typeof selection.filter] !== undefined) : undefined,
+      filterFields:
+        'filter' in selection ? Object.keys(selection.filter).filter((k) => selection.filter[k as keyof typeof selection.filter] !== undefined) : undefined,
       flagged: impact.flaggedCount,
       relinked: impact.relinkedCount,
       cleared: impact.clearedCount,

@@ -26,7 +26,8 @@ function overflowPages(db: Database.Database, path: string): Map<number, string>
   const pageSize = db.pragma('page_size', { simple: true }) as number;
   const file = fs.readFileSync(path);
   const pages = new Map<number, string>();
-  for (const n of db.prepare("SELECT pageno FROM dbstat WHERE pagetype = 'overflow'").pluck().all() as number[]) pages.set(n, file.subarray((n - 1) * pageSize, n * pageSize).toString('hex'));
+  for (const n of db.prepare("SELECT pageno FROM dbstat WHERE pagetype = 'overflow'").pluck().all() as number[])
+    pages.set(n, file.subarray((n - 1) * pageSize, n * pageSize).toString('hex'));
   return pages;
 }
 
@@ -139,7 +140,10 @@ describe('zeroing free space in place', () => {
   it('no other connection writes a cached copy of wiped free space back', () => {
     const store = openTmpStore();
     const p = store.scope({ kind: 'user', org: 'acme', user: 'u1' }, { create: true });
-    const rows = Array.from({ length: 1200 }, (_, i) => ({ key: `topic_${i}`, value: `note mk${crypto.randomBytes(6).toString('hex')} ${'detail '.repeat(i % 30)}end` }));
+    const rows = Array.from({ length: 1200 }, (_, i) => ({
+      key: `topic_${i}`,
+      value: `note mk${crypto.randomBytes(6).toString('hex')} ${'detail '.repeat(i % 30)}end`,
+    }));
     p.writeFacts(rows);
     const marker = (value: string): string => value.match(/mk[0-9a-f]{12}/)![0];
     // Rows removed without secure_delete leave their text in their pages' free space.
@@ -182,7 +186,10 @@ describe('finding needles in free space', () => {
     needles.add('zq91');
     needles.add('a sixteen-plus byte needle');
     needles.add('abc'); // too short: a coincidence, never a needle
-    expect(find(needles, '..zq91..a sixteen-plus byte needle..abc')).toEqual([[2, 'text'], [8, 'text']]);
+    expect(find(needles, '..zq91..a sixteen-plus byte needle..abc')).toEqual([
+      [2, 'text'],
+      [8, 'text'],
+    ]);
     expect(find(needles, '..zq91..a sixteen-plus byte needle', 0, 20)).toEqual([[2, 'text']]);
     expect(find(needles, '..zq9 a sixteen-plus byte needl')).toEqual([]);
   });

@@ -107,7 +107,8 @@ export class NeedleSet {
       const head = ((buf[i]! << 24) | (buf[i + 1]! << 16) | (buf[i + 2]! << 8) | buf[i + 3]!) >>> 0;
       const bit = bitOf(head);
       let kind = hasBit(this.shortFilter, bit) ? kindAt(this.shortByHead.get(head), buf, i, to) : null;
-      if (kind !== 'text' && i + LONG_PREFIX <= to && hasBit(this.longFilter, bit)) kind = kindAt(this.longByPrefix.get(prefixHash(buf, i)), buf, i, to) ?? kind;
+      if (kind !== 'text' && i + LONG_PREFIX <= to && hasBit(this.longFilter, bit))
+        kind = kindAt(this.longByPrefix.get(prefixHash(buf, i)), buf, i, to) ?? kind;
       if (kind) onMatch(i, kind);
     }
   }
@@ -142,7 +143,8 @@ export function freeRegions(page: Buffer, hdr: number, usable: number, strict = 
     const next = block + 4 <= usable ? page.readUInt16BE(block) : 0;
     const size = block + 4 <= usable ? page.readUInt16BE(block + 2) : 0;
     // SQLite's own rule: ascending, inside the content area, never touching the next block.
-    if (guard >= usable / 4 || block < contentStart || size < 4 || block + size > usable || (next !== 0 && next <= block + size + 3)) return strict ? [] : regions;
+    if (guard >= usable / 4 || block < contentStart || size < 4 || block + size > usable || (next !== 0 && next <= block + size + 3))
+      return strict ? [] : regions;
     regions.push([block + 4, block + size]);
     block = next;
   }
@@ -217,7 +219,7 @@ function readFreelist(fd: number, geo: FileGeometry): Freelist | undefined {
   const trunks = new Map<number, number>();
   const leaves = new Set<number>();
   const trunk = Buffer.alloc(geo.pageSize);
-  for (let page = geo.header.readUInt32BE(32); page !== 0; ) {
+  for (let page = geo.header.readUInt32BE(32); page !== 0;) {
     if (page > geo.pages || trunks.has(page) || trunks.size > geo.pages) return undefined;
     fs.readSync(fd, trunk, 0, geo.pageSize, (page - 1) * geo.pageSize);
     const count = trunk.readUInt32BE(4);

@@ -70,9 +70,13 @@ export function selectionSql(partitionId: number, selection: Exclude<DeletionSel
   if ('all' in selection) return filterSql(partitionId, { validity: 'all' });
   const sql = filterSql(partitionId, selection.filter);
   if (!restricts(sql)) {
-    throw new StatelensError('INVALID_INPUT', 'This filter restricts nothing, so it would delete every fact of the partition; to do that, ask for it explicitly (selection { all: true }, or --all on the command line)', {
-      reason: 'empty-filter',
-    });
+    throw new StatelensError(
+      'INVALID_INPUT',
+      'This filter restricts nothing, so it would delete every fact of the partition; to do that, ask for it explicitly (selection { all: true }, or --all on the command line)',
+      {
+        reason: 'empty-filter',
+      },
+    );
   }
   return sql;
 }

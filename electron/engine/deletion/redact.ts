@@ -28,12 +28,19 @@ export function redactDeletedRefs(ctx: PartitionContext, texts: readonly Deleted
   if (deleted.size === 0) return 0;
   // Only a reference no surviving fact still holds is redacted, so when every deleted key and
   // label lives on, no reason needs reading at all (the common case of deleting old versions).
-  const gone = new Set(stmt<[string, number, number], string>(db, GONE_REFS).pluck().all(JSON.stringify([...deleted]), partitionId, partitionId));
+  const gone = new Set(
+    stmt<[string, number, number], string>(db, GONE_REFS)
+      .pluck()
+      .all(JSON.stringify([...deleted]), partitionId, partitionId),
+  );
   if (gone.size === 0) return 0;
   // No surviving fact's reason needs reading: a reason quoting <ref> sits on the fact the ref
   // resolved to, which holds that key or label itself; had it survived, the ref would not be
   // gone. (Reading every reason of a million-fact partition cost most of a second.)
-  const entries = stmt<[number], { id: number; reason: string }>(db, "SELECT id, reason FROM audit_log WHERE partition_id = ? AND reason LIKE '%(resolved by %'").all(partitionId);
+  const entries = stmt<[number], { id: number; reason: string }>(
+    db,
+    "SELECT id, reason FROM audit_log WHERE partition_id = ? AND reason LIKE '%(resolved by %'",
+  ).all(partitionId);
   let changed = 0;
   const setAudit = stmt(db, 'UPDATE audit_log SET reason = ? WHERE id = ?');
   for (const a of entries) {

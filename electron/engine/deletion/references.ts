@@ -53,7 +53,11 @@ export function enforceReferences(db: Sqlite): void {
     else if (ref.table !== 'facts' && ref.onDelete === 'SET NULL') db.prepare(`UPDATE ${t} SET ${c} = NULL WHERE ${pointing}`).run();
     const left = db.prepare(`SELECT count(*) FROM ${t} WHERE ${pointing}`).pluck().get() as number;
     if (left > 0) {
-      throw new StatelensError('CONFLICT', `${left} rows of ${ref.table}.${ref.column} still name a fact being deleted; nothing was deleted`, { table: ref.table, column: ref.column, rows: left });
+      throw new StatelensError('CONFLICT', `${left} rows of ${ref.table}.${ref.column} still name a fact being deleted; nothing was deleted`, {
+        table: ref.table,
+        column: ref.column,
+        rows: left,
+      });
     }
   }
 }

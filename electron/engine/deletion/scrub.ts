@@ -60,12 +60,26 @@ export function needlesFor(db: Sqlite, texts: readonly DeletedText[]): NeedleSet
   const needles = new NeedleSet();
   if (texts.length === 0) return needles;
   // One statement per kind of text over all deleted facts (json_each), each probe an index seek.
-  const notLive = (sql: string, values: Iterable<string>): string[] => db.prepare(sql).pluck().all(JSON.stringify([...new Set(values)])) as string[];
+  const notLive = (sql: string, values: Iterable<string>): string[] =>
+    db
+      .prepare(sql)
+      .pluck()
+      .all(JSON.stringify([...new Set(values)])) as string[];
   const inPartitions = 'f.partition_id IN (SELECT id FROM partitions)';
-  for (const v of notLive(`SELECT j.value FROM json_each(?) j WHERE NOT EXISTS (SELECT 1 FROM facts f WHERE ${inPartitions} AND substr(f.value, 1, 64) = substr(j.value, 1, 64) AND f.value = j.value)`, texts.map((t) => t.value))) needles.add(v);
-  for (const k of notLive(`SELECT j.value FROM json_each(?) j WHERE NOT EXISTS (SELECT 1 FROM facts f WHERE ${inPartitions} AND f.key = j.value)`, texts.map((t) => t.key))) needles.add(k);
+  for (const v of notLive(
+    `SELECT j.value FROM json_each(?) j WHERE NOT EXISTS (SELECT 1 FROM facts f WHERE ${inPartitions} AND substr(f.value, 1, 64) = substr(j.value, 1, 64) AND f.value = j.value)`,
+    texts.map((t) => t.value),
+  ))
+    needles.add(v);
+  for (const k of notLive(
+    `SELECT j.value FROM json_each(?) j WHERE NOT EXISTS (SELECT 1 FROM facts f WHERE ${inPartitions} AND f.key = j.value)`,
+    texts.map((t) => t.key),
+  ))
+    needles.add(k);
   const labels = texts.flatMap((t) => (t.label ? [t.label] : []));
-  if (labels.length > 0) for (const l of notLive(`SELECT j.value FROM json_each(?) j WHERE NOT EXISTS (SELECT 1 FROM facts f WHERE ${inPartitions} AND f.label = j.value)`, labels)) needles.add(l);
+  if (labels.length > 0)
+    for (const l of notLive(`SELECT j.value FROM json_each(?) j WHERE NOT EXISTS (SELECT 1 FROM facts f WHERE ${inPartitions} AND f.label = j.value)`, labels))
+      needles.add(l);
   const words = new Set<string>();
   for (const t of texts) for (const w of ftsTokens(`${t.key} ${t.value}`)) words.add(w);
   if (words.size > 0) {
@@ -287,8 +301,7 @@ export function scrubDeletedText(db: Sqlite, path: string, needles: NeedleSet): 
   }
   const remaining = after === null ? found.leaks : after.leaks + (after.overflow ? MAX_HITS : 0);
   const complete = after !== null && remaining === 0 && walBytes(path) === 0;
-  const how =
-    remedy === 'rebuild' ? `the indexes holding them were rebuilt (${rebuilt.join(', ')})` : 'the file was rebuilt (VACUUM)';
+  const how = remedy === 'rebuild' ? `the indexes holding them were rebuilt (${rebuilt.join(', ')})` : 'the file was rebuilt (VACUUM)';
   return {
     checkpoint,
     remnantsFound: found.leaks,

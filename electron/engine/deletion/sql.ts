@@ -22,7 +22,8 @@ export const SELECT_IDS = `INSERT OR IGNORE INTO temp.sl_del (id, rid)
   SELECT f.id, f.rid FROM json_each(@ids) j CROSS JOIN facts f ON f.id = j.value WHERE +f.partition_id = @partition_id ORDER BY f.rid`;
 export const MISSING_IDS = 'SELECT DISTINCT j.value FROM json_each(@ids) j WHERE NOT EXISTS (SELECT 1 FROM temp.sl_del d WHERE d.id = j.value)';
 /** `where`: the listing's filter terms (the partition's among them), see query/filter-sql. */
-export const selectByFilter = (where: readonly string[]): string => `INSERT INTO temp.sl_del (id, rid) SELECT f.id, f.rid FROM facts f WHERE ${where.join(' AND ')} ORDER BY f.rid`;
+export const selectByFilter = (where: readonly string[]): string =>
+  `INSERT INTO temp.sl_del (id, rid) SELECT f.id, f.rid FROM facts f WHERE ${where.join(' AND ')} ORDER BY f.rid`;
 export const COUNT_SELECTED = 'SELECT count(*) FROM temp.sl_del';
 
 /** The walk tables: successors follow superseded_by, predecessors follow supersedes. */
@@ -30,7 +31,8 @@ export type Walk = { readonly table: 'sl_succ' | 'sl_pred'; readonly pointer: 's
 export const SUCCESSORS: Walk = { table: 'sl_succ', pointer: 'superseded_by' };
 export const PREDECESSORS: Walk = { table: 'sl_pred', pointer: 'supersedes' };
 
-export const walkSeed = (w: Walk): string => `INSERT INTO temp.${w.table} (id, next) SELECT d.id, f.${w.pointer} FROM temp.sl_del d CROSS JOIN facts f ON f.rid = d.rid`;
+export const walkSeed = (w: Walk): string =>
+  `INSERT INTO temp.${w.table} (id, next) SELECT d.id, f.${w.pointer} FROM temp.sl_del d CROSS JOIN facts f ON f.rid = d.rid`;
 export const walkJump = (w: Walk): string =>
   `UPDATE temp.${w.table} AS o SET next = (SELECT s.next FROM temp.${w.table} s WHERE s.id = o.next) WHERE o.next IN (SELECT id FROM temp.sl_del)`;
 export const walkDeadEnds = (w: Walk): string => `UPDATE temp.${w.table} SET next = NULL WHERE next IN (SELECT id FROM temp.sl_del)`;

@@ -17,8 +17,34 @@ export interface WebFact {
   readonly supersedes?: string;
 }
 
-const DEPARTMENTS = ['Operations', 'Finance', 'Procurement', 'Warehousing', 'Fleet', 'Customs', 'IT', 'Facilities', 'Sales', 'Service', 'Legal', 'People'] as const;
-const WORKSTREAMS = ['tooling', 'training', 'hardware', 'licences', 'contractors', 'travel', 'audits', 'pilots', 'integration', 'reporting', 'security', 'rollout'] as const;
+const DEPARTMENTS = [
+  'Operations',
+  'Finance',
+  'Procurement',
+  'Warehousing',
+  'Fleet',
+  'Customs',
+  'IT',
+  'Facilities',
+  'Sales',
+  'Service',
+  'Legal',
+  'People',
+] as const;
+const WORKSTREAMS = [
+  'tooling',
+  'training',
+  'hardware',
+  'licences',
+  'contractors',
+  'travel',
+  'audits',
+  'pilots',
+  'integration',
+  'reporting',
+  'security',
+  'rollout',
+] as const;
 
 export const WEB_SOURCE: SourceInput = { type: 'finance_system', identity: 'Planning system', authority: 'manager' };
 
@@ -40,16 +66,25 @@ export function planWeb(org: DemoOrg, budget: number): WebFact[] {
   const cur = org.currency;
   const money = (rng: Rng, lo: number, hi: number) => `${cur}${(rng.int(lo, hi) * 1000).toLocaleString('en-US')}`;
   const vendors = org.vendors.slice(0, 6);
-  const perStream = Number.isFinite(budget) ? Math.max(1, Math.min(FULL_DECISIONS, Math.floor((budget - 220) / (DEPARTMENTS.length * WORKSTREAMS.length)))) : FULL_DECISIONS;
+  const perStream = Number.isFinite(budget)
+    ? Math.max(1, Math.min(FULL_DECISIONS, Math.floor((budget - 220) / (DEPARTMENTS.length * WORKSTREAMS.length))))
+    : FULL_DECISIONS;
   const out: WebFact[] = [];
   const root = `plan.${p}.budget`;
   out.push({ key: root, value: (r) => `${project} has ${money(r, 2200, 2600)} for the year across ${DEPARTMENTS.length} departments`, dependsOn: [] });
   const quote = (v: string) => `quote.${slug(v)}.${slug(org.unit)}_cost`;
-  for (const v of vendors) out.push({ key: quote(v), value: (r) => `${v} quotes ${cur}${r.int(14, 60)}.${String(r.int(0, 99)).padStart(2, '0')} per ${org.unit} for ${project}`, dependsOn: [] });
+  for (const v of vendors)
+    out.push({
+      key: quote(v),
+      value: (r) => `${v} quotes ${cur}${r.int(14, 60)}.${String(r.int(0, 99)).padStart(2, '0')} per ${org.unit} for ${project}`,
+      dependsOn: [],
+    });
   const allocation = (d: string) => `plan.${p}.${slug(d)}.allocation`;
-  for (const d of DEPARTMENTS) out.push({ key: allocation(d), value: (r) => `${d} receives ${money(r, 120, 260)} of the ${project} budget`, dependsOn: [root] });
+  for (const d of DEPARTMENTS)
+    out.push({ key: allocation(d), value: (r) => `${d} receives ${money(r, 120, 260)} of the ${project} budget`, dependsOn: [root] });
   const stream = (d: string, w: string) => `plan.${p}.${slug(d)}.${w}`;
-  for (const d of DEPARTMENTS) for (const w of WORKSTREAMS) out.push({ key: stream(d, w), value: (r) => `${d} sets aside ${money(r, 8, 22)} for ${w}`, dependsOn: [allocation(d)] });
+  for (const d of DEPARTMENTS)
+    for (const w of WORKSTREAMS) out.push({ key: stream(d, w), value: (r) => `${d} sets aside ${money(r, 8, 22)} for ${w}`, dependsOn: [allocation(d)] });
   const decision = (d: string, w: string, i: number) => `decision.${p}.${slug(d)}.${w}.${String(i + 1).padStart(2, '0')}`;
   let n = 0;
   for (let i = 0; i < perStream; i++) {
@@ -58,20 +93,43 @@ export function planWeb(org: DemoOrg, budget: number): WebFact[] {
         const vendor = vendors[n++ % vendors.length] as string;
         // One decision in five also rests on a vendor quote: several hundred facts fan in to each.
         const deps = n % 5 === 0 ? [stream(d, w), quote(vendor)] : [stream(d, w)];
-        out.push({ key: decision(d, w, i), value: (r) => `Approve order ${r.int(50_000, 99_999)} with ${vendor}: ${money(r, 1, 9)} from ${d} ${w}`, dependsOn: deps });
+        out.push({
+          key: decision(d, w, i),
+          value: (r) => `Approve order ${r.int(50_000, 99_999)} with ${vendor}: ${money(r, 1, 9)} from ${d} ${w}`,
+          dependsOn: deps,
+        });
       }
     }
   }
   // Forecasts per department rest on the first decision of six workstreams (fan-in), and the
   // outlook on every forecast: budget -> allocation -> workstream -> decision -> forecast -> outlook.
   const forecast = (d: string) => `forecast.${p}.${slug(d)}.spend`;
-  for (const d of DEPARTMENTS) out.push({ key: forecast(d), value: (r) => `${d} expects to spend ${r.int(82, 99)}% of its ${project} allocation`, dependsOn: WORKSTREAMS.slice(0, 6).map((w) => decision(d, w, 0)) });
-  out.push({ key: `forecast.${p}.outlook`, value: (r) => `${project} is on course to close the year ${money(r, 20, 90)} under budget`, dependsOn: DEPARTMENTS.map(forecast) });
+  for (const d of DEPARTMENTS)
+    out.push({
+      key: forecast(d),
+      value: (r) => `${d} expects to spend ${r.int(82, 99)}% of its ${project} allocation`,
+      dependsOn: WORKSTREAMS.slice(0, 6).map((w) => decision(d, w, 0)),
+    });
+  out.push({
+    key: `forecast.${p}.outlook`,
+    value: (r) => `${project} is on course to close the year ${money(r, 20, 90)} under budget`,
+    dependsOn: DEPARTMENTS.map(forecast),
+  });
   // The corrections that flag their downstream facts.
   const fleet = allocation('Fleet');
-  out.push({ key: fleet, value: (r) => `Correction: Fleet receives ${money(r, 60, 90)} of the ${project} budget after the CFO review`, dependsOn: [root], supersedes: fleet });
+  out.push({
+    key: fleet,
+    value: (r) => `Correction: Fleet receives ${money(r, 60, 90)} of the ${project} budget after the CFO review`,
+    dependsOn: [root],
+    supersedes: fleet,
+  });
   const firstQuote = quote(vendors[0] as string);
-  out.push({ key: firstQuote, value: (r) => `Correction: ${vendors[0] ?? ''} quotes ${cur}${r.int(61, 80)}.00 per ${org.unit} once the surcharge applies`, dependsOn: [], supersedes: firstQuote });
+  out.push({
+    key: firstQuote,
+    value: (r) => `Correction: ${vendors[0] ?? ''} quotes ${cur}${r.int(61, 80)}.00 per ${org.unit} once the surcharge applies`,
+    dependsOn: [],
+    supersedes: firstQuote,
+  });
   return out;
 }
 

@@ -78,7 +78,10 @@ describe('demo generator', () => {
     expect(types).toEqual(['budget', 'capacity', 'deadline', 'policy']);
     const scopes = store.db.prepare('SELECT DISTINCT scope FROM facts ORDER BY 1').pluck().all();
     expect(scopes).toEqual(['draft', 'global', 'hypothetical', 'session', 'task']);
-    const levels = store.db.prepare("SELECT DISTINCT p.maturity || ':' || f.level FROM facts f JOIN partitions p ON p.id = f.partition_id WHERE f.level IS NOT NULL ORDER BY 1").pluck().all();
+    const levels = store.db
+      .prepare("SELECT DISTINCT p.maturity || ':' || f.level FROM facts f JOIN partitions p ON p.id = f.partition_id WHERE f.level IS NOT NULL ORDER BY 1")
+      .pluck()
+      .all();
     expect(levels).toEqual(['junior:event', 'master:event', 'master:heuristic', 'master:strategy', 'senior:event', 'senior:heuristic']);
     const memoryTypes = store.db.prepare('SELECT DISTINCT memory_type FROM facts ORDER BY 1').pluck().all();
     expect(memoryTypes).toEqual(['capability', 'organizational', 'user']);
@@ -127,8 +130,14 @@ describe('demo dependency web', () => {
     expect(hood.nodes.length).toBeGreaterThanOrEqual(2000);
     expect(hood.truncated).toBe(false);
     // Fan-in: hundreds of decisions rest on one vendor quote.
-    const quoteIds = org.allFacts().filter((f) => /^quote\.[a-z_]+\.pallet_cost$/.test(f.key)).map((f) => f.id);
-    const fanIn = count(store, `SELECT max(n) FROM (SELECT count(*) AS n FROM fact_edges WHERE depends_on IN (${quoteIds.map((q) => `'${q}'`).join(',')}) GROUP BY depends_on)`);
+    const quoteIds = org
+      .allFacts()
+      .filter((f) => /^quote\.[a-z_]+\.pallet_cost$/.test(f.key))
+      .map((f) => f.id);
+    const fanIn = count(
+      store,
+      `SELECT max(n) FROM (SELECT count(*) AS n FROM fact_edges WHERE depends_on IN (${quoteIds.map((q) => `'${q}'`).join(',')}) GROUP BY depends_on)`,
+    );
     expect(fanIn).toBeGreaterThanOrEqual(50);
     // Depth: outlook <- forecast <- decision <- workstream <- allocation <- budget.
     const outlook = org.getFact(idOf('forecast.atlas.outlook'));

@@ -11,7 +11,20 @@ import type { Store } from '../store';
 import { planWeb, webBudget, webWrite } from './dependencies';
 import { Rng } from './prng';
 import { showcaseFor, type ShowcaseOp } from './showcase';
-import { CONSTRAINTS, CORRECTIONS, fill, MONTHS, ORG_TEMPLATES, ORGS, slug, USER_TEMPLATES, type DemoCapability, type DemoOrg, type DemoUser, type FactTemplate } from './vocabulary';
+import {
+  CONSTRAINTS,
+  CORRECTIONS,
+  fill,
+  MONTHS,
+  ORG_TEMPLATES,
+  ORGS,
+  slug,
+  USER_TEMPLATES,
+  type DemoCapability,
+  type DemoOrg,
+  type DemoUser,
+  type FactTemplate,
+} from './vocabulary';
 
 export interface DemoOptions {
   /** Number of facts (rows) to create. */
@@ -149,7 +162,9 @@ export function generateDemo(store: Store, options: DemoOptions): DemoStats {
   const bulkStart = startMs + 21 * DAY;
   const step = Math.max(1, Math.floor((spanMs - 21 * DAY) / Math.max(total, 1)));
   const slotOf = (op: ShowcaseOp): Slot => {
-    const found = slots.find((s) => s.org.id === op.org && s.kind === op.kind && (op.subject === undefined || s.user?.id === op.subject || s.capability?.name === op.subject));
+    const found = slots.find(
+      (s) => s.org.id === op.org && s.kind === op.kind && (op.subject === undefined || s.user?.id === op.subject || s.capability?.name === op.subject),
+    );
     if (!found) throw new StatelensError('INTERNAL', `Demo showcase names an unknown partition ${op.org}/${op.kind}/${op.subject ?? ''}`);
     return found;
   };
@@ -185,7 +200,14 @@ export function generateDemo(store: Store, options: DemoOptions): DemoStats {
           const slot = slotOf(op);
           const r = write(slot, op.input);
           if (op.remember && r.outcome !== 'duplicate' && r.outcome !== 'proposal' && r.outcome !== 'stale') {
-            remember(slot, rng, { key: op.input.key, id: r.factId, writer: op.writer, ts: op.input.ts ?? endIso, timeSensitive: op.remember === 'time-sensitive', template: null });
+            remember(slot, rng, {
+              key: op.input.key,
+              id: r.factId,
+              writer: op.writer,
+              ts: op.input.ts ?? endIso,
+              timeSensitive: op.remember === 'time-sensitive',
+              template: null,
+            });
           }
           continue;
         }
@@ -346,7 +368,14 @@ function bulkOp(slot: Slot, rng: Rng, ts: string, write: Write): void {
       const renamed = rng.chance(0.5);
       return update(
         e,
-        { key: renamed ? `${e.key}_corrected` : e.key, value: valueOf(e), source: e.writer.source, ts, supersedes: rng.chance(0.7) ? e.key : e.id, label: 'W-AUTO' },
+        {
+          key: renamed ? `${e.key}_corrected` : e.key,
+          value: valueOf(e),
+          source: e.writer.source,
+          ts,
+          supersedes: rng.chance(0.7) ? e.key : e.id,
+          label: 'W-AUTO',
+        },
         e.writer,
       );
     }
@@ -363,7 +392,8 @@ function bulkOp(slot: Slot, rng: Rng, ts: string, write: Write): void {
         ts,
         dependsOn: [...new Set(deps.map((d) => d.id))],
       });
-      if (r.outcome === 'created') remember(slot, rng, { key: `decision.${slug(project)}.${n}`, id: r.factId, writer, ts, timeSensitive: false, template: null });
+      if (r.outcome === 'created')
+        remember(slot, rng, { key: `decision.${slug(project)}.${n}`, id: r.factId, writer, ts, timeSensitive: false, template: null });
       return;
     }
     case 'scoped': {
@@ -375,8 +405,15 @@ function bulkOp(slot: Slot, rng: Rng, ts: string, write: Write): void {
       const c = CONSTRAINTS[index] as (typeof CONSTRAINTS)[number];
       const key = c.key(rng, org);
       const stated = rng.chance(0.5);
-      const r = write(slot, { key, value: c.value(rng, org), source: POLICY_WRITER.source, ts, ...(stated ? { isConstraint: true, constraintType: c.type } : {}) });
-      if (r.outcome === 'created') remember(slot, rng, { key, id: r.factId, writer: POLICY_WRITER, ts, timeSensitive: false, template: null, constraintIndex: index });
+      const r = write(slot, {
+        key,
+        value: c.value(rng, org),
+        source: POLICY_WRITER.source,
+        ts,
+        ...(stated ? { isConstraint: true, constraintType: c.type } : {}),
+      });
+      if (r.outcome === 'created')
+        remember(slot, rng, { key, id: r.factId, writer: POLICY_WRITER, ts, timeSensitive: false, template: null, constraintIndex: index });
       return;
     }
     case 'create':
@@ -387,7 +424,8 @@ function bulkOp(slot: Slot, rng: Rng, ts: string, write: Write): void {
   const writer = slot.kind === 'user' && rng.chance(0.8) ? selfWriter(slot) : writerFor('employee', `${rng.pick(slot.org.tools)} sync`, 'system');
   const key = template.key(rng, org, ++slot.counter);
   const r = write(slot, { key, value: template.value(rng, org), source: writer.source, ts });
-  if (r.outcome === 'created' || r.outcome === 'superseded') remember(slot, rng, { key, id: r.factId, writer, ts, timeSensitive: template.timeSensitive, template });
+  if (r.outcome === 'created' || r.outcome === 'superseded')
+    remember(slot, rng, { key, id: r.factId, writer, ts, timeSensitive: template.timeSensitive, template });
 }
 
 function scopedFact(slot: Slot, rng: Rng, ts: string): FactWriteInput {
@@ -403,13 +441,32 @@ function scopedFact(slot: Slot, rng: Rng, ts: string): FactWriteInput {
   ] as const);
   switch (kind) {
     case 'hypothetical':
-      return { key: `scenario.${slug(project)}.${n}`, value: `What if ${project} slipped to ${rng.pick(MONTHS)}? Spend would reach ${org.currency}${rng.int(150, 900)},000`, source, ts };
+      return {
+        key: `scenario.${slug(project)}.${n}`,
+        value: `What if ${project} slipped to ${rng.pick(MONTHS)}? Spend would reach ${org.currency}${rng.int(150, 900)},000`,
+        source,
+        ts,
+      };
     case 'draft':
       return { key: `shortlist.${slug(project)}.${n}`, value: `Draft shortlist for ${project}: ${rng.sample(org.vendors, 2).join(' and ')}`, source, ts };
     case 'task':
-      return { key: `review.${slug(rng.pick(org.topics))}.criteria`, value: `Compare only vendors with sites in ${rng.pick(org.cities)}`, source, ts, scope: 'task', scopeId: `task-${rng.int(1, 20)}` };
+      return {
+        key: `review.${slug(rng.pick(org.topics))}.criteria`,
+        value: `Compare only vendors with sites in ${rng.pick(org.cities)}`,
+        source,
+        ts,
+        scope: 'task',
+        scopeId: `task-${rng.int(1, 20)}`,
+      };
     default:
-      return { key: `session.note.${n}`, value: rng.pick(['Keep answers under five bullet points', 'Use the figures from the last board pack', 'Answer in the user\u2019s timezone']), source, ts, scope: 'session', scopeId: `session-${rng.int(1, 5)}` };
+      return {
+        key: `session.note.${n}`,
+        value: rng.pick(['Keep answers under five bullet points', 'Use the figures from the last board pack', 'Answer in the user\u2019s timezone']),
+        source,
+        ts,
+        scope: 'session',
+        scopeId: `session-${rng.int(1, 5)}`,
+      };
   }
 }
 
@@ -423,12 +480,24 @@ function capabilityOp(slot: Slot, rng: Rng, ts: string, write: Write): void {
   const n = ++slot.counter;
   const code = `${slug(cap.name).slice(0, 3).toUpperCase()}-${20000 + n}`;
   if (level === 'event') {
-    write(slot, { key: `event.${code}`, value: fill(rng, org, rng.pick(cap.events), code), source: { type: 'observation', identity: `${cap.name} agent` }, ts, level: 'event' });
+    write(slot, {
+      key: `event.${code}`,
+      value: fill(rng, org, rng.pick(cap.events), code),
+      source: { type: 'observation', identity: `${cap.name} agent` },
+      ts,
+      level: 'event',
+    });
     return;
   }
   const texts = level === 'heuristic' ? cap.heuristics : cap.strategies;
   const index = rng.int(0, texts.length - 1);
-  const key = `${level}.${slug((texts[index] ?? '').split(' ').slice(0, 4).join(' ').replace(/\{\w+\}/g, 'x'))}`;
+  const key = `${level}.${slug(
+    (texts[index] ?? '')
+      .split(' ')
+      .slice(0, 4)
+      .join(' ')
+      .replace(/\{\w+\}/g, 'x'),
+  )}`;
   const correct = rng.chance(0.15);
   const value = `${correct ? rng.pick(CORRECTIONS) : ''}${fill(rng, org, texts[index] ?? '', code)}`;
   write(slot, { key, value, source: { type: level === 'heuristic' ? 'pattern' : 'strategy', identity: `${cap.name} agent` }, ts, level });
@@ -472,10 +541,32 @@ function setUpUser(slot: Slot, user: DemoUser, org: DemoOrg, rng: Rng, total: nu
   ] as const;
   for (let i = 0; i < turns; i++) {
     const [speaker, text] = lines[i % lines.length] as (typeof lines)[number];
-    items.push({ sessionId: `session-${1 + Math.floor(i / 6)}`, key: `turn:${i}`, value: text, itemType: 'turn', speaker, turnIndex: i, createdAt: iso(end - (turns - i) * 5 * 60_000) });
+    items.push({
+      sessionId: `session-${1 + Math.floor(i / 6)}`,
+      key: `turn:${i}`,
+      value: text,
+      itemType: 'turn',
+      speaker,
+      turnIndex: i,
+      createdAt: iso(end - (turns - i) * 5 * 60_000),
+    });
   }
-  items.push({ sessionId: 'session-1', key: 'scratch:open_question', value: `Waiting for ${vendor} to confirm the ${project} terms`, itemType: 'context', createdAt: iso(end - 3_600_000), expiresAt: iso(end + 7 * DAY) });
-  items.push({ sessionId: 'session-1', key: 'scratch:expired', value: 'Hold the 10:00 slot for the vendor call', itemType: 'context', createdAt: iso(end - 3 * DAY), expiresAt: iso(end - 2 * DAY) });
+  items.push({
+    sessionId: 'session-1',
+    key: 'scratch:open_question',
+    value: `Waiting for ${vendor} to confirm the ${project} terms`,
+    itemType: 'context',
+    createdAt: iso(end - 3_600_000),
+    expiresAt: iso(end + 7 * DAY),
+  });
+  items.push({
+    sessionId: 'session-1',
+    key: 'scratch:expired',
+    value: 'Hold the 10:00 slot for the vendor call',
+    itemType: 'context',
+    createdAt: iso(end - 3 * DAY),
+    expiresAt: iso(end - 2 * DAY),
+  });
   h.addWorkingItems(items);
   stats.workingItems += items.length;
 
@@ -485,7 +576,11 @@ function setUpUser(slot: Slot, user: DemoUser, org: DemoOrg, rng: Rng, total: nu
     ? [
         { label: 'Q0', prompt: 'What is the travel budget per trip?', groundTruth: { must_mention: ['2,500'], must_not_mention: ['4,000', '3,000'] } },
         { label: 'Q1', prompt: 'When is the weekly sync?', groundTruth: { must_mention: ['Thursday'], must_not_mention: ['Tuesday'] } },
-        { label: 'Q2', prompt: `What budget is left for ${org.projects[0] ?? ''}?`, groundTruth: { must_mention: ['120,000'], must_not_mention: ['200,000', '50,000 remaining'] } },
+        {
+          label: 'Q2',
+          prompt: `What budget is left for ${org.projects[0] ?? ''}?`,
+          groundTruth: { must_mention: ['120,000'], must_not_mention: ['200,000', '50,000 remaining'] },
+        },
       ]
     : [{ label: 'Q0', prompt: `What should I know before the next ${project} meeting?`, groundTruth: null }];
   for (const q of queries) h.saveQuery({ ...q, ts: iso(end) });
@@ -502,12 +597,22 @@ function setUpUser(slot: Slot, user: DemoUser, org: DemoOrg, rng: Rng, total: nu
       dependencies: [{ from: slug(project), to: slug(vendor), rel: 'depends on quote from' }],
     },
     assumptions: [
-      { id: 'asm-budget', hypothesis: `${project} budget is the corrected figure, not the original`, confidence: 0.9, evidence: ['budget correction in memory'] },
+      {
+        id: 'asm-budget',
+        hypothesis: `${project} budget is the corrected figure, not the original`,
+        confidence: 0.9,
+        evidence: ['budget correction in memory'],
+      },
       { id: 'asm-style', hypothesis: `${user.name.split(' ')[0]} wants ${user.style}`, confidence: 0.7 },
     ],
     expectations: [
       { id: 'exp-quote', action: `request quote from ${vendor}`, expected_outcome: 'one quote document returned', expected_type: 'quote' },
-      { id: 'exp-orders', action: `list open purchase orders for ${project}`, expected_outcome: 'the two known orders', expected_ids: ['PO-50001', 'PO-50002'] },
+      {
+        id: 'exp-orders',
+        action: `list open purchase orders for ${project}`,
+        expected_outcome: 'the two known orders',
+        expected_ids: ['PO-50001', 'PO-50002'],
+      },
       { id: 'exp-sites', action: 'count active sites', expected_outcome: `${org.cities.length} sites`, expected_count: org.cities.length },
     ],
     tentative_hypotheses: [{ id: 'hyp-delay', hypothesis: `${vendor} delays come from the ${rng.pick(org.cities)} hub`, reason: 'two alerts in a week' }],

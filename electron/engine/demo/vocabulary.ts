@@ -48,7 +48,20 @@ export interface DemoOrg {
 
 export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'] as const;
 export const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'] as const;
-const PEOPLE = ['Maria Lopez', 'Jonas Berg', 'Chloe Martin', 'Ravi Iyer', 'Nora Hansen', 'Omar Haddad', 'Julia Novak', 'Sam Carter', 'Ines Duarte', 'Felix Wagner', 'Yuki Sato', 'Grace Kim'];
+const PEOPLE = [
+  'Maria Lopez',
+  'Jonas Berg',
+  'Chloe Martin',
+  'Ravi Iyer',
+  'Nora Hansen',
+  'Omar Haddad',
+  'Julia Novak',
+  'Sam Carter',
+  'Ines Duarte',
+  'Felix Wagner',
+  'Yuki Sato',
+  'Grace Kim',
+];
 const HOTELS = ['Harbour Hotel', 'Grand Central', 'Riverside Inn', 'Parkview Suites', 'Station Hotel', 'Old Town Lodge'];
 
 export const ORGS: readonly DemoOrg[] = [
@@ -65,21 +78,71 @@ export const ORGS: readonly DemoOrg[] = [
       noun: 'shipment',
       code: 'SH',
       holder: 'carrier',
-      states: ['Booked and waiting for pickup', 'In transit via {city}', 'Held at customs in {city}', 'Delivered to the {city} warehouse', 'Delayed two days by port congestion in {city}'],
+      states: [
+        'Booked and waiting for pickup',
+        'In transit via {city}',
+        'Held at customs in {city}',
+        'Delivered to the {city} warehouse',
+        'Delayed two days by port congestion in {city}',
+      ],
     },
     unit: 'pallet',
     users: [
-      { id: 'ann.keller', name: 'Ann Keller', authority: 'employee', department: 'Operations', permissions: ['operations'], timezone: 'Europe/Amsterdam', style: 'short written summaries' },
-      { id: 'marco.rossi', name: 'Marco Rossi', authority: 'manager', department: 'Procurement', permissions: ['procurement', 'finance'], timezone: 'Europe/Rome', style: 'bullet points with numbers' },
-      { id: 'lena.fischer', name: 'Lena Fischer', authority: 'executive', department: 'Executive', permissions: ['executive', 'finance', 'hr'], timezone: 'Europe/Berlin', style: 'one-paragraph briefs' },
-      { id: 'tom.baker', name: 'Tom Baker', authority: 'employee', department: 'Finance', permissions: ['finance'], timezone: 'America/New_York', style: 'tables' },
-      { id: 'priya.nair', name: 'Priya Nair', authority: 'employee', department: 'Engineering', permissions: ['engineering'], timezone: 'Asia/Singapore', style: 'links to tickets' },
+      {
+        id: 'ann.keller',
+        name: 'Ann Keller',
+        authority: 'employee',
+        department: 'Operations',
+        permissions: ['operations'],
+        timezone: 'Europe/Amsterdam',
+        style: 'short written summaries',
+      },
+      {
+        id: 'marco.rossi',
+        name: 'Marco Rossi',
+        authority: 'manager',
+        department: 'Procurement',
+        permissions: ['procurement', 'finance'],
+        timezone: 'Europe/Rome',
+        style: 'bullet points with numbers',
+      },
+      {
+        id: 'lena.fischer',
+        name: 'Lena Fischer',
+        authority: 'executive',
+        department: 'Executive',
+        permissions: ['executive', 'finance', 'hr'],
+        timezone: 'Europe/Berlin',
+        style: 'one-paragraph briefs',
+      },
+      {
+        id: 'tom.baker',
+        name: 'Tom Baker',
+        authority: 'employee',
+        department: 'Finance',
+        permissions: ['finance'],
+        timezone: 'America/New_York',
+        style: 'tables',
+      },
+      {
+        id: 'priya.nair',
+        name: 'Priya Nair',
+        authority: 'employee',
+        department: 'Engineering',
+        permissions: ['engineering'],
+        timezone: 'Asia/Singapore',
+        style: 'links to tickets',
+      },
     ],
     capabilities: [
       {
         name: 'freight-booking',
         maturity: 'junior',
-        events: ['booking {code} with {vendor} confirmed on the first attempt', 'booking {code} rejected by {vendor}: no space on the {city} sailing', 'booking {code} rebooked from {city} to a later sailing'],
+        events: [
+          'booking {code} with {vendor} confirmed on the first attempt',
+          'booking {code} rejected by {vendor}: no space on the {city} sailing',
+          'booking {code} rebooked from {city} to a later sailing',
+        ],
         heuristics: ['bookings with {vendor} usually confirm within {n} hours'],
         strategies: ['split bookings above {n} containers across two carriers'],
       },
@@ -87,7 +150,11 @@ export const ORGS: readonly DemoOrg[] = [
         name: 'carrier-negotiation',
         maturity: 'senior',
         events: ['{vendor} accepted a {n}% volume discount on the {city} lane', '{vendor} declined to match the {city} quote'],
-        heuristics: ['{vendor} moves on rates when shown volume for the {city} lane', 'quotes from {vendor} soften in the last week of the quarter', 'bundling {city} and {city2} lanes gets better terms from {vendor}'],
+        heuristics: [
+          '{vendor} moves on rates when shown volume for the {city} lane',
+          'quotes from {vendor} soften in the last week of the quarter',
+          'bundling {city} and {city2} lanes gets better terms from {vendor}',
+        ],
         strategies: ['open with the three-carrier benchmark before naming volume'],
       },
       {
@@ -99,8 +166,16 @@ export const ORGS: readonly DemoOrg[] = [
       },
     ],
     documents: [
-      { title: 'Travel and expenses handbook 2026', body: 'Economy class for flights under six hours. Hotels from the approved list. Submit receipts within 30 days.', acl: [] },
-      { title: 'Carrier contract terms (confidential)', body: 'Volume commitments and rebate schedules for each carrier, renegotiated every January.', acl: ['procurement', 'finance'] },
+      {
+        title: 'Travel and expenses handbook 2026',
+        body: 'Economy class for flights under six hours. Hotels from the approved list. Submit receipts within 30 days.',
+        acl: [],
+      },
+      {
+        title: 'Carrier contract terms (confidential)',
+        body: 'Volume commitments and rebate schedules for each carrier, renegotiated every January.',
+        acl: ['procurement', 'finance'],
+      },
       { title: 'Board pack: Q3 results', body: 'Revenue, margin by lane, the Atlas investment case and the hiring plan.', acl: ['executive'] },
       { title: 'Salary bands and review calendar', body: 'Bands by grade and the annual review calendar.', acl: ['hr'] },
       { title: 'Warehouse incident runbook', body: 'Who to page, how to fail over scanners, and how to report an outage.', acl: ['operations', 'engineering'] },
@@ -119,15 +194,61 @@ export const ORGS: readonly DemoOrg[] = [
       noun: 'sample',
       code: 'SMP',
       holder: 'courier',
-      states: ['Registered and waiting for courier pickup', 'In transit to the {city} lab', 'Received and logged in {city}', 'Queued for sequencing in {city}', 'Rejected on arrival in {city}: temperature log missing'],
+      states: [
+        'Registered and waiting for courier pickup',
+        'In transit to the {city} lab',
+        'Received and logged in {city}',
+        'Queued for sequencing in {city}',
+        'Rejected on arrival in {city}: temperature log missing',
+      ],
     },
     unit: 'kit',
     users: [
-      { id: 'sofia.moreau', name: 'Sofia Moreau', authority: 'employee', department: 'Research', permissions: ['research'], timezone: 'Europe/Zurich', style: 'detailed written notes' },
-      { id: 'daniel.okafor', name: 'Daniel Okafor', authority: 'manager', department: 'Clinical Operations', permissions: ['clinical', 'finance'], timezone: 'America/New_York', style: 'short status lines' },
-      { id: 'hannah.wright', name: 'Hannah Wright', authority: 'executive', department: 'Executive', permissions: ['executive', 'finance', 'hr', 'regulatory'], timezone: 'America/New_York', style: 'decisions first' },
-      { id: 'kenji.watanabe', name: 'Kenji Watanabe', authority: 'employee', department: 'Lab Operations', permissions: ['lab'], timezone: 'America/Los_Angeles', style: 'checklists' },
-      { id: 'eva.lindqvist', name: 'Eva Lindqvist', authority: 'employee', department: 'Regulatory Affairs', permissions: ['regulatory'], timezone: 'Europe/Amsterdam', style: 'citations to the source document' },
+      {
+        id: 'sofia.moreau',
+        name: 'Sofia Moreau',
+        authority: 'employee',
+        department: 'Research',
+        permissions: ['research'],
+        timezone: 'Europe/Zurich',
+        style: 'detailed written notes',
+      },
+      {
+        id: 'daniel.okafor',
+        name: 'Daniel Okafor',
+        authority: 'manager',
+        department: 'Clinical Operations',
+        permissions: ['clinical', 'finance'],
+        timezone: 'America/New_York',
+        style: 'short status lines',
+      },
+      {
+        id: 'hannah.wright',
+        name: 'Hannah Wright',
+        authority: 'executive',
+        department: 'Executive',
+        permissions: ['executive', 'finance', 'hr', 'regulatory'],
+        timezone: 'America/New_York',
+        style: 'decisions first',
+      },
+      {
+        id: 'kenji.watanabe',
+        name: 'Kenji Watanabe',
+        authority: 'employee',
+        department: 'Lab Operations',
+        permissions: ['lab'],
+        timezone: 'America/Los_Angeles',
+        style: 'checklists',
+      },
+      {
+        id: 'eva.lindqvist',
+        name: 'Eva Lindqvist',
+        authority: 'employee',
+        department: 'Regulatory Affairs',
+        permissions: ['regulatory'],
+        timezone: 'Europe/Amsterdam',
+        style: 'citations to the source document',
+      },
     ],
     capabilities: [
       {
@@ -172,15 +293,61 @@ export const ORGS: readonly DemoOrg[] = [
       noun: 'kyc_case',
       code: 'KYC',
       holder: 'analyst',
-      states: ['Opened, documents requested', 'Documents received from the {city} client', 'Escalated to the {city} risk team', 'Approved after enhanced checks', 'On hold pending proof of address'],
+      states: [
+        'Opened, documents requested',
+        'Documents received from the {city} client',
+        'Escalated to the {city} risk team',
+        'Approved after enhanced checks',
+        'On hold pending proof of address',
+      ],
     },
     unit: 'seat',
     users: [
-      { id: 'james.obrien', name: "James O'Brien", authority: 'employee', department: 'Customer Success', permissions: ['support'], timezone: 'Europe/Dublin', style: 'friendly and brief' },
-      { id: 'aisha.khan', name: 'Aisha Khan', authority: 'manager', department: 'Risk and Compliance', permissions: ['risk', 'compliance'], timezone: 'Europe/London', style: 'risk first, then options' },
-      { id: 'victor.hale', name: 'Victor Hale', authority: 'executive', department: 'Finance', permissions: ['executive', 'finance'], timezone: 'Europe/London', style: 'numbers only' },
-      { id: 'mei.chen', name: 'Mei Chen', authority: 'employee', department: 'Engineering', permissions: ['engineering'], timezone: 'America/Toronto', style: 'diffs and ticket links' },
-      { id: 'lucas.silva', name: 'Lucas Silva', authority: 'employee', department: 'Finance', permissions: ['finance'], timezone: 'Europe/Warsaw', style: 'spreadsheets' },
+      {
+        id: 'james.obrien',
+        name: "James O'Brien",
+        authority: 'employee',
+        department: 'Customer Success',
+        permissions: ['support'],
+        timezone: 'Europe/Dublin',
+        style: 'friendly and brief',
+      },
+      {
+        id: 'aisha.khan',
+        name: 'Aisha Khan',
+        authority: 'manager',
+        department: 'Risk and Compliance',
+        permissions: ['risk', 'compliance'],
+        timezone: 'Europe/London',
+        style: 'risk first, then options',
+      },
+      {
+        id: 'victor.hale',
+        name: 'Victor Hale',
+        authority: 'executive',
+        department: 'Finance',
+        permissions: ['executive', 'finance'],
+        timezone: 'Europe/London',
+        style: 'numbers only',
+      },
+      {
+        id: 'mei.chen',
+        name: 'Mei Chen',
+        authority: 'employee',
+        department: 'Engineering',
+        permissions: ['engineering'],
+        timezone: 'America/Toronto',
+        style: 'diffs and ticket links',
+      },
+      {
+        id: 'lucas.silva',
+        name: 'Lucas Silva',
+        authority: 'employee',
+        department: 'Finance',
+        permissions: ['finance'],
+        timezone: 'Europe/Warsaw',
+        style: 'spreadsheets',
+      },
     ],
     capabilities: [
       {
@@ -251,9 +418,18 @@ export interface FactTemplate {
 }
 
 const PREFERENCES: Readonly<Record<string, readonly string[]>> = {
-  communication: ['Prefers short written summaries', 'Prefers a quick call before decisions', 'Prefers chat over email', 'Prefers a weekly digest to single messages'],
+  communication: [
+    'Prefers short written summaries',
+    'Prefers a quick call before decisions',
+    'Prefers chat over email',
+    'Prefers a weekly digest to single messages',
+  ],
   meeting_hours: ['Prefers meetings before 10:00', 'Prefers afternoon meetings', 'Keeps Friday afternoons free of meetings', 'Prefers meetings after lunch'],
-  report_format: ['Wants figures in a table with last quarter beside them', 'Wants a one-page brief with the decision first', 'Wants slides only for the board'],
+  report_format: [
+    'Wants figures in a table with last quarter beside them',
+    'Wants a one-page brief with the decision first',
+    'Wants slides only for the board',
+  ],
   travel_seat: ['Books aisle seats on flights', 'Books window seats on flights', 'Takes the train for trips under four hours'],
 };
 
@@ -301,7 +477,8 @@ export const USER_TEMPLATES: readonly FactTemplate[] = [
     name: 'project milestone',
     timeSensitive: false,
     key: (r, org) => `project.${slug(r.pick(org.projects))}.milestone`,
-    value: (r) => `${r.pick(['Pilot', 'Go-live', 'Design sign-off', 'Vendor selection', 'First results'])} planned for ${r.int(1, 28)} ${r.pick(MONTHS)}, owned by ${r.pick(PEOPLE)}`,
+    value: (r) =>
+      `${r.pick(['Pilot', 'Go-live', 'Design sign-off', 'Vendor selection', 'First results'])} planned for ${r.int(1, 28)} ${r.pick(MONTHS)}, owned by ${r.pick(PEOPLE)}`,
   },
   {
     name: 'preference',
@@ -369,8 +546,16 @@ export interface ConstraintTemplate {
 /** Policy language the engine recognises as a constraint of the named type. */
 export const CONSTRAINTS: readonly ConstraintTemplate[] = [
   { type: 'budget', key: () => 'policy.travel.per_trip', value: (r, org) => `Travel spend must not exceed ${money(r, org, 1500, 5000, 250)} per trip` },
-  { type: 'budget', key: (r, org) => `policy.purchasing.${slug(r.pick(org.projects))}`, value: (r, org) => `Purchases above ${money(r, org, 10_000, 90_000, 5000)} are not allowed without CFO sign-off` },
-  { type: 'deadline', key: (r, org) => `policy.reporting.${slug(r.pick(org.topics))}`, value: (r) => `The ${r.pick(['quarterly close', 'monthly', 'audit'])} report is due by ${r.pick(WEEKDAYS)} 17:00` },
+  {
+    type: 'budget',
+    key: (r, org) => `policy.purchasing.${slug(r.pick(org.projects))}`,
+    value: (r, org) => `Purchases above ${money(r, org, 10_000, 90_000, 5000)} are not allowed without CFO sign-off`,
+  },
+  {
+    type: 'deadline',
+    key: (r, org) => `policy.reporting.${slug(r.pick(org.topics))}`,
+    value: (r) => `The ${r.pick(['quarterly close', 'monthly', 'audit'])} report is due by ${r.pick(WEEKDAYS)} 17:00`,
+  },
   { type: 'capacity', key: (r, org) => `policy.offsite.${slug(r.pick(org.cities))}`, value: (r) => `The offsite is limited to ${r.int(8, 40)} attendees` },
   { type: 'policy', key: () => 'policy.data.residency', value: (r) => `Customer data must not leave the ${r.pick(['EU', 'UK', 'EEA'])} region` },
   { type: 'policy', key: () => 'policy.access.production', value: () => 'Production access is not allowed from personal devices' },

@@ -45,13 +45,56 @@ const WORDS: Readonly<Record<string, AuthorityRole>> = Object.fromEntries(
       ['policy', ['policy', 'policies', 'regulation', 'regulations', 'bylaw', 'bylaws']],
       [
         'executive',
-        ['executive', 'exec', 'ceo', 'cfo', 'cto', 'coo', 'cio', 'ciso', 'cmo', 'cpo', 'cro', 'chief', 'president', 'vp', 'svp', 'evp', 'founder', 'cofounder', 'chairman', 'chairwoman', 'chairperson', 'admin', 'administrator'],
+        [
+          'executive',
+          'exec',
+          'ceo',
+          'cfo',
+          'cto',
+          'coo',
+          'cio',
+          'ciso',
+          'cmo',
+          'cpo',
+          'cro',
+          'chief',
+          'president',
+          'vp',
+          'svp',
+          'evp',
+          'founder',
+          'cofounder',
+          'chairman',
+          'chairwoman',
+          'chairperson',
+          'admin',
+          'administrator',
+        ],
       ],
       ['director', ['director', 'directors']],
       ['manager', ['manager', 'managers', 'mgr', 'lead', 'supervisor', 'foreman', 'system']],
       [
         'employee',
-        ['employee', 'staff', 'engineer', 'developer', 'analyst', 'associate', 'specialist', 'designer', 'rep', 'representative', 'agent', 'clerk', 'accountant', 'officer', 'coordinator', 'assistant', 'member', 'worker'],
+        [
+          'employee',
+          'staff',
+          'engineer',
+          'developer',
+          'analyst',
+          'associate',
+          'specialist',
+          'designer',
+          'rep',
+          'representative',
+          'agent',
+          'clerk',
+          'accountant',
+          'officer',
+          'coordinator',
+          'assistant',
+          'member',
+          'worker',
+        ],
       ],
       ['peer', ['peer', 'user', 'colleague']],
       ['contractor', ['contractor', 'subcontractor', 'freelancer', 'consultant', 'vendor', 'temp', 'subordinate']],
@@ -84,7 +127,8 @@ function readRole(text: string): { role: AuthorityRole; by: string } | null {
   const ws = wordsOf(text);
   let best: { role: AuthorityRole; by: string } | null = null;
   const consider = (role: AuthorityRole, by: string): void => {
-    if (!best || ROLE_RANKS[role] > ROLE_RANKS[best.role] || (role !== 'peer' && best.role === 'peer' && ROLE_RANKS[role] === ROLE_RANKS.peer)) best = { role, by };
+    if (!best || ROLE_RANKS[role] > ROLE_RANKS[best.role] || (role !== 'peer' && best.role === 'peer' && ROLE_RANKS[role] === ROLE_RANKS.peer))
+      best = { role, by };
   };
   let negated = false;
   for (let i = 0; i < ws.length; i++) {
@@ -106,11 +150,16 @@ function readRole(text: string): { role: AuthorityRole; by: string } | null {
 
 /** Ranks a source: its stated authority text, else (for the user's own words) the partition
  * identity's authority, else a policy source type; anything unrecognised is a peer. */
-export function recogniseAuthority(authority: string | null | undefined, sourceType?: string | null, origin: 'source' | 'identity' = 'source'): RecognisedAuthority {
+export function recogniseAuthority(
+  authority: string | null | undefined,
+  sourceType?: string | null,
+  origin: 'source' | 'identity' = 'source',
+): RecognisedAuthority {
   const text = (authority ?? '').trim();
   const found = text ? recogniseRole(text) : null;
   if (found) return { role: found.role, rank: ROLE_RANKS[found.role], recognised: true, by: found.by, origin };
-  if (sourceType && /^policy$/i.test(sourceType)) return { role: 'policy', rank: ROLE_RANKS.policy, recognised: true, by: 'source type policy', origin: text ? origin : 'none' };
+  if (sourceType && /^policy$/i.test(sourceType))
+    return { role: 'policy', rank: ROLE_RANKS.policy, recognised: true, by: 'source type policy', origin: text ? origin : 'none' };
   return { role: 'peer', rank: ROLE_RANKS.peer, recognised: false, by: null, origin: text ? origin : 'none' };
 }
 

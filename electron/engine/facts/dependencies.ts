@@ -30,9 +30,7 @@ export function hasDependents(ctx: PartitionContext, root: string): boolean {
  * every supersession). */
 export function transitiveDependents(ctx: PartitionContext, root: string): string[] {
   if (!hasDependents(ctx, root)) return [];
-  return stmt<[{ root: string; partition_id: number }], string>(ctx.db, TRANSITIVE_DEPENDENTS)
-    .pluck()
-    .all({ root, partition_id: ctx.partitionId });
+  return stmt<[{ root: string; partition_id: number }], string>(ctx.db, TRANSITIVE_DEPENDENTS).pluck().all({ root, partition_id: ctx.partitionId });
 }
 
 /** A fact flagged again while still awaiting review keeps its earlier causes after the new one,
@@ -60,9 +58,13 @@ export function flagDependents(ctx: PartitionContext, root: string, cause: strin
 }
 
 export function dependsOnOf(ctx: PartitionContext, id: string): string[] {
-  return stmt<[string, number], string>(ctx.db, 'SELECT depends_on FROM fact_edges WHERE dependent = ? AND partition_id = ? ORDER BY depends_on').pluck().all(id, ctx.partitionId);
+  return stmt<[string, number], string>(ctx.db, 'SELECT depends_on FROM fact_edges WHERE dependent = ? AND partition_id = ? ORDER BY depends_on')
+    .pluck()
+    .all(id, ctx.partitionId);
 }
 
 export function derivedFactsOf(ctx: PartitionContext, id: string): string[] {
-  return stmt<[string, number], string>(ctx.db, 'SELECT dependent FROM fact_edges WHERE depends_on = ? AND partition_id = ? ORDER BY dependent').pluck().all(id, ctx.partitionId);
+  return stmt<[string, number], string>(ctx.db, 'SELECT dependent FROM fact_edges WHERE depends_on = ? AND partition_id = ? ORDER BY dependent')
+    .pluck()
+    .all(id, ctx.partitionId);
 }

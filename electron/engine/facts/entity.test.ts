@@ -51,7 +51,11 @@ describe('sameEntity', () => {
 
   it('one entity from the keys, attributes of one family, conflicting values: meeting_time and meeting_day', () => {
     const e = sameEntity(fact('meeting_time', 'Tuesday at 2pm'), fact('meeting_day', 'Thursday'));
-    expect(e).toEqual({ kind: 'key-entity', entity: 'meeting', detail: 'keys meeting_time and meeting_day name the entity "meeting"; conflicting weekday tuesday → thursday' });
+    expect(e).toEqual({
+      kind: 'key-entity',
+      entity: 'meeting',
+      detail: 'keys meeting_time and meeting_day name the entity "meeting"; conflicting weekday tuesday → thursday',
+    });
   });
 
   it('not one entity: different attributes, different entities, or no conflicting value', () => {
@@ -64,7 +68,9 @@ describe('sameEntity', () => {
 
   it('an explicit entity on the write: same attribute family suffices; another family does not', () => {
     expect(sameEntity(fact('offsite_venue', 'Hotel Aurora', 'Q3 offsite'), fact('offsite_location', 'Lake House', 'q3-offsite'))?.kind).toBe('explicit-entity');
-    expect(sameEntity(fact('kickoff_time', 'Tuesday 2pm', 'Atlas kickoff'), fact('atlas_start', 'Thursday at 3pm', 'atlas kickoff'))?.detail).toMatch(/weekday tuesday → thursday/);
+    expect(sameEntity(fact('kickoff_time', 'Tuesday 2pm', 'Atlas kickoff'), fact('atlas_start', 'Thursday at 3pm', 'atlas kickoff'))?.detail).toMatch(
+      /weekday tuesday → thursday/,
+    );
     expect(sameEntity(fact('kickoff_room', 'Room 4', 'Atlas kickoff'), fact('kickoff_time', 'Tuesday 2pm', 'Atlas kickoff'))).toBeNull();
     // Two different named entities are different, even under versions of one key.
     expect(sameEntity(fact('address_v1', '1 Main St', 'home'), fact('address_v2', '9 Elm St', 'office'))).toBeNull();

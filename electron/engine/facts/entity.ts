@@ -161,7 +161,23 @@ export function slotConflict(oldValue: string, newValue: string, kinds: readonly
 }
 
 // Keys that name no entity of their own: a value under such a key may name the entity it is about.
-const GENERIC_KEY_WORDS = new Set(['fact', 'note', 'notes', 'update', 'change', 'message', 'turn', 'statement', 'info', 'event', 'item', 'entry', 'correction', 'remark', 'comment']);
+const GENERIC_KEY_WORDS = new Set([
+  'fact',
+  'note',
+  'notes',
+  'update',
+  'change',
+  'message',
+  'turn',
+  'statement',
+  'info',
+  'event',
+  'item',
+  'entry',
+  'correction',
+  'remark',
+  'comment',
+]);
 
 function isGenericKey(key: string): boolean {
   return wordsOf(key).every((w) => GENERIC_KEY_WORDS.has(w) || isNumber(w) || isVersionWord(w));

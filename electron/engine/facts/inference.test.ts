@@ -81,7 +81,14 @@ describe('scope inference from cues', () => {
 
 describe('constraint detection', () => {
   it('recognises policy language in any source, and every fact from a policy source', () => {
-    for (const text of ['Spend must not exceed $50k', 'Contractors may not access production', 'Maximum 12 attendees', 'Report due by Friday', 'no more than 3 servers', 'Approval is required for travel']) {
+    for (const text of [
+      'Spend must not exceed $50k',
+      'Contractors may not access production',
+      'Maximum 12 attendees',
+      'Report due by Friday',
+      'no more than 3 servers',
+      'Approval is required for travel',
+    ]) {
       expect(looksLikeConstraint(text, 'user'), text).toBe(true);
     }
     expect(looksLikeConstraint('Offices close on public holidays', 'policy')).toBe(true);

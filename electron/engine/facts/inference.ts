@@ -49,8 +49,28 @@ export function inferConstraintType(text: string): ConstraintType {
 }
 
 const TIME_SENSITIVE_WORDS = new Set([
-  'price', 'prices', 'pricing', 'rate', 'rates', 'stock', 'stocks', 'balance', 'balances', 'status', 'inventory',
-  'availability', 'available', 'weather', 'level', 'levels', 'eta', 'queue', 'latency', 'uptime', 'exchange', 'quote',
+  'price',
+  'prices',
+  'pricing',
+  'rate',
+  'rates',
+  'stock',
+  'stocks',
+  'balance',
+  'balances',
+  'status',
+  'inventory',
+  'availability',
+  'available',
+  'weather',
+  'level',
+  'levels',
+  'eta',
+  'queue',
+  'latency',
+  'uptime',
+  'exchange',
+  'quote',
 ]);
 
 /** A key is time-sensitive when one of its words names a quantity that changes by itself

@@ -12,7 +12,17 @@ function current(key: string, value: string, over: Partial<CurrentFact> = {}): C
 function write(key: string, value: string, over: Partial<DecisionInput> & { authorityText?: string | null } = {}): DecisionInput {
   const authorityText = over.authorityText ?? null;
   const sourceType = over.sourceType ?? 'user';
-  return { key, value, ts: '2026-01-02T00:00:00Z', sourceType, authorityText, authority: recogniseAuthority(authorityText, sourceType), timeSensitive: false, entity: null, ...over };
+  return {
+    key,
+    value,
+    ts: '2026-01-02T00:00:00Z',
+    sourceType,
+    authorityText,
+    authority: recogniseAuthority(authorityText, sourceType),
+    timeSensitive: false,
+    entity: null,
+    ...over,
+  };
 }
 
 describe('decideSupersession', () => {
@@ -29,7 +39,9 @@ describe('decideSupersession', () => {
     const old = current('address_v1', 'My address is 123 Main St');
     const d = decideSupersession(write('address_v2', 'I moved to 456 Oak Ave'), undefined, [old]);
     expect(d).toMatchObject({ kind: 'supersede', fact: old, rule: 'explicit', evidence: { kind: 'key-version', entity: 'address' } });
-    expect(d.kind === 'supersede' && d.reason).toBe('correction cue "moved" in the new value; same entity "address" (key-version: key address_v2 is a version of address_v1)');
+    expect(d.kind === 'supersede' && d.reason).toBe(
+      'correction cue "moved" in the new value; same entity "address" (key-version: key address_v2 is a version of address_v1)',
+    );
   });
 
   it('implicit: same entity, conflicting values, no cue', () => {
@@ -41,7 +53,11 @@ describe('decideSupersession', () => {
 
   it('the same key decides before any related fact', () => {
     const sameKey = current('meeting_day', 'Monday');
-    expect(decideSupersession(write('meeting_day', 'Thursday'), sameKey, [current('meeting_time', 'Tuesday at 2pm')])).toMatchObject({ kind: 'supersede', fact: sameKey, evidence: null });
+    expect(decideSupersession(write('meeting_day', 'Thursday'), sameKey, [current('meeting_time', 'Tuesday at 2pm')])).toMatchObject({
+      kind: 'supersede',
+      fact: sameKey,
+      evidence: null,
+    });
   });
 
   it('authority: a lower role makes a proposal, a higher one supersedes, each named with its role', () => {
@@ -49,7 +65,9 @@ describe('decideSupersession', () => {
     const intern = write('policy', "Let's offer 25%", { authorityText: 'intern', authority: recogniseAuthority('intern', 'user', 'identity') });
     const d = decideSupersession(intern, policy);
     expect(d).toMatchObject({ kind: 'proposal', rule: 'authority' });
-    expect(d.kind === 'proposal' && d.reason).toBe('intern (intern, from the partition identity) may not override CFO (executive: cfo); kept as a subordinate proposal');
+    expect(d.kind === 'proposal' && d.reason).toBe(
+      'intern (intern, from the partition identity) may not override CFO (executive: cfo); kept as a subordinate proposal',
+    );
     const vp = decideSupersession(write('discount', '10%', { authorityText: 'VP Sales' }), current('discount', '20%', { source_authority: 'Sales Manager' }));
     expect(vp.kind === 'supersede' && vp.reason).toBe('VP Sales (executive: vp) outranks Sales Manager (manager)');
     const peer = decideSupersession(write('discount', '10%', { authorityText: 'not-a-ceo' }), current('discount', '20%', { source_authority: 'employee' }));

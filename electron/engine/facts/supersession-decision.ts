@@ -29,7 +29,13 @@ export type SupersessionDecision =
   | { readonly kind: 'proposal'; readonly fact: CurrentFact; readonly rule: 'authority'; readonly reason: string; readonly evidence: EntityEvidence | null }
   /** An older timestamp on a time-sensitive fact: the write path places it in the history. */
   | { readonly kind: 'stale'; readonly fact: CurrentFact; readonly rule: 'temporal'; readonly evidence: EntityEvidence | null }
-  | { readonly kind: 'supersede'; readonly fact: CurrentFact; readonly rule: SupersessionRule; readonly reason: string; readonly evidence: EntityEvidence | null };
+  | {
+      readonly kind: 'supersede';
+      readonly fact: CurrentFact;
+      readonly rule: SupersessionRule;
+      readonly reason: string;
+      readonly evidence: EntityEvidence | null;
+    };
 
 function entityNote(e: EntityEvidence | null): string {
   return e ? `; same entity "${e.entity}" (${e.kind}: ${e.detail})` : '';
@@ -66,10 +72,22 @@ export function decideSupersession(input: DecisionInput, sameKey: CurrentFact | 
   const them = describeAuthority(current.source_authority, current.source_type, theirs);
   const timeSensitive = input.timeSensitive || current.time_sensitive === 1;
   if (input.authority.rank < theirs.rank) {
-    return { kind: 'proposal', fact: current, rule: 'authority', reason: `${ours} may not override ${them}; kept as a subordinate proposal${entityNote(evidence)}`, evidence };
+    return {
+      kind: 'proposal',
+      fact: current,
+      rule: 'authority',
+      reason: `${ours} may not override ${them}; kept as a subordinate proposal${entityNote(evidence)}`,
+      evidence,
+    };
   }
   if (timeSensitive && input.ts < current.ts) return { kind: 'stale', fact: current, rule: 'temporal', evidence };
-  const supersede = (rule: SupersessionRule, why: string): SupersessionDecision => ({ kind: 'supersede', fact, rule, reason: `${why}${entityNote(evidence)}`, evidence });
+  const supersede = (rule: SupersessionRule, why: string): SupersessionDecision => ({
+    kind: 'supersede',
+    fact,
+    rule,
+    reason: `${why}${entityNote(evidence)}`,
+    evidence,
+  });
   if (input.authority.rank > theirs.rank) return supersede('authority', `${ours} outranks ${them}`);
   const cue = correctionCue(input.value);
   if (cue) return supersede('explicit', `correction cue "${cue}" in the new value`);

@@ -28,17 +28,20 @@ function valuesAsOf(p: PartitionHandle, at: string, key: string): string[] {
 }
 
 describe('explicit rule: correction cue words', () => {
-  it.each(['actually', 'changed', 'moved', 'correction', 'instead', 'now', 'new', 'updated'])('"%s" supersedes the current fact of the key as explicit', (cue) => {
-    const store = openTmpStore();
-    const p = store.scope(user, { create: true });
-    const old = p.writeFact({ key: 'address', value: '123 Main St' });
-    const r = p.writeFact({ key: 'address', value: `${cue}: 456 Oak Ave` });
-    expect(r).toMatchObject({ outcome: 'superseded', rule: 'explicit', supersededId: old.factId });
-    expect(p.getFact(old.factId)).toMatchObject({ isValid: false, status: 'superseded', supersededBy: r.factId, supersessionRule: 'explicit' });
-    expect(p.getFact(r.factId)).toMatchObject({ isValid: true, supersedes: old.factId });
-    expect(p.currentValue('address')).toBe(`${cue}: 456 Oak Ave`);
-    store.close();
-  });
+  it.each(['actually', 'changed', 'moved', 'correction', 'instead', 'now', 'new', 'updated'])(
+    '"%s" supersedes the current fact of the key as explicit',
+    (cue) => {
+      const store = openTmpStore();
+      const p = store.scope(user, { create: true });
+      const old = p.writeFact({ key: 'address', value: '123 Main St' });
+      const r = p.writeFact({ key: 'address', value: `${cue}: 456 Oak Ave` });
+      expect(r).toMatchObject({ outcome: 'superseded', rule: 'explicit', supersededId: old.factId });
+      expect(p.getFact(old.factId)).toMatchObject({ isValid: false, status: 'superseded', supersededBy: r.factId, supersessionRule: 'explicit' });
+      expect(p.getFact(r.factId)).toMatchObject({ isValid: true, supersedes: old.factId });
+      expect(p.currentValue('address')).toBe(`${cue}: 456 Oak Ave`);
+      store.close();
+    },
+  );
 
   it('a cue word inside another word is not a cue (the change is implicit)', () => {
     const store = openTmpStore();
@@ -98,9 +101,15 @@ describe('authority rule: policy > executive > manager > employee/peer > guest',
         expect(proposal, pair).toMatchObject({ status: 'proposal', isValid: false, proposalFor: high.factId, supersessionRule: 'authority' });
         expect(proposal.supersessionReason, pair).toMatch(/subordinate proposal/);
         // Visible: kept in the store and listed with the chain of the fact it is a proposal for.
-        expect(p.chain(high.factId).proposals.map((f) => f.id), pair).toEqual([low.factId]);
+        expect(
+          p.chain(high.factId).proposals.map((f) => f.id),
+          pair,
+        ).toEqual([low.factId]);
         expect(p.currentValue('discount'), pair).toBe('Max discount is 15%');
-        expect(p.allFactsAsOf('2031-01-01T00:00:00Z').map((f) => f.id), pair).toEqual([high.factId]);
+        expect(
+          p.allFactsAsOf('2031-01-01T00:00:00Z').map((f) => f.id),
+          pair,
+        ).toEqual([high.factId]);
         store.close();
       }
     }
@@ -173,7 +182,14 @@ describe('as-of history after a late write', () => {
     p.writeFact({ key: 'stock_price', value: '$95', ts: day(15) });
     p.writeFact({ key: 'stock_price', value: '$98', ts: day(3) });
     p.writeFact({ key: 'stock_price', value: '$99', ts: day(3) }); // same instant, later write wins it
-    const expected: Array<[number, string]> = [[2, '$100'], [3, '$99'], [4, '$99'], [5, '$105'], [14, '$105'], [15, '$95']];
+    const expected: Array<[number, string]> = [
+      [2, '$100'],
+      [3, '$99'],
+      [4, '$99'],
+      [5, '$105'],
+      [14, '$105'],
+      [15, '$95'],
+    ];
     for (const [d, value] of expected) expect(valuesAsOf(p, day(d), 'stock_price'), `as of day ${d}`).toEqual([value]);
     store.close();
   });
@@ -335,7 +351,8 @@ describe('capability levels gated by maturity', () => {
 
     store.setMaturity(junior.id, 'master', { actor: 'admin' });
     const master = store.scope(billing);
-    for (const level of ['event', 'heuristic', 'strategy'] as const) expect(master.writeFact({ key: `m-${level}`, value: level, level }).outcome).toBe('created');
+    for (const level of ['event', 'heuristic', 'strategy'] as const)
+      expect(master.writeFact({ key: `m-${level}`, value: level, level }).outcome).toBe('created');
     store.close();
   });
 
@@ -355,7 +372,9 @@ describe('same entity under another key', () => {
     const v2 = p.writeFact({ key: 'address_v2', value: 'I moved to 456 Oak Ave' });
     expect(v2).toMatchObject({ outcome: 'superseded', rule: 'explicit', supersededId: v1.factId });
     expect(p.getFact(v1.factId)).toMatchObject({ isValid: false, supersededBy: v2.factId, supersessionRule: 'explicit' });
-    expect(p.getFact(v1.factId)?.supersessionReason).toBe('correction cue "moved" in the new value; same entity "address" (key-version: key address_v2 is a version of address_v1)');
+    expect(p.getFact(v1.factId)?.supersessionReason).toBe(
+      'correction cue "moved" in the new value; same entity "address" (key-version: key address_v2 is a version of address_v1)',
+    );
     expect(p.validFacts().map((f) => f.value)).toEqual(['I moved to 456 Oak Ave']);
     store.close();
   });
@@ -437,7 +456,9 @@ describe('authority from the writer and the role table', () => {
     const policy = p.writeFact({ key: 'policy', value: 'max 15%', source: { type: 'policy', identity: 'CFO' } });
     const offer = p.writeFact({ key: 'policy', value: "Let's offer 25%" });
     expect(offer).toMatchObject({ outcome: 'proposal', rule: 'authority', authority: { role: 'intern', recognised: true, origin: 'identity' } });
-    expect(offer.reason).toBe('intern (intern, from the partition identity) may not override policy (policy: source type policy); kept as a subordinate proposal');
+    expect(offer.reason).toBe(
+      'intern (intern, from the partition identity) may not override policy (policy: source type policy); kept as a subordinate proposal',
+    );
     expect(p.getFact(offer.factId)?.source.authority).toBe('intern');
     expect(p.currentValue('policy')).toBe('max 15%');
     expect(p.getFact(policy.factId)?.isValid).toBe(true);
@@ -467,7 +488,12 @@ describe('authority from the writer and the role table', () => {
     }
     const store = openTmpStore();
     const p = store.scope(user, { create: true });
-    expect(p.writeFact({ key: 'x', value: '1', source: { type: 'user', authority: 'not-a-ceo' } }).authority).toEqual({ role: 'peer', recognised: false, by: null, origin: 'source' });
+    expect(p.writeFact({ key: 'x', value: '1', source: { type: 'user', authority: 'not-a-ceo' } }).authority).toEqual({
+      role: 'peer',
+      recognised: false,
+      by: null,
+      origin: 'source',
+    });
     p.writeFact({ key: 'y', value: '1', source: { type: 'user', authority: 'employee' } });
     expect(p.writeFact({ key: 'y', value: '2', source: { type: 'user', authority: 'People Ops' } }).reason).toBe('same key with a conflicting value');
     store.close();

@@ -39,9 +39,16 @@ describe('detectTurnConflicts', () => {
 
   it('detects other cues and kinds: amounts, addresses, counts', () => {
     const budget = { id: 'b', key: 'project_budget', value: 'The project budget is $200,000' };
-    expect(detectTurnConflicts('Actually the budget is $150,000 now', [budget])[0]).toMatchObject({ confident: true, cue: 'actually', replacement: 'The project budget is $150,000' });
+    expect(detectTurnConflicts('Actually the budget is $150,000 now', [budget])[0]).toMatchObject({
+      confident: true,
+      cue: 'actually',
+      replacement: 'The project budget is $150,000',
+    });
     const address = { id: 'a', key: 'address_v1', value: 'My address is 123 Main St' };
-    expect(detectTurnConflicts('I moved to 456 Oak Ave, new address', [address])[0]).toMatchObject({ confident: true, replacement: 'My address is 456 Oak Ave' });
+    expect(detectTurnConflicts('I moved to 456 Oak Ave, new address', [address])[0]).toMatchObject({
+      confident: true,
+      replacement: 'My address is 456 Oak Ave',
+    });
     const team = { id: 't', key: 'team_size', value: 'The team has 5 engineers' };
     expect(detectTurnConflicts('The team is now 7 engineers', [team])[0]).toMatchObject({ confident: true, replacement: 'The team has 7 engineers' });
   });
@@ -64,7 +71,7 @@ describe('detectTurnConflicts', () => {
   });
 
   it('finds nothing in an imagined state', () => {
-    expect(detectTurnConflicts("What if we moved the meeting to Thursday at 3pm instead?", [meeting])).toEqual([]);
+    expect(detectTurnConflicts('What if we moved the meeting to Thursday at 3pm instead?', [meeting])).toEqual([]);
   });
 
   it('is not confident when the turn asks or hedges: the fact is flagged for review', () => {
@@ -102,14 +109,18 @@ describe('mayChangeFacts', () => {
     expect(mayChangeFacts("Let's do Thursday")).toBe(true);
     expect(mayChangeFacts('The meeting is cancelled')).toBe(true);
     expect(mayChangeFacts('Thanks, see you Tuesday')).toBe(false);
-    expect(mayChangeFacts("What if we moved it to Thursday instead")).toBe(false);
+    expect(mayChangeFacts('What if we moved it to Thursday instead')).toBe(false);
   });
 });
 
 describe('contrastWithCurrent', () => {
   const launch = { key: 'launch_date', value: 'Monday May 4th' };
   it('finds a turn that names the entity and recounts the current value beside replaced ones', () => {
-    expect(contrastWithCurrent('The launch was first Wednesday, then we moved it, and Monday May 4th is final.', launch)).toMatchObject({ kind: 'day', current: 'Monday', others: 'Wednesday' });
+    expect(contrastWithCurrent('The launch was first Wednesday, then we moved it, and Monday May 4th is final.', launch)).toMatchObject({
+      kind: 'day',
+      current: 'Monday',
+      others: 'Wednesday',
+    });
   });
   it('counts a turn that quotes the whole value as naming the fact', () => {
     expect(contrastWithCurrent('Recap: Tuesday was floated, but Monday May 4th it is.', launch)).toMatchObject({ others: 'Tuesday' });

@@ -54,7 +54,8 @@ const DATE_ISO_RE = /\b(\d{4})-(\d{2})-(\d{2})\b/g;
 const TIME_AMPM_RE = /\b(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)(?![a-z])/gi;
 const TIME_24_RE = /\b([01]?\d|2[0-3]):([0-5]\d)\b/g;
 const TIME_WORD_RE = /\b(noon|midday|midnight)\b/gi;
-const MONEY_RE = /(?:[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|bn|million|thousand|billion)\b)?|\b\d[\d,]*(?:\.\d+)?\s?(?:k|m)?\s(?:dollars|usd|euros?|eur|pounds|gbp)\b)/gi;
+const MONEY_RE =
+  /(?:[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|bn|million|thousand|billion)\b)?|\b\d[\d,]*(?:\.\d+)?\s?(?:k|m)?\s(?:dollars|usd|euros?|eur|pounds|gbp)\b)/gi;
 const PERCENT_RE = /\b\d+(?:\.\d+)?\s?(?:%|percent\b)/gi;
 const ADDRESS_RE = /\b\d+\s+(?:[A-Z][a-z]+\s+){1,3}(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Boulevard|Lane|Ln|Dr|Drive|Way|Court|Ct|Place|Pl|Square|Sq)\b\.?/g;
 const CAPITALISED = "(?:[A-Z][\\w'&-]*|\\d+[A-Za-z]?)";
@@ -63,9 +64,56 @@ const NAME_RE = new RegExp(`\\b(?:with|named|called|by)\\s+(${CAPITALISED}(?:\\s
 const QUANTITY_RE = /\b(\d[\d,]*(?:\.\d+)?)\s+([a-z]{3,})\b/gi;
 
 /** Words that open a sentence or are calendar names: never a place or a name by themselves. */
-const NOT_PROPER = new Set(['i', 'the', 'a', 'an', 'this', 'that', 'it', 'we', 'our', 'my', 'your', 'let', "let's", 'lets', 'please', ...DAYS, 'tues', 'thurs', ...MONTHS, 'noon', 'midnight', 'midday']);
+const NOT_PROPER = new Set([
+  'i',
+  'the',
+  'a',
+  'an',
+  'this',
+  'that',
+  'it',
+  'we',
+  'our',
+  'my',
+  'your',
+  'let',
+  "let's",
+  'lets',
+  'please',
+  ...DAYS,
+  'tues',
+  'thurs',
+  ...MONTHS,
+  'noon',
+  'midnight',
+  'midday',
+]);
 /** Words after a number that are not units of a count. */
-const NOT_UNITS = new Set(['and', 'or', 'the', 'for', 'with', 'from', 'into', 'onto', 'than', 'per', 'percent', 'dollars', 'usd', 'euros', 'euro', 'eur', 'pounds', 'gbp', 'thousand', 'million', 'billion', ...MONTHS, ...DAYS]);
+const NOT_UNITS = new Set([
+  'and',
+  'or',
+  'the',
+  'for',
+  'with',
+  'from',
+  'into',
+  'onto',
+  'than',
+  'per',
+  'percent',
+  'dollars',
+  'usd',
+  'euros',
+  'euro',
+  'eur',
+  'pounds',
+  'gbp',
+  'thousand',
+  'million',
+  'billion',
+  ...MONTHS,
+  ...DAYS,
+]);
 
 function numberNorm(text: string): string {
   const m = /(\d[\d,]*(?:\.\d+)?)\s?(k|m|bn|million|thousand|billion)?/i.exec(text);
@@ -164,8 +212,42 @@ function firstCue(text: string, cues: readonly RegExp[]): string | null {
 
 /** Words that name an attribute or a version rather than the entity ("meeting_time_v2"). */
 const ATTRIBUTE_WORDS = new Set([
-  'time', 'day', 'date', 'when', 'where', 'location', 'place', 'venue', 'amount', 'value', 'status', 'new', 'old', 'latest', 'info', 'information', 'detail', 'details',
-  'note', 'notes', 'fact', 'data', 'number', 'count', 'total', 'name', 'schedule', 'scheduled', 'set', 'plan', 'planned', 'current', 'updated', 'final', 'confirmed', 'agreed',
+  'time',
+  'day',
+  'date',
+  'when',
+  'where',
+  'location',
+  'place',
+  'venue',
+  'amount',
+  'value',
+  'status',
+  'new',
+  'old',
+  'latest',
+  'info',
+  'information',
+  'detail',
+  'details',
+  'note',
+  'notes',
+  'fact',
+  'data',
+  'number',
+  'count',
+  'total',
+  'name',
+  'schedule',
+  'scheduled',
+  'set',
+  'plan',
+  'planned',
+  'current',
+  'updated',
+  'final',
+  'confirmed',
+  'agreed',
 ]);
 
 function keyWords(key: string): string[] {
@@ -267,18 +349,43 @@ export function detectTurnConflicts(turn: string, facts: readonly ConflictCandid
     if (hedge) doubt ??= `the turn asks or hedges ("${hedge[0].toLowerCase()}") rather than decides`;
     if (m.score < best) doubt ??= 'another fact matches the turn better';
     if (top.length > 1) doubt ??= `${top.length} facts match the turn equally well`;
-    out.push({ factId: m.fact.id, cue: change ?? '', entity: m.entity, changes: m.changes, confident: doubt === null, doubt, replacement: doubt === null ? m.replacement : null });
+    out.push({
+      factId: m.fact.id,
+      cue: change ?? '',
+      entity: m.entity,
+      changes: m.changes,
+      confident: doubt === null,
+      doubt,
+      replacement: doubt === null ? m.replacement : null,
+    });
   }
   if (denial) {
     for (const m of matches) {
       if (m.changes.length > 0 && change !== null) continue;
-      out.push({ factId: m.fact.id, cue: denial, entity: m.entity, changes: [], confident: false, doubt: 'the turn says it no longer holds without stating what replaces it', replacement: null });
+      out.push({
+        factId: m.fact.id,
+        cue: denial,
+        entity: m.entity,
+        changes: [],
+        confident: false,
+        doubt: 'the turn says it no longer holds without stating what replaces it',
+        replacement: null,
+      });
     }
   }
   return out;
 }
 
-const KIND_NAMES: Record<string, string> = { day: 'day', time: 'time', date: 'date', money: 'amount', percent: 'percentage', address: 'address', place: 'place', name: 'name' };
+const KIND_NAMES: Record<string, string> = {
+  day: 'day',
+  time: 'time',
+  date: 'date',
+  money: 'amount',
+  percent: 'percentage',
+  address: 'address',
+  place: 'place',
+  name: 'name',
+};
 
 /** "day and time" — what changed, in words (quantities by their unit). */
 export function describeKinds(changes: readonly ValueChange[]): string {

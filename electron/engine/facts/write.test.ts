@@ -83,7 +83,7 @@ describe('supersession rules', () => {
     store.close();
   });
 
-  it('keeps a dependent\'s earlier review cause when a new one arrives, newest first, without repeats', () => {
+  it("keeps a dependent's earlier review cause when a new one arrives, newest first, without repeats", () => {
     const store = openTmpStore();
     const p = store.scope(user, { create: true });
     p.writeFact({ key: 'budget', value: '$200k' });

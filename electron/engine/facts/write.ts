@@ -118,7 +118,14 @@ function historyAfter(ctx: PartitionContext, key: string, scope: string, scopeId
 }
 
 /** entityCandidates' query; `excluded` ids (a batch's pending supersessions) are left out. */
-function entityCandidates(ctx: PartitionContext, entities: readonly string[], scope: string, scopeId: string | null, key: string, excluded: readonly string[] = []): FactRow[] {
+function entityCandidates(
+  ctx: PartitionContext,
+  entities: readonly string[],
+  scope: string,
+  scopeId: string | null,
+  key: string,
+  excluded: readonly string[] = [],
+): FactRow[] {
   const one = entities.length === 1;
   const params: unknown[] = [ctx.partitionId, one ? entities[0] : JSON.stringify(entities), scope, scopeId, key];
   if (excluded.length > 0) params.push(JSON.stringify(excluded));
@@ -197,10 +204,37 @@ const INSERT_SQL = `INSERT INTO facts (
 )`;
 
 const INSERT_COLUMNS = [
-  'id', 'partition_id', 'org_id', 'label', 'key', 'value', 'source_type', 'source_identity', 'source_authority',
-  'source_turn', 'source_event', 'ts', 'created_at', 'importance', 'memory_type', 'level', 'scope', 'scope_id',
-  'status', 'is_valid', 'superseded_by', 'supersedes', 'supersession_rule', 'supersession_reason', 'valid_to',
-  'proposal_for', 'is_constraint', 'constraint_type', 'time_sensitive', 'entity', 'entity_key',
+  'id',
+  'partition_id',
+  'org_id',
+  'label',
+  'key',
+  'value',
+  'source_type',
+  'source_identity',
+  'source_authority',
+  'source_turn',
+  'source_event',
+  'ts',
+  'created_at',
+  'importance',
+  'memory_type',
+  'level',
+  'scope',
+  'scope_id',
+  'status',
+  'is_valid',
+  'superseded_by',
+  'supersedes',
+  'supersession_rule',
+  'supersession_reason',
+  'valid_to',
+  'proposal_for',
+  'is_constraint',
+  'constraint_type',
+  'time_sensitive',
+  'entity',
+  'entity_key',
 ] as const;
 type InsertRow = Record<(typeof INSERT_COLUMNS)[number], string | number | null>;
 
@@ -344,7 +378,17 @@ function writeVia(ctx: PartitionContext, access: FactAccess, raw: FactWriteInput
       case 'create':
         break;
       case 'duplicate':
-        return { factId: decision.fact.id, outcome: 'duplicate', supersededId: null, rule: null, reason: null, authority: authorityOf(ranked), unresolvedSupersedes: null, unresolvedDependencies: [], flagged: [] };
+        return {
+          factId: decision.fact.id,
+          outcome: 'duplicate',
+          supersededId: null,
+          rule: null,
+          reason: null,
+          authority: authorityOf(ranked),
+          unresolvedSupersedes: null,
+          unresolvedDependencies: [],
+          flagged: [],
+        };
       case 'proposal':
         status = 'proposal';
         proposalFor = decision.fact.id;
@@ -487,7 +531,14 @@ const UPDATE_CHUNKS = [256, 64, 16, 4, 1] as const;
 
 /** Runs one multi-row statement per chunk of `rows`, largest chunk sizes first (each size's SQL
  * is prepared once and cached), so n rows take a handful of statements instead of n. */
-function runChunked<T>(db: Sqlite, rows: readonly T[], sizes: readonly number[], sqlFor: (size: number) => string, paramsOf: (row: T, params: unknown[]) => void, trailing: readonly unknown[] = []): void {
+function runChunked<T>(
+  db: Sqlite,
+  rows: readonly T[],
+  sizes: readonly number[],
+  sqlFor: (size: number) => string,
+  paramsOf: (row: T, params: unknown[]) => void,
+  trailing: readonly unknown[] = [],
+): void {
   let at = 0;
   for (const size of sizes) {
     if (rows.length - at < size) continue;
@@ -650,7 +701,8 @@ export class FactWriteBatch {
         let rows = this.hasKeyInDb(key) ? sql.historyAfter(key, scope, scopeId, at) : [];
         // Only rows of this key can be pending (pendingByKey holds them as they now read).
         if (this.pendingByKey.has(key)) rows = rows.filter((r) => !this.pendingById.has(r.id));
-        const inHistory = (r: FactRow): boolean => r.scope === scope && r.scope_id === scopeId && r.status !== 'proposal' && (r.valid_to === null || r.valid_to > at);
+        const inHistory = (r: FactRow): boolean =>
+          r.scope === scope && r.scope_id === scopeId && r.status !== 'proposal' && (r.valid_to === null || r.valid_to > at);
         for (const r of this.pendingByKey.get(key) ?? []) if (inHistory(r)) rows.push(r);
         for (const r of this.heldByKey.get(key) ?? []) if (inHistory(r)) rows.push(r);
         return rows;
@@ -753,7 +805,13 @@ export class FactWriteBatch {
     if (!pending) return scoped ? validByKeyInScope(this.ctx, key, scoped.scope, scoped.scopeId) : validByKey(this.ctx, key);
     const excluded = JSON.stringify(pending.map((r) => r.id));
     return scoped
-      ? stmt<[number, string, string, string | null, string], FactRow>(this.ctx.db, VALID_BY_KEY_IN_SCOPE_EXCLUDING_SQL).get(this.ctx.partitionId, key, scoped.scope, scoped.scopeId, excluded)
+      ? stmt<[number, string, string, string | null, string], FactRow>(this.ctx.db, VALID_BY_KEY_IN_SCOPE_EXCLUDING_SQL).get(
+          this.ctx.partitionId,
+          key,
+          scoped.scope,
+          scoped.scopeId,
+          excluded,
+        )
       : stmt<[number, string, string], FactRow>(this.ctx.db, VALID_BY_KEY_EXCLUDING_SQL).get(this.ctx.partitionId, key, excluded);
   }
 
@@ -762,7 +820,11 @@ export class FactWriteBatch {
   private dbByLabel(label: string): FactRow | undefined {
     const first = validByLabel(this.ctx, label);
     if (!first || !this.pendingById.has(first.id)) return first;
-    const row = stmt<[number, string, string], FactRow>(this.ctx.db, BY_LABEL_PENDING_SQL).get(this.ctx.partitionId, label, JSON.stringify([...this.pendingById.keys()]));
+    const row = stmt<[number, string, string], FactRow>(this.ctx.db, BY_LABEL_PENDING_SQL).get(
+      this.ctx.partitionId,
+      label,
+      JSON.stringify([...this.pendingById.keys()]),
+    );
     return this.overlay(row);
   }
 

@@ -96,7 +96,11 @@ export function parseStatebenchJsonl(text: string, sourceName = 'input'): Parsed
   const seen = new Map<string, number>();
   for (const p of out) {
     const first = seen.get(p.timeline.id);
-    if (first !== undefined) throw new StatelensError('IMPORT_FAILED', `${sourceName} line ${p.line}: field id: timeline "${p.timeline.id}" repeats line ${first}`, { line: p.line, field: 'id' });
+    if (first !== undefined)
+      throw new StatelensError('IMPORT_FAILED', `${sourceName} line ${p.line}: field id: timeline "${p.timeline.id}" repeats line ${first}`, {
+        line: p.line,
+        field: 'id',
+      });
     seen.set(p.timeline.id, p.line);
   }
   return out;
@@ -113,13 +117,18 @@ function refuseDuplicateIds(t: StatebenchTimeline, line: number, sourceName: str
     if (!id || id === UNNAMED_WRITE) return;
     const first = seen.get(id);
     if (first !== undefined) {
-      throw new StatelensError('IMPORT_FAILED', `${sourceName} line ${line} (timeline ${t.id}): field ${where}: fact id "${id}" repeats ${first}; fact ids must be unique in a timeline`, { line, field: where });
+      throw new StatelensError(
+        'IMPORT_FAILED',
+        `${sourceName} line ${line} (timeline ${t.id}): field ${where}: fact id "${id}" repeats ${first}; fact ids must be unique in a timeline`,
+        { line, field: where },
+      );
     }
     seen.set(id, where);
   };
   (t.initial_state.persistent_facts ?? []).forEach((f, i) => claim(f.id, `initial_state.persistent_facts.${i}.id`));
   t.events.forEach((e, i) => {
-    if (e.type === 'state_write' || e.type === 'supersession') e.writes.forEach((w, j) => claim(w.layer === 'persistent_facts' ? w.id : null, `events.${i}.writes.${j}.id`));
+    if (e.type === 'state_write' || e.type === 'supersession')
+      e.writes.forEach((w, j) => claim(w.layer === 'persistent_facts' ? w.id : null, `events.${i}.writes.${j}.id`));
   });
 }
 
@@ -130,7 +139,10 @@ export function readStatebenchFile(path: string): ParsedLine[] {
     text = fs.readFileSync(path, 'utf8');
   } catch (e) {
     const code = typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : '';
-    throw new StatelensError(code === 'ENOENT' ? 'NOT_FOUND' : 'IMPORT_FAILED', `${path} cannot be read (${code || (e instanceof Error ? e.message : String(e))})`);
+    throw new StatelensError(
+      code === 'ENOENT' ? 'NOT_FOUND' : 'IMPORT_FAILED',
+      `${path} cannot be read (${code || (e instanceof Error ? e.message : String(e))})`,
+    );
   }
   return parseStatebenchJsonl(text, path);
 }
@@ -190,7 +202,9 @@ export function importStatebenchParsed(store: Store, lines: readonly ParsedLine[
 function refuseUnresolved(unresolved: readonly UnresolvedSupersession[], sourceName: string): void {
   const first = unresolved[0];
   if (!first) return;
-  const list = unresolved.slice(0, 5).map((u) => `line ${u.line} (timeline ${u.timeline}, ${u.event < 0 ? 'initial state' : `event ${u.event}`}): "${u.supersedes}"`);
+  const list = unresolved
+    .slice(0, 5)
+    .map((u) => `line ${u.line} (timeline ${u.timeline}, ${u.event < 0 ? 'initial state' : `event ${u.event}`}): "${u.supersedes}"`);
   throw new StatelensError(
     'IMPORT_FAILED',
     `${sourceName}: ${unresolved.length} supersedes matched no fact, so nothing was imported: ${list.join('; ')}${unresolved.length > list.length ? '; …' : ''}`,
@@ -238,7 +252,9 @@ function count(stats: StatebenchImportStats, r: WriteResult): void {
 function replayTimeline(store: Store, { line, timeline: t }: ParsedLine, stats: StatebenchImportStats): void {
   const handle = store.scope({ kind: 'user', org: t.actors.user.org, user: t.id }, { create: true });
   if (handle.identity() || handle.validFacts().length > 0 || handle.savedQueries().length > 0) {
-    throw new StatelensError('CONFLICT', `timeline ${t.id} is already imported into partition ${handle.id}; import into a new database`, { partitionId: handle.id });
+    throw new StatelensError('CONFLICT', `timeline ${t.id} is already imported into partition ${handle.id}; import into a new database`, {
+      partitionId: handle.id,
+    });
   }
   stats.partitionIds.push(handle.id);
   const init = t.initial_state;
@@ -287,7 +303,9 @@ function replayTimeline(store: Store, { line, timeline: t }: ParsedLine, stats: 
       case 'conversation_turn': {
         // The engine's one turn path: a turn that contradicts a fact supersedes or flags it,
         // as it would for any agent recording its conversation.
-        const [recorded] = handle.recordTurns(IMPORT_SESSION, [{ speaker: event.speaker, text: event.text, ts: event.ts, turnIndex: turn + 1 }], { actor: 'statebench import' });
+        const [recorded] = handle.recordTurns(IMPORT_SESSION, [{ speaker: event.speaker, text: event.text, ts: event.ts, turnIndex: turn + 1 }], {
+          actor: 'statebench import',
+        });
         turn = recorded?.turnIndex ?? turn + 1;
         stats.turns++;
         stats.inferredSupersessions += recorded?.conflicts.filter((c) => c.outcome === 'superseded').length ?? 0;
@@ -320,7 +338,16 @@ export function inTimeOrder<E extends { ts?: string | null }>(events: readonly E
   return stamped.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.eventIndex - b.eventIndex)).map(({ event, eventIndex }) => ({ event, eventIndex }));
 }
 
-function applyWrite(handle: PartitionHandle, line: number, timeline: string, eventIndex: number, turn: number, ts: string, w: StatebenchWrite, stats: StatebenchImportStats): void {
+function applyWrite(
+  handle: PartitionHandle,
+  line: number,
+  timeline: string,
+  eventIndex: number,
+  turn: number,
+  ts: string,
+  w: StatebenchWrite,
+  stats: StatebenchImportStats,
+): void {
   if (w.layer === 'environment') {
     handle.setEnvironment([{ key: w.key, value: w.value, observedAt: ts }]);
     stats.environmentSignals++;
@@ -350,7 +377,14 @@ function applyWrite(handle: PartitionHandle, line: number, timeline: string, eve
     stats.supersessionWrites++;
     if (result.unresolvedSupersedes !== null) stats.unresolved.push({ line, timeline, event: eventIndex, supersedes: w.supersedes });
     else if (result.supersededId) stats.supersessionsResolved++;
-    stats.applied?.push({ timeline, partitionId: handle.id, event: eventIndex, newFactId: result.factId, oldFactId: result.supersededId, supersedes: w.supersedes });
+    stats.applied?.push({
+      timeline,
+      partitionId: handle.id,
+      event: eventIndex,
+      newFactId: result.factId,
+      oldFactId: result.supersededId,
+      supersedes: w.supersedes,
+    });
   } else if (result.supersededId) {
     stats.inferredSupersessions++;
   }
@@ -359,7 +393,14 @@ function applyWrite(handle: PartitionHandle, line: number, timeline: string, eve
 /** Initial facts are stated state, not new evidence: no inference between them. A fact that
  * replaces another (its `supersedes`, or the other's `superseded_by`) is written after it and
  * names it, so the engine links the chain; dependency edges are added once all exist. */
-function importInitialFacts(handle: PartitionHandle, line: number, timeline: string, facts: readonly StatebenchFact[], now: string | undefined, stats: StatebenchImportStats): void {
+function importInitialFacts(
+  handle: PartitionHandle,
+  line: number,
+  timeline: string,
+  facts: readonly StatebenchFact[],
+  now: string | undefined,
+  stats: StatebenchImportStats,
+): void {
   if (facts.length === 0) return;
   const byLabel = new Map<string, number>();
   const byKey = new Map<string, number>();
@@ -421,12 +462,10 @@ function importInitialFacts(handle: PartitionHandle, line: number, timeline: str
     const stored = handle.getFact(id);
     if (!stored || !stored.isValid) return;
     const reason = `stated invalid in the initial state${f.superseded_by ? ` (superseded by ${f.superseded_by}, not present)` : ''}`;
-    stmt(ctx.db, `UPDATE facts SET status = 'superseded', is_valid = 0, supersession_rule = 'explicit', supersession_reason = ?, valid_to = ? WHERE id = ? AND partition_id = ?`).run(
-      reason,
-      stored.ts,
-      id,
-      ctx.partitionId,
-    );
+    stmt(
+      ctx.db,
+      `UPDATE facts SET status = 'superseded', is_valid = 0, supersession_rule = 'explicit', supersession_reason = ?, valid_to = ? WHERE id = ? AND partition_id = ?`,
+    ).run(reason, stored.ts, id, ctx.partitionId);
     recordAudit(ctx, { actor: 'statebench import', action: 'supersede', targetIds: [id], reason: `explicit: ${reason}`, details: { rule: 'explicit' } });
   });
 

@@ -11,12 +11,18 @@ describe('partition names', () => {
       for (const text of [`user:ac${c}me/u1`, `user:acme/u${c}1`, `capability:acme/bill${c}ing`, `org:ac${c}me`]) {
         expect(() => parseDesignation(text), JSON.stringify(text)).toThrow(StatelensError);
       }
-      for (const ref of [{ kind: 'user', org: `a${c}`, user: 'u' }, { kind: 'user', org: 'a', user: `u${c}` }, { kind: 'organizational', org: `a${c}` }]) {
+      for (const ref of [
+        { kind: 'user', org: `a${c}`, user: 'u' },
+        { kind: 'user', org: 'a', user: `u${c}` },
+        { kind: 'organizational', org: `a${c}` },
+      ]) {
         expect(PartitionDesignation.safeParse(ref).success, JSON.stringify(ref)).toBe(false);
       }
     }
     // The message shows the offending character as an escape, never raw.
-    expect(() => parseDesignation('user:acme/eve\u202eliam')).toThrow(/"user:acme\/eve\\u202eliam" is not a partition: user must not contain control characters/);
+    expect(() => parseDesignation('user:acme/eve\u202eliam')).toThrow(
+      /"user:acme\/eve\\u202eliam" is not a partition: user must not contain control characters/,
+    );
   });
 
   it('an org cannot hold "/" (it could not be typed back); a user or capability can, and stays addressable', () => {

@@ -20,7 +20,11 @@ export function parseDesignation(text: string): PartitionRef {
   const parsed = PartitionRef.safeParse(ref);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new StatelensError('INVALID_INPUT', `"${showUnsafe(text)}" is not a partition: ${issue?.path.join('.') ?? 'name'} ${issue?.message ?? 'is invalid'}`, { partition: text });
+    throw new StatelensError(
+      'INVALID_INPUT',
+      `"${showUnsafe(text)}" is not a partition: ${issue?.path.join('.') ?? 'name'} ${issue?.message ?? 'is invalid'}`,
+      { partition: text },
+    );
   }
   return parsed.data;
 }
@@ -36,7 +40,8 @@ export function formatDesignation(ref: PartitionRef): string {
   }
 }
 
-const FORMS = 'user:ORG/USER, capability:ORG/NAME, org:ORG, or an object {kind: "user", org, user} / {kind: "capability", org, capability} / {kind: "organizational", org}';
+const FORMS =
+  'user:ORG/USER, capability:ORG/NAME, org:ORG, or an object {kind: "user", org, user} / {kind: "capability", org, capability} / {kind: "organizational", org}';
 
 /** Either form, as a zod schema that yields a PartitionRef (used by the wire format and MCP). */
 export const PartitionDesignation = z.union(
@@ -54,12 +59,21 @@ export const PartitionDesignation = z.union(
         }
       }),
   ],
-  { error: (issue) => (typeof issue.input === 'string' ? `"${showUnsafe(issue.input.slice(0, 100))}" is not a partition: use ${FORMS}` : `not a partition: use ${FORMS}`) },
+  {
+    error: (issue) =>
+      typeof issue.input === 'string' ? `"${showUnsafe(issue.input.slice(0, 100))}" is not a partition: use ${FORMS}` : `not a partition: use ${FORMS}`,
+  },
 );
 export type PartitionDesignationInput = z.input<typeof PartitionDesignation>;
 
 /** The run-wide designation from flags: --partition, or --org with --user / --capability / --organizational. */
-export function designationFromFlags(flags: { partition?: string; org?: string; user?: string; capability?: string; organizational?: boolean }): PartitionRef | undefined {
+export function designationFromFlags(flags: {
+  partition?: string;
+  org?: string;
+  user?: string;
+  capability?: string;
+  organizational?: boolean;
+}): PartitionRef | undefined {
   if (flags.partition !== undefined) {
     if (flags.org !== undefined || flags.user !== undefined || flags.capability !== undefined || flags.organizational) {
       throw new StatelensError('INVALID_INPUT', 'Give either --partition or --org with --user/--capability/--organizational, not both');

@@ -29,16 +29,36 @@ const EVENTS = [
     type: 'state_write',
     ts: '2026-01-01T10:00:00Z',
     writes: [
-      { id: 'W-AUTO', layer: 'persistent_facts', key: 'available_budget', value: '$200,000', source: { type: 'system', identity: null, authority: 'peer' }, scope: 'global', supersedes: null, depends_on: [], is_constraint: false, constraint_type: null },
+      {
+        id: 'W-AUTO',
+        layer: 'persistent_facts',
+        key: 'available_budget',
+        value: '$200,000',
+        source: { type: 'system', identity: null, authority: 'peer' },
+        scope: 'global',
+        supersedes: null,
+        depends_on: [],
+        is_constraint: false,
+        constraint_type: null,
+      },
       { id: 'W-AUTO', layer: 'persistent_facts', key: 'decision', value: 'Approved $150,000 purchase', depends_on: ['available_budget'] },
       { layer: 'environment', key: 'now', value: '2026-01-01T10:00:00Z' },
       { layer: 'working_set', key: 'draft', value: 'tentative plan' },
     ],
   },
-  { type: 'supersession', ts: '2026-01-02T10:00:00Z', writes: [{ id: 'W-AUTO', layer: 'persistent_facts', key: 'available_budget_corrected', value: '$120,000', supersedes: 'available_budget' }] },
+  {
+    type: 'supersession',
+    ts: '2026-01-02T10:00:00Z',
+    writes: [{ id: 'W-AUTO', layer: 'persistent_facts', key: 'available_budget_corrected', value: '$120,000', supersedes: 'available_budget' }],
+  },
   { type: 'conversation_turn', ts: '2026-01-02T10:01:00Z', speaker: 'assistant', text: 'Noted' },
   { type: 'query', ts: '2026-01-03T00:00:00Z', prompt: 'What is the budget?', ground_truth: { must_mention: ['$120,000'] } },
-  { type: 'state_write', ts: '2026-01-03T00:00:00Z', partition: 'capability:acme/billing', writes: [{ key: 'retry', value: 'retry twice', level: 'event', source: { type: 'observation' } }] },
+  {
+    type: 'state_write',
+    ts: '2026-01-03T00:00:00Z',
+    partition: 'capability:acme/billing',
+    writes: [{ key: 'retry', value: 'retry twice', level: 'event', source: { type: 'observation' } }],
+  },
 ];
 
 describe('partition designations', () => {
@@ -87,8 +107,20 @@ describe('ingest (the agents wire format)', () => {
     expect(cap.validFacts()[0]?.level).toBe('event');
 
     // A second run continues the turn numbering and query labels.
-    ingestEvents(store, [{ type: 'conversation_turn', ts: '2026-01-04T00:00:00Z', speaker: 'user', text: 'again' }, { type: 'query', prompt: 'And now?' }], { partition: U1 });
-    expect(u.workingItems({ includeExpired: true }).filter((w) => w.itemType === 'turn').map((t) => t.turnIndex)).toEqual([0, 1, 2]);
+    ingestEvents(
+      store,
+      [
+        { type: 'conversation_turn', ts: '2026-01-04T00:00:00Z', speaker: 'user', text: 'again' },
+        { type: 'query', prompt: 'And now?' },
+      ],
+      { partition: U1 },
+    );
+    expect(
+      u
+        .workingItems({ includeExpired: true })
+        .filter((w) => w.itemType === 'turn')
+        .map((t) => t.turnIndex),
+    ).toEqual([0, 1, 2]);
     expect(u.savedQueries().map((q) => q.label)).toEqual(['Q0', 'Q1']);
     store.close();
   });
@@ -98,8 +130,16 @@ describe('ingest (the agents wire format)', () => {
     const billing = { kind: 'capability', org: 'acme', capability: 'billing' } as const;
     const junior = store.scope(billing, { create: true });
     const before = rowCount(store);
-    const upgrade = { type: 'state_write', ts: '2026-01-03T00:00:00Z', partition: 'capability:acme/billing', maturity: 'master', writes: [{ key: 'plan', value: 'price by ROI', level: 'strategy' }] };
-    expect(() => ingestEvents(store, [upgrade])).toThrow(expect.objectContaining({ code: 'IMPORT_FAILED', details: expect.objectContaining({ field: 'maturity' }) }));
+    const upgrade = {
+      type: 'state_write',
+      ts: '2026-01-03T00:00:00Z',
+      partition: 'capability:acme/billing',
+      maturity: 'master',
+      writes: [{ key: 'plan', value: 'price by ROI', level: 'strategy' }],
+    };
+    expect(() => ingestEvents(store, [upgrade])).toThrow(
+      expect.objectContaining({ code: 'IMPORT_FAILED', details: expect.objectContaining({ field: 'maturity' }) }),
+    );
     expect(rowCount(store)).toBe(before);
     expect(store.scope(billing).ctx.maturity).toBe('junior');
     // Without the field the strategy is refused for a junior agent; after the audited
@@ -124,7 +164,11 @@ describe('ingest (the agents wire format)', () => {
 
   it('reports unresolved supersedes and dependencies without failing', () => {
     const store = openTmpStore();
-    const s = ingestEvents(store, [{ type: 'supersession', ts: '2026-01-01T00:00:00Z', writes: [{ key: 'x', value: 'y', supersedes: 'ghost', depends_on: ['nothing'] }] }], { partition: U1 });
+    const s = ingestEvents(
+      store,
+      [{ type: 'supersession', ts: '2026-01-01T00:00:00Z', writes: [{ key: 'x', value: 'y', supersedes: 'ghost', depends_on: ['nothing'] }] }],
+      { partition: U1 },
+    );
     expect(s.unresolvedSupersedes).toEqual([{ line: 1, write: 0, supersedes: 'ghost' }]);
     expect(s.unresolvedDependencies).toEqual([{ line: 1, write: 0, refs: ['nothing'] }]);
     store.close();
@@ -138,7 +182,12 @@ describe('ingest (the agents wire format)', () => {
       return;
     }
     // Timelines whose initial facts are all valid with distinct keys replay as plain writes.
-    type T = { id: string; actors: { user: { org: string; id: string } }; initial_state: { identity_role: Record<string, unknown> | null; persistent_facts: Array<Record<string, unknown>>; environment: Record<string, unknown> }; events: Array<Record<string, unknown>> };
+    type T = {
+      id: string;
+      actors: { user: { org: string; id: string } };
+      initial_state: { identity_role: Record<string, unknown> | null; persistent_facts: Array<Record<string, unknown>>; environment: Record<string, unknown> };
+      events: Array<Record<string, unknown>>;
+    };
     const timelines = fs
       .readFileSync(split, 'utf8')
       .trim()
@@ -157,7 +206,8 @@ describe('ingest (the agents wire format)', () => {
       const partition = { kind: 'user', org: t.actors.user.org, user: t.id };
       const firstTs = (t.events.find((e) => typeof e.ts === 'string')?.ts as string | undefined) ?? '2025-01-01T00:00:00';
       const now = typeof t.initial_state.environment.now === 'string' ? t.initial_state.environment.now : firstTs;
-      if (t.initial_state.identity_role) lines.push({ type: 'identity', partition, identity_role: { ...t.initial_state.identity_role, user_id: t.actors.user.id } });
+      if (t.initial_state.identity_role)
+        lines.push({ type: 'identity', partition, identity_role: { ...t.initial_state.identity_role, user_id: t.actors.user.id } });
       const initial = t.initial_state.persistent_facts.map((f) => ({
         id: f.id,
         key: f.key,
@@ -175,7 +225,14 @@ describe('ingest (the agents wire format)', () => {
       for (const { event: e } of inTimeOrder(t.events as Array<{ ts?: string | null } & Record<string, unknown>>)) {
         const { implicit_supersession: _i, ...event } = e;
         if (event.type === 'state_write' || event.type === 'supersession') {
-          lines.push({ ...event, partition, writes: (event.writes as Array<Record<string, unknown>>).map(({ derived_facts: _d, scope, ...w }) => ({ ...w, ...(scope !== 'global' ? { scope } : {}) })) });
+          lines.push({
+            ...event,
+            partition,
+            writes: (event.writes as Array<Record<string, unknown>>).map(({ derived_facts: _d, scope, ...w }) => ({
+              ...w,
+              ...(scope !== 'global' ? { scope } : {}),
+            })),
+          });
         } else lines.push({ ...event, partition });
       }
     }
@@ -184,7 +241,12 @@ describe('ingest (the agents wire format)', () => {
     expect(summary.lines).toBe(lines.length);
     for (const t of timelines) {
       const ref = { kind: 'user' as const, org: t.actors.user.org, user: t.id };
-      const view = (s: Store) => s.scope(ref).validFacts().map((f) => `${f.key}=${f.value}`).sort();
+      const view = (s: Store) =>
+        s
+          .scope(ref)
+          .validFacts()
+          .map((f) => `${f.key}=${f.value}`)
+          .sort();
       expect(view(ingested), t.id).toEqual(view(imported));
     }
     imported.close();
@@ -196,13 +258,32 @@ describe('ingest (the agents wire format)', () => {
       ['malformed JSON', [EVENTS[1] as object, '{"type":"conversation_turn",'], /line 2: not valid JSON/],
       ['unknown event type', [{ type: 'telepathy', ts: 'x' }], /line 1: field type: unknown event type/],
       ['missing field', [{ type: 'conversation_turn', ts: '2026-01-01T00:00:00Z', speaker: 'user' }], /line 1: field text/],
-      ['wrong field type', [EVENTS[1] as object, { type: 'state_write', ts: '2026-01-01T00:00:00Z', writes: [{ key: 42, value: 'v' }] }], /line 2: field writes\.0\.key/],
+      [
+        'wrong field type',
+        [EVENTS[1] as object, { type: 'state_write', ts: '2026-01-01T00:00:00Z', writes: [{ key: 42, value: 'v' }] }],
+        /line 2: field writes\.0\.key/,
+      ],
       ['unknown field', [{ type: 'query', prompt: 'q', colour: 'red' }], /line 1: .*colour/],
-      ['bad layer', [{ type: 'state_write', ts: '2026-01-01T00:00:00Z', writes: [{ layer: 'dreams', key: 'k', value: 'v' }] }], /line 1: field writes\.0\.layer/],
+      [
+        'bad layer',
+        [{ type: 'state_write', ts: '2026-01-01T00:00:00Z', writes: [{ layer: 'dreams', key: 'k', value: 'v' }] }],
+        /line 1: field writes\.0\.layer/,
+      ],
       ['empty writes', [{ type: 'state_write', ts: '2026-01-01T00:00:00Z', writes: [] }], /line 1: field writes/],
       ['bad partition', [{ type: 'query', prompt: 'q', partition: 'acme-u1' }], /line 1: field partition: "acme-u1" is not a partition/],
-      ['supersession without target', [{ type: 'supersession', ts: '2026-01-01T00:00:00Z', writes: [{ key: 'k', value: 'v' }] }], /line 1: field writes\.0\.supersedes: a supersession write must name/],
-      ['level above maturity', [EVENTS[1] as object, { type: 'state_write', ts: '2026-01-01T00:00:00Z', partition: 'capability:acme/x', writes: [{ key: 'k', value: 'v', level: 'strategy' }] }], /line 2: field writes\.0: A junior agent may not write strategy/],
+      [
+        'supersession without target',
+        [{ type: 'supersession', ts: '2026-01-01T00:00:00Z', writes: [{ key: 'k', value: 'v' }] }],
+        /line 1: field writes\.0\.supersedes: a supersession write must name/,
+      ],
+      [
+        'level above maturity',
+        [
+          EVENTS[1] as object,
+          { type: 'state_write', ts: '2026-01-01T00:00:00Z', partition: 'capability:acme/x', writes: [{ key: 'k', value: 'v', level: 'strategy' }] },
+        ],
+        /line 2: field writes\.0: A junior agent may not write strategy/,
+      ],
       ['timestamp that is not a date-time', [{ type: 'conversation_turn', ts: 'zzzz', speaker: 'u', text: 'hi' }], /line 1: field ts: not a date-time: "zzzz"/],
       ['timestamp that is a date only', [{ type: 'state_write', ts: '2026-01-01', writes: [{ key: 'k', value: 'v' }] }], /line 1: field ts: not a date-time/],
       ['oversized value', [{ type: 'conversation_turn', ts: '2026-01-01T00:00:00Z', speaker: 'u', text: 'x'.repeat(100_001) }], /line 1: field text/],
@@ -243,7 +324,9 @@ describe('ingest (the agents wire format)', () => {
 
     it('an oversized line', () => {
       const store = openTmpStore();
-      expect(() => ingestFile(store, file([EVENTS[1] as object, EVENTS[2] as object]), { partition: U1, maxLineBytes: 200 })).toThrow(/line 2: longer than the limit of 200 bytes/);
+      expect(() => ingestFile(store, file([EVENTS[1] as object, EVENTS[2] as object]), { partition: U1, maxLineBytes: 200 })).toThrow(
+        /line 2: longer than the limit of 200 bytes/,
+      );
       expect(rowCount(store)).toBe(0);
       store.close();
     });

@@ -162,7 +162,10 @@ class Ingestor {
   private nextTurn(p: PartitionState, session: string): number {
     let n = p.turns.get(session);
     if (n === undefined) {
-      n = this.store.db.prepare("SELECT count(*) FROM working_items WHERE partition_id = ? AND session_id = ? AND item_type = 'turn'").pluck().get(p.handle.id, session) as number;
+      n = this.store.db
+        .prepare("SELECT count(*) FROM working_items WHERE partition_id = ? AND session_id = ? AND item_type = 'turn'")
+        .pluck()
+        .get(p.handle.id, session) as number;
     } else n++;
     p.turns.set(session, n);
     return n;
@@ -190,7 +193,13 @@ class Ingestor {
     }
     const event = parsed.data;
     const ref = event.partition ?? this.options.partition;
-    if (!ref) throw lineError(this.source, line.number, 'partition', 'no partition: give the line a "partition" or the run --org with --user/--capability/--organizational');
+    if (!ref)
+      throw lineError(
+        this.source,
+        line.number,
+        'partition',
+        'no partition: give the line a "partition" or the run --org with --user/--capability/--organizational',
+      );
     this.summary.lines++;
     this.summary.events[event.type] = (this.summary.events[event.type] ?? 0) + 1;
     let p: PartitionState;
@@ -212,27 +221,35 @@ class Ingestor {
       case 'conversation_turn': {
         const turn = event.turn_index ?? this.nextTurn(p, session);
         if (event.turn_index !== undefined) p.turns.set(session, event.turn_index);
-        at(undefined, () => recordTurn(ctx, session, { speaker: event.speaker, text: event.text, ts: event.ts, turnIndex: turn }, { actor: this.options.actor ?? 'ingest' }));
+        at(undefined, () =>
+          recordTurn(ctx, session, { speaker: event.speaker, text: event.text, ts: event.ts, turnIndex: turn }, { actor: this.options.actor ?? 'ingest' }),
+        );
         this.summary.workingItems++;
         return;
       }
       case 'query':
-        at(undefined, () => saveQuery(ctx, { label: event.label ?? `Q${p.queries}`, prompt: event.prompt, ts: event.ts ?? null, groundTruth: event.ground_truth ?? null }));
+        at(undefined, () =>
+          saveQuery(ctx, { label: event.label ?? `Q${p.queries}`, prompt: event.prompt, ts: event.ts ?? null, groundTruth: event.ground_truth ?? null }),
+        );
         p.queries++;
         this.summary.queries++;
         return;
       case 'identity': {
         const r = event.identity_role;
         at('identity_role', () =>
-          setIdentity(ctx, {
-            userName: r.user_name,
-            userId: r.user_id ?? (ref.kind === 'user' ? ref.user : ''),
-            authority: r.authority,
-            department: r.department,
-            organization: r.organization,
-            permissions: r.permissions ?? [],
-            communicationStyle: r.communication_style ?? null,
-          }, session),
+          setIdentity(
+            ctx,
+            {
+              userName: r.user_name,
+              userId: r.user_id ?? (ref.kind === 'user' ? ref.user : ''),
+              authority: r.authority,
+              department: r.department,
+              organization: r.organization,
+              permissions: r.permissions ?? [],
+              communicationStyle: r.communication_style ?? null,
+            },
+            session,
+          ),
         );
         return;
       }
@@ -270,7 +287,8 @@ class Ingestor {
           if (!result) return;
           this.summary.outcomes[result.outcome]++;
           if (result.unresolvedSupersedes) this.summary.unresolvedSupersedes.push({ line: line.number, write: i, supersedes: result.unresolvedSupersedes });
-          if (result.unresolvedDependencies.length > 0) this.summary.unresolvedDependencies.push({ line: line.number, write: i, refs: result.unresolvedDependencies });
+          if (result.unresolvedDependencies.length > 0)
+            this.summary.unresolvedDependencies.push({ line: line.number, write: i, refs: result.unresolvedDependencies });
         });
         return;
     }

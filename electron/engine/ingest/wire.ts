@@ -31,7 +31,17 @@ export const WireWrite = z.strictObject({
   key: z.string().min(1).max(500),
   value,
   /** The source, or only the name of who said it ("CFO"). */
-  source: z.union([WireSource, z.string().min(1).max(200).transform((identity) => ({ type: null, identity, authority: null }))]).nullable().optional(),
+  source: z
+    .union([
+      WireSource,
+      z
+        .string()
+        .min(1)
+        .max(200)
+        .transform((identity) => ({ type: null, identity, authority: null })),
+    ])
+    .nullable()
+    .optional(),
   scope: Scope.nullable().optional(),
   scope_id: z.string().max(200).nullable().optional(),
   supersedes: ref.nullable().optional(),

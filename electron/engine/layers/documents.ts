@@ -26,9 +26,17 @@ function toDocument(r: DocumentRow): OrgDocument {
 
 export function putDocument(ctx: PartitionContext, doc: DocumentInput): string {
   if (ctx.kind !== 'organizational') throw new StatelensError('PARTITION_MISMATCH', 'Documents belong to organisational knowledge partitions');
-  if (!doc.title || doc.title.length > 1000 || doc.body.length > 1_000_000) throw new StatelensError('INVALID_INPUT', 'A document needs a title (at most 1,000 characters) and a body of at most 1,000,000');
+  if (!doc.title || doc.title.length > 1000 || doc.body.length > 1_000_000)
+    throw new StatelensError('INVALID_INPUT', 'A document needs a title (at most 1,000 characters) and a body of at most 1,000,000');
   const id = ctx.newId('d');
-  stmt(ctx.db, 'INSERT INTO org_documents (id, partition_id, title, body, acl, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(id, ctx.partitionId, doc.title, doc.body, JSON.stringify(doc.acl ?? []), ctx.clock.now());
+  stmt(ctx.db, 'INSERT INTO org_documents (id, partition_id, title, body, acl, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+    id,
+    ctx.partitionId,
+    doc.title,
+    doc.body,
+    JSON.stringify(doc.acl ?? []),
+    ctx.clock.now(),
+  );
   return id;
 }
 
@@ -40,7 +48,9 @@ export function canRead(acl: readonly string[], identity: Identity): boolean {
 
 /** Every document, for the inspector (who reviews, not an identity acting). */
 export function listDocuments(ctx: PartitionContext): OrgDocument[] {
-  return stmt<[number], DocumentRow>(ctx.db, 'SELECT id, title, body, acl, created_at FROM org_documents WHERE partition_id = ? ORDER BY rid').all(ctx.partitionId).map(toDocument);
+  return stmt<[number], DocumentRow>(ctx.db, 'SELECT id, title, body, acl, created_at FROM org_documents WHERE partition_id = ? ORDER BY rid')
+    .all(ctx.partitionId)
+    .map(toDocument);
 }
 
 /** Split of the documents an identity may and may not read. */

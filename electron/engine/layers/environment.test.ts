@@ -59,11 +59,24 @@ describe('environment fields', () => {
       externalData: { stock_price: '{"ticker":"ACME","usd":95}' },
     });
     // Before anything was observed: UTC, no location, no data.
-    expect(p.environmentState('2026-02-01T20:00:00Z')).toEqual({ currentTime: '2026-02-01T20:00:00Z', currentDate: '2026-02-01', timezone: 'UTC', location: null, externalData: {} });
+    expect(p.environmentState('2026-02-01T20:00:00Z')).toEqual({
+      currentTime: '2026-02-01T20:00:00Z',
+      currentDate: '2026-02-01',
+      timezone: 'UTC',
+      location: null,
+      externalData: {},
+    });
     expect(() => p.setEnvironment([{ key: 'timezone', value: 'Mars/Olympus' }])).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
     for (const strategy of ['state_based', 'reference'] as const) {
       const text = p.assemble({ strategy, query: 'What is the ACME stock price?', budget: 2000, asOf: '2026-03-01T20:00:00Z' }).text;
-      for (const line of ['- current_time: 2026-03-01T20:00:00Z', '- current_date: 2026-03-02', '- timezone: Asia/Tokyo', '- location: Tokyo office', '- stock_price: {"ticker":"ACME","usd":95}']) expect(text, strategy).toContain(line);
+      for (const line of [
+        '- current_time: 2026-03-01T20:00:00Z',
+        '- current_date: 2026-03-02',
+        '- timezone: Asia/Tokyo',
+        '- location: Tokyo office',
+        '- stock_price: {"ticker":"ACME","usd":95}',
+      ])
+        expect(text, strategy).toContain(line);
     }
     store.close();
   });

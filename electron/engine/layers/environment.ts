@@ -12,7 +12,8 @@ export function setSignal(ctx: PartitionContext, key: string, value: unknown, ob
   if (!key || key.length > 500) throw new StatelensError('INVALID_INPUT', 'An environment signal needs a key of at most 500 characters');
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   if (text === undefined || text.length > 100_000) throw new StatelensError('INVALID_INPUT', `Environment signal ${key} is missing or too large`);
-  if (key === ENVIRONMENT_FIELD_KEYS.timezone && !isTimeZone(text)) throw new StatelensError('INVALID_INPUT', `timezone must be an IANA time zone such as "Europe/Paris" or "UTC"; got "${text}"`);
+  if (key === ENVIRONMENT_FIELD_KEYS.timezone && !isTimeZone(text))
+    throw new StatelensError('INVALID_INPUT', `timezone must be an IANA time zone such as "Europe/Paris" or "UTC"; got "${text}"`);
   const observed = observedAt === undefined ? ctx.clock.now() : requireTimestamp(observedAt, `observedAt of environment signal ${key}`);
   stmt(
     ctx.db,

@@ -16,7 +16,9 @@ describe('identity is fixed for a session', () => {
     const p = store.scope(USER, { create: true });
     p.setIdentity(ANN, { sessionId: 's1' });
     p.setIdentity(ANN, { sessionId: 's1' }); // the same identity again: nothing to refuse
-    expect(() => p.setIdentity(CFO, { sessionId: 's1' })).toThrow(expect.objectContaining({ code: 'CONFLICT', details: expect.objectContaining({ sessionId: 's1' }) }));
+    expect(() => p.setIdentity(CFO, { sessionId: 's1' })).toThrow(
+      expect.objectContaining({ code: 'CONFLICT', details: expect.objectContaining({ sessionId: 's1' }) }),
+    );
     expect(p.identity()?.authority).toBe('intern');
     // The default session is a session like any other.
     const q = store.scope({ kind: 'user', org: 'acme', user: 'bob' }, { create: true });
@@ -45,7 +47,11 @@ describe('identity is fixed for a session', () => {
     raw.pragma('user_version = 3');
     raw.pragma(`application_id = ${APPLICATION_ID}`);
     raw.prepare("INSERT INTO partitions (org_id, kind, subject, created_at) VALUES ('acme', 'user', 'ann', '2026-01-01')").run();
-    raw.prepare("INSERT INTO identities (partition_id, user_name, user_id, authority, department, organization, permissions) VALUES (1, 'Ann', 'ann', 'intern', 'Sales', 'Acme', '[\"crm\"]')").run();
+    raw
+      .prepare(
+        "INSERT INTO identities (partition_id, user_name, user_id, authority, department, organization, permissions) VALUES (1, 'Ann', 'ann', 'intern', 'Sales', 'Acme', '[\"crm\"]')",
+      )
+      .run();
     raw.close();
     const store = Store.open(file);
     expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);

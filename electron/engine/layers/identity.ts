@@ -51,10 +51,14 @@ export function setIdentity(ctx: PartitionContext, identity: Identity, sessionId
   const row = stmt<[number], IdentityRow>(ctx.db, 'SELECT * FROM identities WHERE partition_id = ?').get(ctx.partitionId);
   if (row && row.session_id === sessionId) {
     if (sameIdentity(identityFromRow(row), identity)) return;
-    throw new StatelensError('CONFLICT', `The identity of session "${sessionId}" is already set (${row.user_name}, ${row.authority}); it is fixed for the session: start a new session to change it`, {
-      sessionId,
-      current: { userName: row.user_name, authority: row.authority },
-    });
+    throw new StatelensError(
+      'CONFLICT',
+      `The identity of session "${sessionId}" is already set (${row.user_name}, ${row.authority}); it is fixed for the session: start a new session to change it`,
+      {
+        sessionId,
+        current: { userName: row.user_name, authority: row.authority },
+      },
+    );
   }
   stmt(
     ctx.db,

@@ -3,7 +3,10 @@ import type { SavedQuery } from '../../../shared/domain';
 import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
 
-export function saveQuery(ctx: PartitionContext, q: { label: string; prompt: string; ts?: string | null; groundTruth?: Record<string, unknown> | null }): number {
+export function saveQuery(
+  ctx: PartitionContext,
+  q: { label: string; prompt: string; ts?: string | null; groundTruth?: Record<string, unknown> | null },
+): number {
   const info = stmt(ctx.db, 'INSERT INTO saved_queries (partition_id, label, prompt, ts, ground_truth) VALUES (?, ?, ?, ?, ?)').run(
     ctx.partitionId,
     q.label,
@@ -21,5 +24,11 @@ export function listSavedQueries(ctx: PartitionContext, limit = -1): SavedQuery[
     'SELECT id, label, prompt, ts, ground_truth FROM saved_queries WHERE partition_id = ? ORDER BY id LIMIT ?',
   )
     .all(ctx.partitionId, limit)
-    .map((r) => ({ id: r.id, label: r.label, prompt: r.prompt, ts: r.ts, groundTruth: r.ground_truth ? (JSON.parse(r.ground_truth) as Record<string, unknown>) : null }));
+    .map((r) => ({
+      id: r.id,
+      label: r.label,
+      prompt: r.prompt,
+      ts: r.ts,
+      groundTruth: r.ground_truth ? (JSON.parse(r.ground_truth) as Record<string, unknown>) : null,
+    }));
 }

@@ -21,7 +21,9 @@ describe('recording a turn applies the facts it contradicts', () => {
     const before = p.getFact(old.factId);
     expect(before?.isValid).toBe(false);
     expect(before?.supersessionRule).toBe('implicit');
-    expect(before?.supersessionReason).toMatch(/turn 0 of session "s1" \(user\) names "meeting" with the change cue "let's do" and states a different day and time/);
+    expect(before?.supersessionReason).toMatch(
+      /turn 0 of session "s1" \(user\) names "meeting" with the change cue "let's do" and states a different day and time/,
+    );
     const now = p.currentFact('meeting');
     expect(now?.id).toBe(c?.newFactId);
     expect(now?.value).toBe('Meeting is Thursday at 3pm');
@@ -39,21 +41,31 @@ describe('recording a turn applies the facts it contradicts', () => {
   it('flags a fact needs_review when the turn only hedges, with the turn as the cause', () => {
     const { store, p } = setup();
     const old = p.writeFact({ key: 'meeting', value: 'Meeting is Tuesday at 2pm' });
-    const [turn] = p.recordTurns('s1', [
-      { speaker: 'user', text: 'hello' },
-      { speaker: 'user', text: 'Could we move the meeting to Thursday instead?' },
-    ]).slice(1);
+    const [turn] = p
+      .recordTurns('s1', [
+        { speaker: 'user', text: 'hello' },
+        { speaker: 'user', text: 'Could we move the meeting to Thursday instead?' },
+      ])
+      .slice(1);
     expect(turn?.conflicts[0]).toMatchObject({ factId: old.factId, outcome: 'needs_review', newFactId: null });
     const f = p.getFact(old.factId);
     expect(f?.isValid).toBe(true);
     expect(f?.needsReview).toBe(true);
     expect(f?.reviewCauseFact).toBeNull();
-    expect(f?.reviewCause).toMatch(/^contradicted by turn 1 of session "s1" \(user\) names "meeting" with the change cue "instead" and states a different day: Thursday instead of Tuesday; not applied because the turn asks or hedges/);
+    expect(f?.reviewCause).toMatch(
+      /^contradicted by turn 1 of session "s1" \(user\) names "meeting" with the change cue "instead" and states a different day: Thursday instead of Tuesday; not applied because the turn asks or hedges/,
+    );
     const ctx = p.assemble({ strategy: 'state_based', query: 'When is the meeting?', sessionId: 's1' });
     expect(ctx.text).toMatch(/\[NEEDS REVIEW\] meeting: Meeting is Tuesday at 2pm/);
     expect(ctx.sections.find((s) => s.name === 'facts')).toBeUndefined();
     const detail = p.factDetail(old.factId);
-    expect(detail.reviewCause?.turn).toMatchObject({ sessionId: 's1', turnIndex: 1, speaker: 'user', text: 'Could we move the meeting to Thursday instead?', cue: 'instead' });
+    expect(detail.reviewCause?.turn).toMatchObject({
+      sessionId: 's1',
+      turnIndex: 1,
+      speaker: 'user',
+      text: 'Could we move the meeting to Thursday instead?',
+      cue: 'instead',
+    });
     store.close();
   });
 

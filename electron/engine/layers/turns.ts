@@ -104,7 +104,13 @@ const BACK_REFERENCE_TURNS = 3;
  * quote exactly one fact the speaker may change; then the fact takes the value the correction
  * states. Nothing when no earlier turn quotes a fact, or the value is already the fact's.
  */
-function backReferenceConflict(ctx: PartitionContext, sessionId: string, turnIndex: number, text: string, at: string): { fact: CandidateRow; conflict: TurnConflict } | null {
+function backReferenceConflict(
+  ctx: PartitionContext,
+  sessionId: string,
+  turnIndex: number,
+  text: string,
+  at: string,
+): { fact: CandidateRow; conflict: TurnConflict } | null {
   const back = backReference(text);
   if (!back) return null;
   const earlier = stmt<[number, string, number], string>(
@@ -117,9 +123,14 @@ function backReferenceConflict(ctx: PartitionContext, sessionId: string, turnInd
     const lower = said.toLowerCase();
     const named = back.names ? new Set(queryWords(back.names).map((w) => w.stem)) : null;
     // A value alone may be no searchable word ("500"): the attribute the correction names finds its fact.
-    const pool = named && back.names ? [...candidates(ctx, sessionId, said, at), ...candidates(ctx, sessionId, back.names, at)] : candidates(ctx, sessionId, said, at);
+    const pool =
+      named && back.names ? [...candidates(ctx, sessionId, said, at), ...candidates(ctx, sessionId, back.names, at)] : candidates(ctx, sessionId, said, at);
     const quoted = [...new Map(pool.map((f) => [f.id, f])).values()].filter(
-      (f) => !outranksSpeaker(f) && f.value.trim().length > 0 && lower.includes(f.value.trim().toLowerCase()) && (!named || queryWords(f.key.replace(/_/g, ' ')).some((w) => named.has(w.stem))),
+      (f) =>
+        !outranksSpeaker(f) &&
+        f.value.trim().length > 0 &&
+        lower.includes(f.value.trim().toLowerCase()) &&
+        (!named || queryWords(f.key.replace(/_/g, ' ')).some((w) => named.has(w.stem))),
     );
     if (quoted.length === 0) continue;
     const [fact] = quoted;
@@ -135,7 +146,10 @@ function backReferenceConflict(ctx: PartitionContext, sessionId: string, turnInd
 }
 
 export function nextTurnIndex(ctx: PartitionContext, sessionId: string): number {
-  const max = stmt<[number, string], number | null>(ctx.db, "SELECT max(turn_index) FROM working_items WHERE partition_id = ? AND session_id = ? AND item_type = 'turn'")
+  const max = stmt<[number, string], number | null>(
+    ctx.db,
+    "SELECT max(turn_index) FROM working_items WHERE partition_id = ? AND session_id = ? AND item_type = 'turn'",
+  )
     .pluck()
     .get(ctx.partitionId, sessionId);
   return max === null || max === undefined ? 0 : max + 1;
@@ -144,7 +158,8 @@ export function nextTurnIndex(ctx: PartitionContext, sessionId: string): number 
 /** Appends one turn and applies what it contradicts. Runs inside the caller's transaction. */
 export function recordTurn(ctx: PartitionContext, sessionId: string, raw: TurnInput, options: { actor?: string } = {}): RecordedTurn {
   const parsed = TurnInput.safeParse(raw);
-  if (!parsed.success) throw new StatelensError('INVALID_INPUT', `Invalid turn: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new StatelensError('INVALID_INPUT', `Invalid turn: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
   const turn = parsed.data;
   const turnIndex = turn.turnIndex ?? nextTurnIndex(ctx, sessionId);
   const at = turn.ts ?? ctx.clock.now();
@@ -154,7 +169,10 @@ export function recordTurn(ctx: PartitionContext, sessionId: string, raw: TurnIn
   const byId = new Map(facts.map((f) => [f.id, f]));
   const ref = turnRef(sessionId, turnIndex, turn.speaker);
   const conflicts: TurnConflictOutcome[] = [];
-  const detected = detectTurnConflicts(turn.text, facts.filter((f) => !outranksSpeaker(f)));
+  const detected = detectTurnConflicts(
+    turn.text,
+    facts.filter((f) => !outranksSpeaker(f)),
+  );
   if (detected.length === 0) {
     const back = backReferenceConflict(ctx, sessionId, turnIndex, turn.text, at);
     if (back) {
@@ -188,13 +206,37 @@ export function recordTurn(ctx: PartitionContext, sessionId: string, raw: TurnIn
         },
         { actor: options.actor ?? 'engine', auditReason: `${ref}: change cue "${c.cue}"` },
       );
-      conflicts.push({ factId: fact.id, outcome: 'superseded', newFactId: written.factId, cue: c.cue, entity: c.entity, changes: c.changes, doubt: null, reason });
+      conflicts.push({
+        factId: fact.id,
+        outcome: 'superseded',
+        newFactId: written.factId,
+        cue: c.cue,
+        entity: c.entity,
+        changes: c.changes,
+        doubt: null,
+        reason,
+      });
     } else {
       const said = c.changes.length > 0 ? `: ${c.changes.map((x) => `${x.to} instead of ${x.from}`).join('; ')}` : '';
       const cause = `contradicted by ${reason}${said}; not applied because ${c.doubt ?? 'it was not confident'}`;
       flagFact(ctx, fact.id, cause, null);
-      recordAudit(ctx, { actor: options.actor ?? 'engine', action: 'flag_review', targetIds: [fact.id, id], reason: `${ref}: change cue "${c.cue}", not applied (${c.doubt ?? 'not confident'})`, details });
-      conflicts.push({ factId: fact.id, outcome: 'needs_review', newFactId: null, cue: c.cue, entity: c.entity, changes: c.changes, doubt: c.doubt, reason: cause });
+      recordAudit(ctx, {
+        actor: options.actor ?? 'engine',
+        action: 'flag_review',
+        targetIds: [fact.id, id],
+        reason: `${ref}: change cue "${c.cue}", not applied (${c.doubt ?? 'not confident'})`,
+        details,
+      });
+      conflicts.push({
+        factId: fact.id,
+        outcome: 'needs_review',
+        newFactId: null,
+        cue: c.cue,
+        entity: c.entity,
+        changes: c.changes,
+        doubt: c.doubt,
+        reason: cause,
+      });
     }
   }
   return { id, turnIndex, conflicts };

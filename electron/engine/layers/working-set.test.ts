@@ -10,7 +10,9 @@ describe('working set', () => {
     const [first] = p.addWorkingItems([{ sessionId: 's1', key: 'objective', value: 'Prepare the Q3 plan' }]);
     const [again] = p.addWorkingItems([{ sessionId: 's1', key: 'objective', value: 'Prepare the Q4 plan', expiresAt: '2030-01-01T00:00:00Z' }]);
     expect(again).toBe(first);
-    expect(p.workingItems({ sessionId: 's1' }).map((w) => [w.key, w.value, w.expiresAt])).toEqual([['objective', 'Prepare the Q4 plan', '2030-01-01T00:00:00Z']]);
+    expect(p.workingItems({ sessionId: 's1' }).map((w) => [w.key, w.value, w.expiresAt])).toEqual([
+      ['objective', 'Prepare the Q4 plan', '2030-01-01T00:00:00Z'],
+    ]);
     // Another session has its own item under the same key.
     p.addWorkingItems([{ sessionId: 's2', key: 'objective', value: 'Hire a designer' }]);
     expect(p.workingItems().length).toBe(2);
@@ -25,7 +27,12 @@ describe('working set', () => {
       { sessionId: 's1', key: 'note', value: 'Call the vendor' },
     ]);
     expect(p.workingItems({ sessionId: 's1' }).map((w) => w.key)).toEqual(['note']);
-    expect(p.workingItems({ sessionId: 's1', includeExpired: true }).map((w) => w.key).sort()).toEqual(['hold', 'note']);
+    expect(
+      p
+        .workingItems({ sessionId: 's1', includeExpired: true })
+        .map((w) => w.key)
+        .sort(),
+    ).toEqual(['hold', 'note']);
     store.close();
   });
 

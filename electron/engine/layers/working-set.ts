@@ -55,15 +55,25 @@ export function workingItemFromRow(r: WorkingRow): WorkingItem {
  * time and expiry); otherwise a new item is added. Returns the item's id. */
 export function addWorkingItem(ctx: PartitionContext, raw: WorkingItemInput): string {
   const item = parseInput(WorkingItemInput, raw, 'working-set item');
-  const fields = [item.value, item.itemType, item.speaker ?? null, item.turnIndex ?? null, item.createdAt ?? ctx.clock.now(), item.expiresAt ?? null, item.priority ?? 0] as const;
+  const fields = [
+    item.value,
+    item.itemType,
+    item.speaker ?? null,
+    item.turnIndex ?? null,
+    item.createdAt ?? ctx.clock.now(),
+    item.expiresAt ?? null,
+    item.priority ?? 0,
+  ] as const;
   // Newest first, so a session holding duplicates from before keys were unique updates its latest.
-  const existing = stmt<[number, string, string], { id: string }>(ctx.db, 'SELECT id FROM working_items WHERE partition_id = ? AND session_id = ? AND key = ? ORDER BY rid DESC LIMIT 1').get(
-    ctx.partitionId,
-    item.sessionId,
-    item.key,
-  );
+  const existing = stmt<[number, string, string], { id: string }>(
+    ctx.db,
+    'SELECT id FROM working_items WHERE partition_id = ? AND session_id = ? AND key = ? ORDER BY rid DESC LIMIT 1',
+  ).get(ctx.partitionId, item.sessionId, item.key);
   if (existing) {
-    stmt(ctx.db, 'UPDATE working_items SET value = ?, item_type = ?, speaker = ?, turn_index = ?, created_at = ?, expires_at = ?, priority = ? WHERE id = ?').run(...fields, existing.id);
+    stmt(
+      ctx.db,
+      'UPDATE working_items SET value = ?, item_type = ?, speaker = ?, turn_index = ?, created_at = ?, expires_at = ?, priority = ? WHERE id = ?',
+    ).run(...fields, existing.id);
     return existing.id;
   }
   const id = ctx.newId('w');

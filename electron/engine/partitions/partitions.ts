@@ -45,4 +45,5 @@ export function partitionLabel(ref: PartitionRef): string {
 }
 
 /** Why no write may carry a maturity: the agent that writes would be choosing its own tier. */
-export const MATURITY_NOT_WRITABLE = "an agent's maturity is not part of a write (a writer cannot raise its own tier); an administrator sets it with `statelens maturity`";
+export const MATURITY_NOT_WRITABLE =
+  "an agent's maturity is not part of a write (a writer cannot raise its own tier); an administrator sets it with `statelens maturity`";

@@ -43,7 +43,7 @@ export function bulkFacts(store: Store, p: PartitionHandle, n: number, batch = 1
   const ms = performance.now() - t0;
   // A dependency forest (each fact rests on the first fact of its block of 10) and review flags.
   const block = (i: string) => `'b_' || (${i} - (${i} - 1) % 10)`;
-  const num = "CAST(substr(id, 3) AS INTEGER)";
+  const num = 'CAST(substr(id, 3) AS INTEGER)';
   store.db.exec(`INSERT OR IGNORE INTO fact_edges (partition_id, dependent, depends_on)
     SELECT partition_id, id, ${block(num)} FROM facts
     WHERE partition_id = ${p.id} AND id LIKE 'b\\_%' ESCAPE '\\' AND ${num} BETWEEN ${from} AND ${last} AND (${num} - 1) % 10 <> 0
@@ -91,7 +91,9 @@ export function runQueryBench(n: number, log: (line: string) => void = console.l
         let after = first.result.nextCursor;
         for (let i = 0; i < 48 && after; i++) after = p.listFacts({ sort, page: { limit, after } }).nextCursor;
         const deep = time(() => p.listFacts({ sort, page: { limit, after } }));
-        log(`sort ${column.padEnd(14)} ${direction.padEnd(4)} first page ${fmt(first.ms).padStart(10)} (incl. capped total)  page 50 ${fmt(deep.ms).padStart(10)}`);
+        log(
+          `sort ${column.padEnd(14)} ${direction.padEnd(4)} first page ${fmt(first.ms).padStart(10)} (incl. capped total)  page 50 ${fmt(deep.ms).padStart(10)}`,
+        );
       }
     }
     const cases: Array<[string, object]> = [
@@ -107,15 +109,22 @@ export function runQueryBench(n: number, log: (line: string) => void = console.l
     for (const [label, filter] of cases) {
       const r = time(() => p.listFacts({ filter, sort: { column: 'ts', direction: 'desc' }, page: { limit } }));
       const total = r.result.total;
-      log(`filter ${label.padEnd(30)} first page ${fmt(r.ms).padStart(10)}  rows ${r.result.rows.length}  total ${total ? `${total.count}${total.capped ? '+' : ''}` : '-'}`);
+      log(
+        `filter ${label.padEnd(30)} first page ${fmt(r.ms).padStart(10)}  rows ${r.result.rows.length}  total ${total ? `${total.count}${total.capped ? '+' : ''}` : '-'}`,
+      );
     }
     const exact = time(() => p.countFacts({ validity: 'valid' }, 100_000_000), 1);
     log(`exact count of valid facts: ${exact.result.count} in ${fmt(exact.ms)}`);
     log(`fact detail of a hub with ${p.factDetail('b_1').fact.derivedFacts.length} dependents: ${fmt(time(() => p.factDetail('b_1')).ms)}`);
     log(`fact detail of a leaf: ${fmt(time(() => p.factDetail('b_55')).ms)}`);
-    for (const [hops, maxNodes] of [[2, 2000], [5, 5000]] as const) {
+    for (const [hops, maxNodes] of [
+      [2, 2000],
+      [5, 5000],
+    ] as const) {
       const hood = time(() => p.neighbourhood('b_55', { hops, maxNodes }));
-      log(`neighbourhood of b_55 (${hops} hops, max ${maxNodes}): ${fmt(hood.ms)}, ${hood.result.nodes.length} nodes, ${hood.result.edges.length} edges${hood.result.truncated ? ', truncated' : ''}`);
+      log(
+        `neighbourhood of b_55 (${hops} hops, max ${maxNodes}): ${fmt(hood.ms)}, ${hood.result.nodes.length} nodes, ${hood.result.edges.length} edges${hood.result.truncated ? ', truncated' : ''}`,
+      );
     }
     const rq = time(() => p.reviewQueue({ limit }));
     log(`review queue first page: ${fmt(rq.ms)}, total flagged ${rq.result.total}`);

@@ -33,7 +33,7 @@ export function chainFor(ctx: PartitionContext, id: string): { versions: Fact[];
   }
   const versions: FactRow[] = [first];
   const walked = new Set<string>([first.id]);
-  for (let cur = first; cur.superseded_by; ) {
+  for (let cur = first; cur.superseded_by;) {
     const next = getFactRow(ctx, cur.superseded_by);
     if (!next || walked.has(next.id)) break;
     walked.add(next.id);
@@ -42,7 +42,9 @@ export function chainFor(ctx: PartitionContext, id: string): { versions: Fact[];
   }
   const ids = versions.map((v) => v.id);
   const proposals = ids.flatMap((vid) => stmt<[string, number], FactRow>(ctx.db, PROPOSALS_SQL).all(vid, ctx.partitionId));
-  const stale = ids.flatMap((vid) => stmt<[string, number, string], FactRow>(ctx.db, STALE_SQL).all(vid, ctx.partitionId, vid)).filter((r) => !walked.has(r.id));
+  const stale = ids
+    .flatMap((vid) => stmt<[string, number, string], FactRow>(ctx.db, STALE_SQL).all(vid, ctx.partitionId, vid))
+    .filter((r) => !walked.has(r.id));
   return {
     versions: [...versions, ...stale].sort((a, b) => (a.ts === b.ts ? a.rid - b.rid : a.ts < b.ts ? -1 : 1)).map((r) => rowToFact(r)),
     proposals: proposals.map((r) => rowToFact(r)),

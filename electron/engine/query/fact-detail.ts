@@ -38,7 +38,10 @@ function turnCauseOf(ctx: PartitionContext, factId: string): TurnCause | null {
   if (details === undefined) return null;
   const d = JSON.parse(details) as { workingItemId?: unknown; sessionId?: unknown; turnIndex?: unknown; cue?: unknown };
   if (typeof d.workingItemId !== 'string') return null;
-  const turn = stmt<[string, number], { speaker: string | null; value: string }>(ctx.db, 'SELECT speaker, value FROM working_items WHERE id = ? AND partition_id = ?').get(d.workingItemId, ctx.partitionId);
+  const turn = stmt<[string, number], { speaker: string | null; value: string }>(
+    ctx.db,
+    'SELECT speaker, value FROM working_items WHERE id = ? AND partition_id = ?',
+  ).get(d.workingItemId, ctx.partitionId);
   return {
     workingItemId: d.workingItemId,
     sessionId: typeof d.sessionId === 'string' ? d.sessionId : null,
@@ -53,7 +56,9 @@ export function reviewCauseOf(ctx: PartitionContext, fact: Pick<Fact, 'id' | 'ne
   if (!fact.needsReview) return null;
   const cause = fact.reviewCauseFact ? briefOf(ctx, fact.reviewCauseFact) : null;
   const supersededBy = fact.reviewCauseFact
-    ? stmt<[string, number], string | null>(ctx.db, 'SELECT superseded_by FROM facts WHERE id = ? AND partition_id = ?').pluck().get(fact.reviewCauseFact, ctx.partitionId)
+    ? stmt<[string, number], string | null>(ctx.db, 'SELECT superseded_by FROM facts WHERE id = ? AND partition_id = ?')
+        .pluck()
+        .get(fact.reviewCauseFact, ctx.partitionId)
     : null;
   return {
     ...splitReviewCauses(fact.reviewCause),

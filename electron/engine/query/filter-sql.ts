@@ -6,7 +6,8 @@ import { StatelensError } from '../../../shared/errors';
 import type { FactFilter } from '../../../shared/query';
 import { searchWords, toFtsQuery } from './fts';
 
-export type FilterName = 'partition' | 'validity' | 'memoryTypes' | 'scopes' | 'needsReview' | 'isConstraint' | 'sourceTypes' | 'authorities' | 'range' | 'key' | 'asOf' | 'search';
+export type FilterName =
+  'partition' | 'validity' | 'memoryTypes' | 'scopes' | 'needsReview' | 'isConstraint' | 'sourceTypes' | 'authorities' | 'range' | 'key' | 'asOf' | 'search';
 
 export interface FilterPart {
   readonly name: FilterName;
@@ -63,8 +64,10 @@ export function filterSql(partitionId: number, filter: FactFilter): FilterSql {
     params.scopes = JSON.stringify(filter.scopes);
   }
   // Literals, not parameters: the partial needs_review index is usable only for `= 1`.
-  if (filter.needsReview !== undefined) add('needsReview', filter.needsReview ? 'f.needs_review = 1' : 'f.needs_review = 0', `needs review: ${filter.needsReview ? 'yes' : 'no'}`);
-  if (filter.isConstraint !== undefined) add('isConstraint', filter.isConstraint ? 'f.is_constraint = 1' : 'f.is_constraint = 0', `constraint: ${filter.isConstraint ? 'yes' : 'no'}`);
+  if (filter.needsReview !== undefined)
+    add('needsReview', filter.needsReview ? 'f.needs_review = 1' : 'f.needs_review = 0', `needs review: ${filter.needsReview ? 'yes' : 'no'}`);
+  if (filter.isConstraint !== undefined)
+    add('isConstraint', filter.isConstraint ? 'f.is_constraint = 1' : 'f.is_constraint = 0', `constraint: ${filter.isConstraint ? 'yes' : 'no'}`);
   if (nonEmpty(filter.sourceTypes)) {
     add('sourceTypes', 'f.source_type IN (SELECT value FROM json_each(@source_types))', `source type: ${listed(filter.sourceTypes)}`);
     params.source_types = JSON.stringify(filter.sourceTypes);

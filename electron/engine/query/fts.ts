@@ -35,10 +35,17 @@ export function quoteSearch(text: string): string {
 export function toFtsQuery(text: string): string {
   const words = searchWords(text);
   if (words.length === 0) {
-    throw new StatelensError('INVALID_INPUT', `The search ${quoteSearch(text)} has no word to look for: give at least one word with a letter or digit, or clear the search`, { field: 'search', reason: 'no-words' });
+    throw new StatelensError(
+      'INVALID_INPUT',
+      `The search ${quoteSearch(text)} has no word to look for: give at least one word with a letter or digit, or clear the search`,
+      { field: 'search', reason: 'no-words' },
+    );
   }
   if (words.length > MAX_SEARCH_WORDS) {
-    throw new StatelensError('INVALID_INPUT', `The search has ${words.length} words; at most ${MAX_SEARCH_WORDS} are allowed`, { field: 'search', reason: 'too-many-words' });
+    throw new StatelensError('INVALID_INPUT', `The search has ${words.length} words; at most ${MAX_SEARCH_WORDS} are allowed`, {
+      field: 'search',
+      reason: 'too-many-words',
+    });
   }
   return words
     .map((w, i) => {
@@ -56,7 +63,8 @@ export function guardSearch<T>(search: string | undefined, fn: () => T): T {
     return fn();
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
-    if (search !== undefined && /fts5/i.test(message)) throw new StatelensError('INVALID_INPUT', `The search ${quoteSearch(search)} could not be run: ${message}`, { field: 'search' });
+    if (search !== undefined && /fts5/i.test(message))
+      throw new StatelensError('INVALID_INPUT', `The search ${quoteSearch(search)} could not be run: ${message}`, { field: 'search' });
     throw e;
   }
 }

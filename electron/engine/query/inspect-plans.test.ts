@@ -20,7 +20,7 @@ describe('query plans of the detail, graph and review reads', () => {
     }
   });
 
-  it('finds a chain\'s proposals and stale writes by their own indexes', () => {
+  it("finds a chain's proposals and stale writes by their own indexes", () => {
     expect(plan(PROPOSALS_SQL, 'x', 1)).toMatch(/SEARCH f USING INDEX facts_proposal_for \(proposal_for=\?\)/);
     expect(plan(STALE_SQL, 'x', 1, 'x')).toMatch(/SEARCH f USING INDEX facts_superseded_by \(superseded_by=\?\)/);
   });

@@ -65,8 +65,21 @@ describe('neighbourhood', () => {
     const { store, p, budget, decision, plan, schedule, side } = graph();
     const one = p.neighbourhood(decision, { hops: 1 });
     expect(Neighbourhood.parse(one)).toEqual(one);
-    expect(new Map(one.nodes.map((n) => [n.id, n.hop]))).toEqual(new Map([[decision, 0], [budget, 1], [plan, 1], [side, 1]]));
-    expect(one.edges).toEqual(expect.arrayContaining([{ from: decision, to: budget }, { from: plan, to: decision }, { from: side, to: decision }]));
+    expect(new Map(one.nodes.map((n) => [n.id, n.hop]))).toEqual(
+      new Map([
+        [decision, 0],
+        [budget, 1],
+        [plan, 1],
+        [side, 1],
+      ]),
+    );
+    expect(one.edges).toEqual(
+      expect.arrayContaining([
+        { from: decision, to: budget },
+        { from: plan, to: decision },
+        { from: side, to: decision },
+      ]),
+    );
     expect(one.edges).toHaveLength(3);
     expect(one.truncated).toBe(false);
     const two = p.neighbourhood(decision, { hops: 2 });
@@ -98,7 +111,13 @@ describe('neighbourhood', () => {
     expect(ids.get(budget)).toBeNull();
     expect(ids.get(decision)).toBeNull();
     expect(ids.get(plan)).toBe(1);
-    expect(n.edges).toEqual(expect.arrayContaining([{ from: decision, to: budget }, { from: plan, to: decision }, { from: schedule, to: plan }]));
+    expect(n.edges).toEqual(
+      expect.arrayContaining([
+        { from: decision, to: budget },
+        { from: plan, to: decision },
+        { from: schedule, to: plan },
+      ]),
+    );
     expect(p.propagationPath(budget)).toBeNull();
     store.close();
   });
@@ -179,7 +198,12 @@ describe('undoing a dismissal', () => {
     expect([after.needsReview, after.reviewCause, after.reviewCauseFact]).toEqual([true, before.reviewCause, budget]);
     expect(p.reviewQueue().total).toBe(4);
     expect(store.db.prepare('SELECT count(*) FROM facts').pluck().get()).toBe(factsBefore);
-    expect(p.factDetail(decision).audit[0]).toMatchObject({ id: r.auditId, action: 'restore_review', targetIds: expect.arrayContaining([decision, plan]) as unknown, details: { count: 2, undoes: d.auditId } });
+    expect(p.factDetail(decision).audit[0]).toMatchObject({
+      id: r.auditId,
+      action: 'restore_review',
+      targetIds: expect.arrayContaining([decision, plan]) as unknown,
+      details: { count: 2, undoes: d.auditId },
+    });
     store.close();
   });
 

@@ -28,24 +28,39 @@ interface RefRow {
 /** The sort value as the engine defines it (ASCII fixture data, so JS order = SQLite BINARY). */
 function sortValue(r: RefRow, c: SortColumn): string | number {
   switch (c) {
-    case 'ts': return r.ts;
-    case 'key': return r.key;
-    case 'value': return r.value.slice(0, 64);
-    case 'importance': return r.importance;
-    case 'accessCount': return r.access_count;
-    case 'lastAccessedAt': return r.last_accessed_at ?? '';
-    case 'createdAt': return r.created_at;
-    case 'memoryType': return r.memory_type;
-    case 'scope': return r.scope;
-    case 'authority': return r.source_authority ?? '';
-    case 'sourceType': return r.source_type;
-    case 'status': return r.status;
+    case 'ts':
+      return r.ts;
+    case 'key':
+      return r.key;
+    case 'value':
+      return r.value.slice(0, 64);
+    case 'importance':
+      return r.importance;
+    case 'accessCount':
+      return r.access_count;
+    case 'lastAccessedAt':
+      return r.last_accessed_at ?? '';
+    case 'createdAt':
+      return r.created_at;
+    case 'memoryType':
+      return r.memory_type;
+    case 'scope':
+      return r.scope;
+    case 'authority':
+      return r.source_authority ?? '';
+    case 'sourceType':
+      return r.source_type;
+    case 'status':
+      return r.status;
   }
 }
 
 /** The words FTS5's unicode61 tokenizer sees (ASCII fixture data). */
 function tokens(r: RefRow): string[] {
-  return `${r.key} ${r.value}`.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  return `${r.key} ${r.value}`
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 }
 
 function expectedOrder(rows: RefRow[], c: SortColumn, dir: 'asc' | 'desc'): string[] {
@@ -104,7 +119,11 @@ describe('keyset paging', () => {
     store.db.prepare('UPDATE facts SET needs_review = 1 WHERE rid % 11 = 0 AND partition_id = ?').run(p.id);
     all = store.db.prepare('SELECT * FROM facts WHERE partition_id = ?').all(p.id) as RefRow[];
     const cases: Array<[FactFilterInput, (r: RefRow) => boolean, PagePlan[]]> = [
-      [{ validity: 'valid', from: '2026-02-01', to: '2026-05-15' }, (r) => r.is_valid === 1 && r.ts >= '2026-02-01' && r.ts < '2026-05-15', ['sort-index', 'range']],
+      [
+        { validity: 'valid', from: '2026-02-01', to: '2026-05-15' },
+        (r) => r.is_valid === 1 && r.ts >= '2026-02-01' && r.ts < '2026-05-15',
+        ['sort-index', 'range'],
+      ],
       // Exact words (the last one is too short to become a prefix), and a prefix.
       [{ search: 'variant budget 1' }, (r) => ['variant', 'budget', '1'].every((w) => tokens(r).includes(w)), ['sort-index', 'search']],
       [{ search: 'budg' }, (r) => tokens(r).some((t) => t.startsWith('budg')), ['sort-index', 'search']],
@@ -119,7 +138,12 @@ describe('keyset paging', () => {
     for (const [filter, keep, plans] of cases) {
       const subset = all.filter(keep);
       expect(subset.length, JSON.stringify(filter)).toBeGreaterThan(2);
-      for (const [c, dir] of [['ts', 'desc'], ['importance', 'asc'], ['authority', 'desc'], ['value', 'asc']] as const) {
+      for (const [c, dir] of [
+        ['ts', 'desc'],
+        ['importance', 'asc'],
+        ['authority', 'desc'],
+        ['value', 'asc'],
+      ] as const) {
         const expected = expectedOrder(subset, c, dir);
         for (const plan of plans) {
           if (plan === 'range' && c === 'ts') continue;

@@ -45,7 +45,7 @@ describe('listFacts filters', () => {
     store.close();
   });
 
-  it('never returns another partition\'s facts', () => {
+  it("never returns another partition's facts", () => {
     const store = openTmpStore();
     const a = store.scope(USER, { create: true });
     const b = store.scope({ kind: 'user', org: 'acme', user: 'u2' }, { create: true });
@@ -90,7 +90,11 @@ describe('listFacts filters', () => {
     const store = openTmpStore();
     const p = store.scope(USER, { create: true });
     const long = 'é'.repeat(499);
-    p.writeFacts([{ key: `${long}a`, value: '1' }, { key: `${long}b`, value: '2' }, { key: `${long}c`, value: '3' }]);
+    p.writeFacts([
+      { key: `${long}a`, value: '1' },
+      { key: `${long}b`, value: '2' },
+      { key: `${long}c`, value: '3' },
+    ]);
     const first = p.listFacts({ sort: { column: 'key', direction: 'asc' }, page: { limit: 1 } });
     expect(first.nextCursor!.length).toBeLessThanOrEqual(2000);
     const second = p.listFacts({ sort: { column: 'key', direction: 'asc' }, page: { limit: 1, after: first.nextCursor } });
@@ -109,11 +113,22 @@ describe('full-text search', () => {
   it('refuses a search with no word to look for, never reading it as "no search"', () => {
     const store = openTmpStore();
     const p = store.scope(USER, { create: true });
-    p.writeFacts([{ key: 'note', value: 'the budget' }, { key: 'other', value: 'kept' }]);
+    p.writeFacts([
+      { key: 'note', value: 'the budget' },
+      { key: 'other', value: 'kept' },
+    ]);
     for (const search of ['', ' ', '  -- ** ', '*', '"', '"((', '^', '()', '...', '\u0000', '\uE000\uE001']) {
-      expect(() => toFtsQuery(search), JSON.stringify(search)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', details: expect.objectContaining({ field: 'search' }) }));
-      expect(codeOf(() => p.listFacts({ filter: { search } })), `listFacts ${JSON.stringify(search)}`).toBe('INVALID_INPUT');
-      expect(codeOf(() => p.countFacts({ search })), `countFacts ${JSON.stringify(search)}`).toBe('INVALID_INPUT');
+      expect(() => toFtsQuery(search), JSON.stringify(search)).toThrow(
+        expect.objectContaining({ code: 'INVALID_INPUT', details: expect.objectContaining({ field: 'search' }) }),
+      );
+      expect(
+        codeOf(() => p.listFacts({ filter: { search } })),
+        `listFacts ${JSON.stringify(search)}`,
+      ).toBe('INVALID_INPUT');
+      expect(
+        codeOf(() => p.countFacts({ search })),
+        `countFacts ${JSON.stringify(search)}`,
+      ).toBe('INVALID_INPUT');
     }
     expect(() => p.listFacts({ filter: { search: '*' } })).toThrow(/has no word to look for/);
     store.close();
@@ -123,7 +138,25 @@ describe('full-text search', () => {
     const store = openTmpStore();
     const p = store.scope(USER, { create: true });
     p.writeFact({ key: 'note', value: 'the budget is "tight" (really)' });
-    for (const search of ['"', '"unbalanced', 'AND', 'OR OR', 'NOT', 'a:b', 'key:note', '(', ')', '*', 'NEAR(', '^start', 'x"y"z', '\u0000', 'budget AND', "'; DROP TABLE facts; --", '\uE000budget\uE001']) {
+    for (const search of [
+      '"',
+      '"unbalanced',
+      'AND',
+      'OR OR',
+      'NOT',
+      'a:b',
+      'key:note',
+      '(',
+      ')',
+      '*',
+      'NEAR(',
+      '^start',
+      'x"y"z',
+      '\u0000',
+      'budget AND',
+      "'; DROP TABLE facts; --",
+      '\uE000budget\uE001',
+    ]) {
       const outcome = codeOf(() => p.listFacts({ filter: { search } }));
       expect(['no error', 'INVALID_INPUT'], `search ${JSON.stringify(search)}: ${outcome}`).toContain(outcome);
     }

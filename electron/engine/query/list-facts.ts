@@ -74,7 +74,12 @@ export function choosePlan(ctx: PartitionContext, filter: FactFilter, sql: Filte
     const n =
       plan === 'search'
         ? capped(ctx, 'SELECT 1 FROM facts_fts WHERE facts_fts MATCH @fts', { fts: sql.fts }, DRIVER_LIMIT)
-        : capped(ctx, `SELECT 1 FROM ${DRIVERS[plan].from} WHERE f.partition_id = @partition_id AND ${sql.parts.find((p) => p.name === DRIVERS[plan].part)?.sql ?? 'true'}`, sql.params, DRIVER_LIMIT);
+        : capped(
+            ctx,
+            `SELECT 1 FROM ${DRIVERS[plan].from} WHERE f.partition_id = @partition_id AND ${sql.parts.find((p) => p.name === DRIVERS[plan].part)?.sql ?? 'true'}`,
+            sql.params,
+            DRIVER_LIMIT,
+          );
     if (n <= DRIVER_LIMIT && n < best.n) best = { plan, n };
   }
   return best.plan;
@@ -136,7 +141,10 @@ function highlights(ctx: PartitionContext, sql: FilterSql, rows: readonly Row[])
   else if (!sql.ftsPrefix) {
     // CAST: better-sqlite3 binds numbers as REAL, and FTS5 ignores a REAL rowid constraint
     // (it returns every match), so the rowid must reach it as an integer.
-    const probe = stmt<[Record<string, unknown>], MarkRow>(ctx.db, `SELECT facts_fts.rowid AS rid, ${MARK_COLUMNS} FROM facts_fts WHERE facts_fts MATCH @fts AND rowid = CAST(@rid AS INTEGER)`);
+    const probe = stmt<[Record<string, unknown>], MarkRow>(
+      ctx.db,
+      `SELECT facts_fts.rowid AS rid, ${MARK_COLUMNS} FROM facts_fts WHERE facts_fts MATCH @fts AND rowid = CAST(@rid AS INTEGER)`,
+    );
     marks = rows.flatMap((r) => probe.all({ ...params, rid: r.rid }));
   } else {
     const rids = rows.map((r) => r.rid);
@@ -162,7 +170,12 @@ function countWith(ctx: PartitionContext, sql: FilterSql, cap: number): number {
   // With a search, count from the match list: it stops after `cap` hits instead of probing
   // FTS5 for every fact of the partition.
   const rest = whereOf(sql, 'search');
-  return capped(ctx, `SELECT 1 FROM facts_fts CROSS JOIN facts f ON f.rid = facts_fts.rowid WHERE facts_fts MATCH @fts AND ${rest.join(' AND ')}`, sql.params, cap);
+  return capped(
+    ctx,
+    `SELECT 1 FROM facts_fts CROSS JOIN facts f ON f.rid = facts_fts.rowid WHERE facts_fts MATCH @fts AND ${rest.join(' AND ')}`,
+    sql.params,
+    cap,
+  );
 }
 
 /** Counts facts matching a filter, stopping at `cap` (then `capped` is true). */

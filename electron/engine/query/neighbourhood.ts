@@ -1,7 +1,14 @@
 // The k-hop dependency neighbourhood of a fact for the graph view (bounded in hops, nodes and
 // edges), and the path a needs_review flag took from the changed upstream fact to a dependent.
 import { StatelensError } from '../../../shared/errors';
-import { NeighbourhoodRequest, type GraphEdge, type GraphNode, type Neighbourhood, type NeighbourhoodRequestInput, type PropagationPath } from '../../../shared/inspect';
+import {
+  NeighbourhoodRequest,
+  type GraphEdge,
+  type GraphNode,
+  type Neighbourhood,
+  type NeighbourhoodRequestInput,
+  type PropagationPath,
+} from '../../../shared/inspect';
 import type { Fact } from '../../../shared/domain';
 import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
@@ -51,17 +58,19 @@ function nodesOf(ctx: PartitionContext, ids: readonly string[], hopOf: ReadonlyM
   return ids.flatMap((id) => {
     const r = byId.get(id);
     if (!r) return [];
-    return [{
-      id: r.id,
-      key: r.key,
-      value: r.value,
-      isValid: r.is_valid === 1,
-      needsReview: r.needs_review === 1,
-      memoryType: r.memory_type,
-      status: r.status,
-      hop: hopOf.get(id) ?? null,
-      reviewCauseFact: r.review_cause_fact,
-    }];
+    return [
+      {
+        id: r.id,
+        key: r.key,
+        value: r.value,
+        isValid: r.is_valid === 1,
+        needsReview: r.needs_review === 1,
+        memoryType: r.memory_type,
+        status: r.status,
+        hop: hopOf.get(id) ?? null,
+        reviewCauseFact: r.review_cause_fact,
+      },
+    ];
   });
 }
 

@@ -17,7 +17,10 @@ const SEGMENTS = ['first', 'ties', 'rest'] as const;
 describe('query plans of the memories table', () => {
   const store = openTmpStore();
   const p = store.scope({ kind: 'user', org: 'acme', user: 'u1' }, { create: true });
-  p.writeFacts([{ key: 'a', value: 'alpha budget' }, { key: 'b', value: 'beta' }]);
+  p.writeFacts([
+    { key: 'a', value: 'alpha budget' },
+    { key: 'b', value: 'beta' },
+  ]);
 
   for (const column of SORT_COLUMNS) {
     for (const direction of ['asc', 'desc'] as const) {
@@ -26,7 +29,12 @@ describe('query plans of the memories table', () => {
         for (const filter of [{}, { validity: 'valid' }, { validity: 'all', memoryTypes: ['user'], from: '2026-01-01', asOf: '2026-06-01' }]) {
           const sql = filterSql(p.id, FactFilter.parse(filter));
           for (const segment of SEGMENTS) {
-            const steps = plan(store.db, pageSql('sort-index', sort, whereOf(sql), segment), { ...sql.params, limit: 101, cursor_v: SORT_SPECS[column].type === 'number' ? 0.5 : 'm', cursor_r: 10 });
+            const steps = plan(store.db, pageSql('sort-index', sort, whereOf(sql), segment), {
+              ...sql.params,
+              limit: 101,
+              cursor_v: SORT_SPECS[column].type === 'number' ? 0.5 : 'm',
+              cursor_r: 10,
+            });
             const text = steps.join(' | ');
             expect(text, text).toMatch(new RegExp(`SEARCH f USING (COVERING )?INDEX ${SORT_SPECS[column].index} \\(partition_id=\\?`));
             expect(text, text).not.toMatch(/TEMP B-TREE/);

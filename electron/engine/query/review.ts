@@ -1,6 +1,13 @@
 // The review queue (every needs_review fact with the upstream change that caused it) and
 // dismissing flags, the one review action besides deletion, and undoing a dismissal; both audited.
-import { DismissReviewRequest, splitReviewCauses, UndoDismissRequest, type DismissResult, type RestoreReviewResult, type ReviewQueuePage } from '../../../shared/inspect';
+import {
+  DismissReviewRequest,
+  splitReviewCauses,
+  UndoDismissRequest,
+  type DismissResult,
+  type RestoreReviewResult,
+  type ReviewQueuePage,
+} from '../../../shared/inspect';
 import { PageRequest } from '../../../shared/query';
 import { StatelensError } from '../../../shared/errors';
 import { z } from 'zod';
@@ -14,7 +21,8 @@ import { parseInput } from './validate';
 
 export const REVIEW_QUEUE_SQL = `SELECT ${ROW_VIEW_COLUMNS}, f.review_cause, f.review_cause_fact FROM facts f INDEXED BY facts_partition_review
   WHERE f.partition_id = ? AND f.needs_review = 1 AND f.rid < ? ORDER BY f.rid DESC LIMIT ?`;
-export const DISMISS_LOOKUP_SQL = 'SELECT f.id, f.needs_review, f.review_cause, f.review_cause_fact FROM json_each(?) j CROSS JOIN facts f ON f.id = j.value WHERE f.partition_id = ?';
+export const DISMISS_LOOKUP_SQL =
+  'SELECT f.id, f.needs_review, f.review_cause, f.review_cause_fact FROM json_each(?) j CROSS JOIN facts f ON f.id = j.value WHERE f.partition_id = ?';
 
 type QueueRow = RowViewRow & { review_cause: string | null; review_cause_fact: string | null };
 
@@ -53,11 +61,16 @@ export function reviewQueue(ctx: PartitionContext, pageInput: z.input<typeof Pag
 export function dismissReview(ctx: PartitionContext, ids: readonly string[], options: { actor: string; reason?: string }): DismissResult {
   const request = parseInput(DismissReviewRequest, { ids, ...options }, 'dismissal');
   const unique = [...new Set(request.ids)];
-  const rows = stmt<[string, number], { id: string; needs_review: number; review_cause: string | null; review_cause_fact: string | null }>(ctx.db, DISMISS_LOOKUP_SQL).all(JSON.stringify(unique), ctx.partitionId);
+  const rows = stmt<[string, number], { id: string; needs_review: number; review_cause: string | null; review_cause_fact: string | null }>(
+    ctx.db,
+    DISMISS_LOOKUP_SQL,
+  ).all(JSON.stringify(unique), ctx.partitionId);
   const found = new Map(rows.map((r) => [r.id, r]));
   const missing = unique.filter((id) => !found.has(id));
   if (missing.length > 0) {
-    throw new StatelensError('NOT_FOUND', `${missing.length} of the facts to dismiss are not in this partition; nothing was changed`, { missing: missing.slice(0, 20) });
+    throw new StatelensError('NOT_FOUND', `${missing.length} of the facts to dismiss are not in this partition; nothing was changed`, {
+      missing: missing.slice(0, 20),
+    });
   }
   const dismissed = unique.filter((id) => found.get(id)?.needs_review === 1);
   const notFlagged = unique.filter((id) => found.get(id)?.needs_review !== 1);
@@ -90,19 +103,31 @@ const DismissedFlags = z.array(z.strictObject({ id: z.string(), cause: z.string(
  */
 export function undoDismissReview(ctx: PartitionContext, dismissalAuditId: number, options: { actor: string }): RestoreReviewResult {
   const request = parseInput(UndoDismissRequest, { auditId: dismissalAuditId, ...options }, 'undo');
-  const row = stmt<[number, number], { action: string; details: string }>(ctx.db, 'SELECT action, details FROM audit_log WHERE id = ? AND partition_id = ?').get(request.auditId, ctx.partitionId);
+  const row = stmt<[number, number], { action: string; details: string }>(
+    ctx.db,
+    'SELECT action, details FROM audit_log WHERE id = ? AND partition_id = ?',
+  ).get(request.auditId, ctx.partitionId);
   if (!row || row.action !== 'dismiss_review') {
     throw new StatelensError('NOT_FOUND', `Audit entry ${request.auditId} is not a dismissal of review flags in this partition`, { auditId: request.auditId });
   }
-  const later = stmt<[number, number], number>(ctx.db, 'SELECT count(*) FROM audit_log WHERE partition_id = ? AND id > ?').pluck().get(ctx.partitionId, request.auditId) as number;
+  const later = stmt<[number, number], number>(ctx.db, 'SELECT count(*) FROM audit_log WHERE partition_id = ? AND id > ?')
+    .pluck()
+    .get(ctx.partitionId, request.auditId) as number;
   if (later > 0) {
-    throw new StatelensError('CONFLICT', 'The partition changed after the dismissal (a later delete, supersession or review action); the flags can no longer be restored', { auditId: request.auditId, laterEntries: later });
+    throw new StatelensError(
+      'CONFLICT',
+      'The partition changed after the dismissal (a later delete, supersession or review action); the flags can no longer be restored',
+      { auditId: request.auditId, laterEntries: later },
+    );
   }
   const parsed = DismissedFlags.safeParse((JSON.parse(row.details) as { flags?: unknown }).flags);
   if (!parsed.success) {
     throw new StatelensError('CONFLICT', 'This dismissal was recorded without its causes, so it cannot be undone', { auditId: request.auditId });
   }
-  const restore = stmt(ctx.db, 'UPDATE facts SET needs_review = 1, review_cause = ?, review_cause_fact = ? WHERE id = ? AND partition_id = ? AND needs_review = 0');
+  const restore = stmt(
+    ctx.db,
+    'UPDATE facts SET needs_review = 1, review_cause = ?, review_cause_fact = ? WHERE id = ? AND partition_id = ? AND needs_review = 0',
+  );
   const restored = parsed.data.filter((f) => restore.run(f.cause, f.causeFact, f.id, ctx.partitionId).changes > 0).map((f) => f.id);
   const auditId = recordAudit(ctx, {
     actor: request.actor,

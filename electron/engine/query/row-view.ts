@@ -12,9 +12,31 @@ export const BRIEF_VALUE_CHARS = 200;
  * only the detail view shows, plus the value's preview and length. */
 export type RowViewRow = Pick<
   FactRow,
-  | 'rid' | 'id' | 'label' | 'key' | 'source_type' | 'source_identity' | 'source_authority' | 'ts' | 'created_at' | 'last_accessed_at'
-  | 'access_count' | 'importance' | 'memory_type' | 'level' | 'scope' | 'scope_id' | 'status' | 'is_valid' | 'superseded_by'
-  | 'supersedes' | 'supersession_rule' | 'proposal_for' | 'needs_review' | 'is_constraint' | 'constraint_type'
+  | 'rid'
+  | 'id'
+  | 'label'
+  | 'key'
+  | 'source_type'
+  | 'source_identity'
+  | 'source_authority'
+  | 'ts'
+  | 'created_at'
+  | 'last_accessed_at'
+  | 'access_count'
+  | 'importance'
+  | 'memory_type'
+  | 'level'
+  | 'scope'
+  | 'scope_id'
+  | 'status'
+  | 'is_valid'
+  | 'superseded_by'
+  | 'supersedes'
+  | 'supersession_rule'
+  | 'proposal_for'
+  | 'needs_review'
+  | 'is_constraint'
+  | 'constraint_type'
 > & { value_preview: string; value_length: number };
 
 export const ROW_VIEW_COLUMNS = `f.rid, f.id, f.label, f.key, substr(f.value, 1, ${VALUE_PREVIEW_CHARS}) AS value_preview,

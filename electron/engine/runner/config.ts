@@ -72,10 +72,14 @@ export function parseRunnerConfig(text: string, source = 'statelens.toml'): Runn
     const key = unknown ?? (path.length > 1 ? path[1] : path[0]);
     const line = table === undefined && unknown !== undefined ? lineOfKey(text, key, undefined) : lineOfKey(text, table, key);
     const field = [table, key].filter(Boolean).join('.');
-    throw new StatelensError('INVALID_INPUT', `${source}${line ? ` line ${line}` : ''}: ${field ? `${field}: ` : ''}${unknown !== undefined ? 'unknown key' : (issue?.message ?? 'invalid')}`, {
-      ...(line ? { line } : {}),
-      field,
-    });
+    throw new StatelensError(
+      'INVALID_INPUT',
+      `${source}${line ? ` line ${line}` : ''}: ${field ? `${field}: ` : ''}${unknown !== undefined ? 'unknown key' : (issue?.message ?? 'invalid')}`,
+      {
+        ...(line ? { line } : {}),
+        field,
+      },
+    );
   }
   return parsed.data;
 }

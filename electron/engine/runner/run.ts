@@ -28,7 +28,13 @@ function withSuffix(ref: PartitionRef, suffix: string): PartitionRef {
   }
 }
 
-export async function runSessions(store: Store, config: RunnerConfig, sessions: readonly Session[], log: RunnerLog, partition?: PartitionRef): Promise<RunResult> {
+export async function runSessions(
+  store: Store,
+  config: RunnerConfig,
+  sessions: readonly Session[],
+  log: RunnerLog,
+  partition?: PartitionRef,
+): Promise<RunResult> {
   const ref = partition ?? parseDesignation(config.store.partition);
   const handle = store.scope(ref, { create: true });
   const adapter = new PartitionRunnerStore(handle, config.store.context_session);

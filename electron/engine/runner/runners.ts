@@ -52,7 +52,9 @@ export class ContextOnlyRunner implements Runner {
     const next = synthesize(previous, { ...session, messages: held }, this.options);
     await this.store.putContext(next.text);
     const r = report(this.name, session, this.store, before, started, next.words);
-    this.log(`runner=context_only context_only=true session=${session.id} date=${session.date} messages=${r.messages} store_calls=${r.storeCalls} words=${next.words} pruned=${next.pruned} ms=${r.ms.toFixed(2)}`);
+    this.log(
+      `runner=context_only context_only=true session=${session.id} date=${session.date} messages=${r.messages} store_calls=${r.storeCalls} words=${next.words} pruned=${next.pruned} ms=${r.ms.toFixed(2)}`,
+    );
     return r;
   }
 }
@@ -89,7 +91,9 @@ export class EntriesRunner implements Runner {
     }
     if (pending > 0) await flush();
     const r = report(this.name, session, this.store, before, started, words);
-    this.log(`runner=entries context_only=false session=${session.id} date=${session.date} messages=${r.messages} store_calls=${r.storeCalls} words=${words} ms=${r.ms.toFixed(2)}`);
+    this.log(
+      `runner=entries context_only=false session=${session.id} date=${session.date} messages=${r.messages} store_calls=${r.storeCalls} words=${words} ms=${r.ms.toFixed(2)}`,
+    );
     return r;
   }
 }
@@ -97,5 +101,7 @@ export class EntriesRunner implements Runner {
 /** The runner the TOML selects (context_only = true by default). */
 export function createRunner(config: RunnerConfig, store: RunnerStore, log: RunnerLog): Runner {
   const synthesis: SynthesisOptions = { maxWords: config.agent.max_words, protectRecentSessions: config.agent.protect_recent_sessions };
-  return config.agent.context_only ? new ContextOnlyRunner(store, synthesis, log) : new EntriesRunner(store, { ...synthesis, flushEvery: config.agent.flush_every }, log);
+  return config.agent.context_only
+    ? new ContextOnlyRunner(store, synthesis, log)
+    : new EntriesRunner(store, { ...synthesis, flushEvery: config.agent.flush_every }, log);
 }

@@ -36,8 +36,18 @@ export class PartitionRunnerStore implements RunnerStore {
     this.calls.count('add_entry');
     this.handle.transact('working_set', (ctx) => {
       // Entries are a log: each gets its own key (a working-set key holds one item).
-      const n = ctx.db.prepare('SELECT count(*) FROM working_items WHERE partition_id = ? AND session_id = ? AND item_type = ?').pluck().get(ctx.partitionId, sessionId, ENTRY_ITEM_TYPE) as number;
-      addWorkingItem(ctx, { sessionId, key: `entry:${n}`, value: JSON.stringify(message), itemType: ENTRY_ITEM_TYPE, speaker: message.role, createdAt: message.ts });
+      const n = ctx.db
+        .prepare('SELECT count(*) FROM working_items WHERE partition_id = ? AND session_id = ? AND item_type = ?')
+        .pluck()
+        .get(ctx.partitionId, sessionId, ENTRY_ITEM_TYPE) as number;
+      addWorkingItem(ctx, {
+        sessionId,
+        key: `entry:${n}`,
+        value: JSON.stringify(message),
+        itemType: ENTRY_ITEM_TYPE,
+        speaker: message.role,
+        createdAt: message.ts,
+      });
     });
   }
 

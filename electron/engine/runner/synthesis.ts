@@ -160,7 +160,12 @@ export function mergeSession(model: ContextModel, session: Session): ContextMode
           continue;
         }
         const prev = next.entities.get(e.name);
-        next.entities.set(e.name, { kind: e.kind ?? prev?.kind ?? 'entity', relation: oneLine(e.relation ?? prev?.relation ?? ''), seen: date, refs: (prev?.refs ?? 0) + 1 });
+        next.entities.set(e.name, {
+          kind: e.kind ?? prev?.kind ?? 'entity',
+          relation: oneLine(e.relation ?? prev?.relation ?? ''),
+          seen: date,
+          refs: (prev?.refs ?? 0) + 1,
+        });
         touched.add(`e:${e.name}`);
       }
       for (const p of x.preferences ?? []) {
@@ -175,7 +180,8 @@ export function mergeSession(model: ContextModel, session: Session): ContextMode
       }
     }
     // A later mention in free text is a reference too: it keeps an item from being pruned first.
-    for (const [name, e] of next.entities) if (!touched.has(`e:${name}`) && mentions(m.text, name)) next.entities.set(name, { ...e, refs: e.refs + 1, seen: date });
+    for (const [name, e] of next.entities)
+      if (!touched.has(`e:${name}`) && mentions(m.text, name)) next.entities.set(name, { ...e, refs: e.refs + 1, seen: date });
     for (const [key, f] of next.facts) if (!touched.has(`f:${key}`) && mentions(m.text, key)) next.facts.set(key, { ...f, refs: f.refs + 1 });
   }
   const topics = [...new Set(session.messages.flatMap((m) => (m.extracted?.facts ?? []).map((f) => f.key)))].slice(0, 4);
@@ -195,7 +201,14 @@ interface Line {
   readonly protected: boolean;
 }
 
-const line = (section: Line['section'], text: string, seen: string, refs: number, isProtected: boolean): Line => ({ section, text, words: countWords(text), seen, refs, protected: isProtected });
+const line = (section: Line['section'], text: string, seen: string, refs: number, isProtected: boolean): Line => ({
+  section,
+  text,
+  words: countWords(text),
+  seen,
+  refs,
+  protected: isProtected,
+});
 
 /** Every section but the Timeline, whose lines depend on how far it is compacted. */
 function itemLines(model: ContextModel, recentDates: ReadonlySet<string>): Line[] {
@@ -271,7 +284,12 @@ function timelineLines(timeline: readonly TimelineItem[], plan: TimelinePlan): L
     const first = items[0];
     if (!first) continue;
     if (items.length === 1 && first.count === undefined) pending.push(first.date);
-    else range(first.date, items.map((t) => t.until ?? t.date).reduce((a, b) => (b > a ? b : a)), items.reduce((a, t) => a + sessionsIn(t), 0));
+    else
+      range(
+        first.date,
+        items.map((t) => t.until ?? t.date).reduce((a, b) => (b > a ? b : a)),
+        items.reduce((a, t) => a + sessionsIn(t), 0),
+      );
     i = g.end;
   }
   for (; i < timeline.length; i++) {
@@ -357,7 +375,8 @@ export function renderWithinCap(model: ContextModel, options: SynthesisOptions):
   const dates = [...new Set(timeline.flatMap((t) => (t.until ? [t.date, t.until] : [t.date])))].sort();
   const recent = new Set(dates.slice(-options.protectRecentSessions));
   const base: Size = { words: countWords(render([])), chars: render([]).length };
-  if (base.words > options.maxWords || base.chars > maxChars) throw new StatelensError('INVALID_INPUT', `A context document of at most ${options.maxWords} words cannot hold even its headings`);
+  if (base.words > options.maxWords || base.chars > maxChars)
+    throw new StatelensError('INVALID_INPUT', `A context document of at most ${options.maxWords} words cannot hold even its headings`);
 
   let items = itemLines(model, recent);
   let itemsSize = sizeOf(items);
@@ -407,7 +426,8 @@ export function renderWithinCap(model: ContextModel, options: SynthesisOptions):
   const text = render([...items, ...timelineLines(timeline, plan)]);
   const words = countWords(text);
   // The sums above are exact; this guards the arithmetic, since the store would refuse the text.
-  if (words > options.maxWords || text.length > maxChars) throw new StatelensError('INTERNAL', `Synthesis produced ${words} words and ${text.length} characters, over the cap`);
+  if (words > options.maxWords || text.length > maxChars)
+    throw new StatelensError('INTERNAL', `Synthesis produced ${words} words and ${text.length} characters, over the cap`);
   const compacted = plan === FULL_PLAN ? 0 : Math.max(plan.bare, plan.dates, plan.groups[plan.ranges - 1]?.end ?? 0);
   return { text, words, pruned, compacted };
 }

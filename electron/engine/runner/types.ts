@@ -4,12 +4,25 @@
 import { z } from 'zod';
 
 export const Extracted = z.strictObject({
-  facts: z.array(z.strictObject({ key: z.string().min(1).max(200), value: z.string().max(2000), supersedes: z.string().min(1).max(200).optional() })).max(100).optional(),
-  entities: z
-    .array(z.strictObject({ name: z.string().min(1).max(200), kind: z.string().max(100).optional(), relation: z.string().max(1000).optional(), removed: z.boolean().optional() }))
+  facts: z
+    .array(z.strictObject({ key: z.string().min(1).max(200), value: z.string().max(2000), supersedes: z.string().min(1).max(200).optional() }))
     .max(100)
     .optional(),
-  preferences: z.array(z.strictObject({ topic: z.string().min(1).max(200), value: z.string().max(1000) })).max(100).optional(),
+  entities: z
+    .array(
+      z.strictObject({
+        name: z.string().min(1).max(200),
+        kind: z.string().max(100).optional(),
+        relation: z.string().max(1000).optional(),
+        removed: z.boolean().optional(),
+      }),
+    )
+    .max(100)
+    .optional(),
+  preferences: z
+    .array(z.strictObject({ topic: z.string().min(1).max(200), value: z.string().max(1000) }))
+    .max(100)
+    .optional(),
   notes: z.array(z.string().min(1).max(2000)).max(100).optional(),
 });
 export type Extracted = z.infer<typeof Extracted>;

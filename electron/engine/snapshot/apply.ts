@@ -6,14 +6,7 @@ import { entityKey } from '../facts/entity';
 import { z } from 'zod';
 import { StatelensError } from '../../../shared/errors';
 import { fieldIssues } from '../../../shared/issues';
-import {
-  SNAPSHOT_FORMAT,
-  SNAPSHOT_FORMAT_VERSION,
-  SNAPSHOT_RECORD_ORDER,
-  SnapshotEnd,
-  SnapshotHeader,
-  SnapshotRecord,
-} from '../../../shared/snapshot';
+import { SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_VERSION, SNAPSHOT_RECORD_ORDER, SnapshotEnd, SnapshotHeader, SnapshotRecord } from '../../../shared/snapshot';
 import type { Sqlite } from '../db/open';
 import { SCHEMA_VERSION } from '../db/migrations';
 import { partitionSubject } from '../partitions/partitions';
@@ -64,14 +57,21 @@ function checkHeader(raw: unknown): SnapshotHeader {
   if (!loose.success) throw new RecordError(undefined, 'the first record must be the snapshot header object');
   const h = loose.data;
   if (h.type !== 'header') throw new RecordError('type', `the first record must be the header (type "header"), found ${JSON.stringify(h.type) ?? 'nothing'}`);
-  if (h.format !== SNAPSHOT_FORMAT) throw new RecordError('format', `not a Statelens snapshot (format ${JSON.stringify(h.format) ?? 'missing'}, expected "${SNAPSHOT_FORMAT}")`);
+  if (h.format !== SNAPSHOT_FORMAT)
+    throw new RecordError('format', `not a Statelens snapshot (format ${JSON.stringify(h.format) ?? 'missing'}, expected "${SNAPSHOT_FORMAT}")`);
   if (typeof h.formatVersion !== 'number' || !Number.isInteger(h.formatVersion)) throw new RecordError('formatVersion', 'must be a whole number');
   if (h.formatVersion > SNAPSHOT_FORMAT_VERSION) {
-    throw new RecordError('formatVersion', `snapshot format version ${h.formatVersion} is newer than this Statelens understands (${SNAPSHOT_FORMAT_VERSION}); update Statelens`);
+    throw new RecordError(
+      'formatVersion',
+      `snapshot format version ${h.formatVersion} is newer than this Statelens understands (${SNAPSHOT_FORMAT_VERSION}); update Statelens`,
+    );
   }
   if (h.formatVersion < 1) throw new RecordError('formatVersion', `unknown snapshot format version ${h.formatVersion}`);
   if (typeof h.schemaVersion === 'number' && h.schemaVersion > SCHEMA_VERSION) {
-    throw new RecordError('schemaVersion', `the snapshot comes from database schema ${h.schemaVersion}; this Statelens understands up to ${SCHEMA_VERSION}; update Statelens`);
+    throw new RecordError(
+      'schemaVersion',
+      `the snapshot comes from database schema ${h.schemaVersion}; this Statelens understands up to ${SCHEMA_VERSION}; update Statelens`,
+    );
   }
   const parsed = SnapshotHeader.safeParse(raw);
   if (!parsed.success) {
@@ -84,12 +84,25 @@ function checkHeader(raw: unknown): SnapshotHeader {
 const RANK = new Map<string, number>(SNAPSHOT_RECORD_ORDER.map((t, i) => [t, i]));
 
 /** Tables that must be empty before an import (the target is a fresh database). */
-const DATA_TABLES = ['partitions', 'identities', 'facts', 'fact_edges', 'working_items', 'environment_signals', 'org_documents', 'saved_queries', 'agent_states', 'context_documents', 'audit_log'];
+const DATA_TABLES = [
+  'partitions',
+  'identities',
+  'facts',
+  'fact_edges',
+  'working_items',
+  'environment_signals',
+  'org_documents',
+  'saved_queries',
+  'agent_states',
+  'context_documents',
+  'audit_log',
+];
 
 export function assertEmptyDatabase(db: Sqlite, path: string): void {
   for (const table of DATA_TABLES) {
     const n = db.prepare(`SELECT count(*) FROM (SELECT 1 FROM ${table} LIMIT 1)`).pluck().get() as number;
-    if (n > 0) throw new StatelensError('CONFLICT', `${path} is not empty (table ${table} has rows): a snapshot is imported into an empty database only`, { table });
+    if (n > 0)
+      throw new StatelensError('CONFLICT', `${path} is not empty (table ${table} has rows): a snapshot is imported into an empty database only`, { table });
   }
 }
 
@@ -116,7 +129,9 @@ export class RecordApplier {
     const p = (sql: string) => db.prepare(sql);
     this.insert = {
       partition: p('INSERT INTO partitions (id, org_id, kind, subject, maturity, created_at) VALUES (?, ?, ?, ?, ?, ?)'),
-      identity: p('INSERT INTO identities (partition_id, user_name, user_id, authority, department, organization, permissions, communication_style) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+      identity: p(
+        'INSERT INTO identities (partition_id, user_name, user_id, authority, department, organization, permissions, communication_style) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
       fact: p(`INSERT INTO facts (id, partition_id, org_id, label, key, value, source_type, source_identity, source_authority, source_turn, source_event,
         ts, created_at, last_accessed_at, access_count, importance, memory_type, level, scope, scope_id, status, is_valid, superseded_by, supersedes,
         supersession_rule, supersession_reason, valid_to, proposal_for, needs_review, review_cause, review_cause_fact, is_constraint, constraint_type, time_sensitive, entity_key)
@@ -162,7 +177,10 @@ export class RecordApplier {
       type = rec.type;
       const rank = RANK.get(rec.type) ?? 0;
       if (rank < this.rank) {
-        throw new RecordError('type', `a "${rec.type}" record after "${SNAPSHOT_RECORD_ORDER[this.rank]}" records: records must come in the order ${SNAPSHOT_RECORD_ORDER.join(', ')}`);
+        throw new RecordError(
+          'type',
+          `a "${rec.type}" record after "${SNAPSHOT_RECORD_ORDER[this.rank]}" records: records must come in the order ${SNAPSHOT_RECORD_ORDER.join(', ')}`,
+        );
       }
       this.rank = rank;
       this.insertRecord(rec, seq);
@@ -187,7 +205,8 @@ export class RecordApplier {
       case 'partition': {
         if (this.header.scope.kind === 'partition') {
           const want = this.header.scope.partition;
-          if (JSON.stringify(want) !== JSON.stringify(rec.ref)) throw new RecordError('ref', 'the header names one partition and this record describes another');
+          if (JSON.stringify(want) !== JSON.stringify(rec.ref))
+            throw new RecordError('ref', 'the header names one partition and this record describes another');
         }
         if (this.partitions.has(rec.id)) throw new RecordError('id', `partition ${rec.id} appears twice`);
         ins.partition.run(rec.id, rec.ref.org, rec.ref.kind, partitionSubject(rec.ref), rec.maturity, rec.createdAt);
@@ -197,14 +216,24 @@ export class RecordApplier {
       case 'identity': {
         this.partitionOf(rec.partition);
         const i = rec.identity;
-        ins.identity.run(rec.partition, i.userName, i.userId, i.authority, i.department, i.organization, JSON.stringify(i.permissions), i.communicationStyle ?? null);
+        ins.identity.run(
+          rec.partition,
+          i.userName,
+          i.userId,
+          i.authority,
+          i.department,
+          i.organization,
+          JSON.stringify(i.permissions),
+          i.communicationStyle ?? null,
+        );
         return;
       }
       case 'fact': {
         const p = this.partitionOf(rec.partition);
         const f = rec.fact;
         if (f.level !== null && p.kind !== 'capability') throw new RecordError('fact.level', 'only capability memory carries a level');
-        if (f.status !== 'proposal' && f.proposalFor !== null) throw new RecordError('fact.proposalFor', 'only a proposal points at the fact it failed to replace');
+        if (f.status !== 'proposal' && f.proposalFor !== null)
+          throw new RecordError('fact.proposalFor', 'only a proposal points at the fact it failed to replace');
         ins.fact.run({
           id: f.id,
           partition_id: rec.partition,
@@ -255,7 +284,8 @@ export class RecordApplier {
         ] as const) {
           const owner = ins.factPartition.get(id) as number | undefined;
           if (owner === undefined) throw new RecordError(field, `fact ${id} is not in the snapshot (facts come before edges)`);
-          if (owner !== rec.partition) throw new RecordError(field, `fact ${id} belongs to partition ${owner}, not ${rec.partition}: an edge never crosses partitions`);
+          if (owner !== rec.partition)
+            throw new RecordError(field, `fact ${id} belongs to partition ${owner}, not ${rec.partition}: an edge never crosses partitions`);
         }
         ins.edge.run(rec.partition, rec.dependent, rec.dependsOn);
         return;
@@ -309,7 +339,8 @@ export class RecordApplier {
       throw new RecordError(field, message);
     }
     const end = parsed.data;
-    if (end.records !== this.records) throw new RecordError('records', `the end record counts ${end.records} records but ${this.records} came before it (records lost or added)`);
+    if (end.records !== this.records)
+      throw new RecordError('records', `the end record counts ${end.records} records but ${this.records} came before it (records lost or added)`);
     for (const type of new Set([...Object.keys(end.counts), ...Object.keys(this.counts)])) {
       const want = end.counts[type] ?? 0;
       const got = this.counts[type] ?? 0;
@@ -337,7 +368,11 @@ export class RecordApplier {
     if (dangling) {
       const seq = this.pointers.get(dangling.id);
       const where = seq === undefined ? whereEnd : this.locate(seq);
-      throw importError(where, `fact.${dangling.field}`, `fact ${dangling.id} points at ${dangling.target}, which is not a fact of the same partition in the snapshot`);
+      throw importError(
+        where,
+        `fact.${dangling.field}`,
+        `fact ${dangling.id} points at ${dangling.target}, which is not a fact of the same partition in the snapshot`,
+      );
     }
   }
 }

@@ -129,14 +129,22 @@ function readerContext(db: Sqlite, p: PartitionRow): PartitionContext {
 
 const PAGE = 500;
 
-export async function writeCsv(db: Sqlite, sink: FileSink, partitionId: number | null, filterInput: FactFilterInput | undefined, control: ExportControl): Promise<number> {
+export async function writeCsv(
+  db: Sqlite,
+  sink: FileSink,
+  partitionId: number | null,
+  filterInput: FactFilterInput | undefined,
+  control: ExportControl,
+): Promise<number> {
   const partitions = db.prepare('SELECT * FROM partitions WHERE @p IS NULL OR id = @p ORDER BY id').all({ p: partitionId }) as PartitionRow[];
   await sink.write(csvRow(CSV_COLUMNS));
   if (filterInput === undefined) {
     const total = db.prepare('SELECT count(*) FROM facts WHERE @p IS NULL OR partition_id = @p').pluck().get({ p: partitionId }) as number;
     const ticker = new Ticker(control, 'facts', total);
     const labels = new Map(partitions.map((p) => [p.id, partitionLabel(refFromRow(p))]));
-    for (const r of db.prepare(`${ROW_SELECT} WHERE @p IS NULL OR f.partition_id = @p ORDER BY f.rid`).iterate({ p: partitionId }) as IterableIterator<CsvRow>) {
+    for (const r of db
+      .prepare(`${ROW_SELECT} WHERE @p IS NULL OR f.partition_id = @p ORDER BY f.rid`)
+      .iterate({ p: partitionId }) as IterableIterator<CsvRow>) {
       await sink.write(csvRow(cells(labels.get(r.partition_id) ?? String(r.partition_id), r)));
       await ticker.tick();
     }

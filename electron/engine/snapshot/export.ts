@@ -40,7 +40,14 @@ function scopeOf(reader: SnapshotReader, partitionId: number | null): SnapshotHe
 }
 
 /** Writes the snapshot records as NDJSON (one per line) or as one JSON document of the same records. */
-async function writeSnapshot(db: Sqlite, sink: FileSink, header: SnapshotHeader, partitionId: number | null, ndjson: boolean, control: ExportControl): Promise<{ records: number; counts: Record<string, number> }> {
+async function writeSnapshot(
+  db: Sqlite,
+  sink: FileSink,
+  header: SnapshotHeader,
+  partitionId: number | null,
+  ndjson: boolean,
+  control: ExportControl,
+): Promise<{ records: number; counts: Record<string, number> }> {
   const expected = countRecords(db, partitionId);
   const ticker = new Ticker(control, 'records', totalOf(expected));
   const counts: Record<string, number> = {};
@@ -59,7 +66,14 @@ async function writeSnapshot(db: Sqlite, sink: FileSink, header: SnapshotHeader,
 }
 
 /** A partition as a SQLite database of its own: its records replayed into a fresh file. */
-async function writePartitionCopy(reader: SnapshotReader, target: string, header: SnapshotHeader, partitionId: number, control: ExportControl, native: ReaderOptions): Promise<{ records: number; counts: Record<string, number>; bytes: number }> {
+async function writePartitionCopy(
+  reader: SnapshotReader,
+  target: string,
+  header: SnapshotHeader,
+  partitionId: number,
+  control: ExportControl,
+  native: ReaderOptions,
+): Promise<{ records: number; counts: Record<string, number>; bytes: number }> {
   const temp = tempPathFor(target);
   const out = openDatabase(temp, { create: true, ...(native.nativeBinding ? { nativeBinding: native.nativeBinding } : {}) });
   try {

@@ -48,7 +48,11 @@ export function sniffSnapshot(path: string): SnapshotFileKind {
     const n = fs.readSync(fd, head, 0, head.length, 0);
     if (n === 0) throw new StatelensError('IMPORT_FAILED', `${path} is empty (0 bytes): not a snapshot`, { line: 1 });
     if (n >= 16 && head.subarray(0, 16).equals(SQLITE_MAGIC)) return 'sqlite';
-    const text = head.subarray(0, n).toString('utf8').replace(/^\uFEFF/, '').trimStart();
+    const text = head
+      .subarray(0, n)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '')
+      .trimStart();
     if (text.startsWith('{"type":"header"') || /^\{\s*"type"\s*:\s*"header"/.test(text)) return 'ndjson';
     if (text.startsWith('{')) return 'json';
     throw new StatelensError('IMPORT_FAILED', `${path} line 1: not a Statelens snapshot (expected NDJSON, a JSON document or a SQLite copy)`, { line: 1 });
@@ -58,12 +62,15 @@ export function sniffSnapshot(path: string): SnapshotFileKind {
 }
 
 function parseJsonLine(line: Line, source: string): unknown {
-  if (line.text.trim() === '') throw new StatelensError('IMPORT_FAILED', `${source} line ${line.number}: empty line (one record per line, no blank lines)`, { line: line.number });
+  if (line.text.trim() === '')
+    throw new StatelensError('IMPORT_FAILED', `${source} line ${line.number}: empty line (one record per line, no blank lines)`, { line: line.number });
   try {
     return JSON.parse(line.text);
   } catch (e) {
     const hint = line.terminated ? '' : ' — the file ends in the middle of this record (truncated)';
-    throw new StatelensError('IMPORT_FAILED', `${source} line ${line.number}: not valid JSON (${e instanceof Error ? e.message : String(e)})${hint}`, { line: line.number });
+    throw new StatelensError('IMPORT_FAILED', `${source} line ${line.number}: not valid JSON (${e instanceof Error ? e.message : String(e)})${hint}`, {
+      line: line.number,
+    });
   }
 }
 
@@ -122,7 +129,10 @@ function importJsonDocument(store: Store, path: string, options: ImportOptions):
   const max = options.maxJsonBytes ?? DEFAULT_MAX_JSON_BYTES;
   const size = fs.statSync(path).size;
   if (size > max) {
-    throw new StatelensError('IMPORT_FAILED', `${source} is ${size} bytes, over the ${max}-byte limit for a JSON document: export as NDJSON for large stores`, { line: 1, limit: max });
+    throw new StatelensError('IMPORT_FAILED', `${source} is ${size} bytes, over the ${max}-byte limit for a JSON document: export as NDJSON for large stores`, {
+      line: 1,
+      limit: max,
+    });
   }
   const text = fs.readFileSync(path, 'utf8');
   let doc: unknown;
@@ -133,7 +143,9 @@ function importJsonDocument(store: Store, path: string, options: ImportOptions):
     const at = jsonSyntaxErrorAt(text);
     const where = positionToLine(text, at.position);
     const truncated = at.truncated ? ' — the document ends early (truncated)' : '';
-    throw new StatelensError('IMPORT_FAILED', `${source} line ${where.line}: not valid JSON at column ${where.column} (${message})${truncated}`, { line: where.line });
+    throw new StatelensError('IMPORT_FAILED', `${source} line ${where.line}: not valid JSON at column ${where.column} (${message})${truncated}`, {
+      line: where.line,
+    });
   }
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
     throw new StatelensError('IMPORT_FAILED', `${source} line 1: a JSON snapshot is an object with header, records and end`, { line: 1 });

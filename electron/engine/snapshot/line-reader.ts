@@ -23,7 +23,10 @@ export function openForReading(path: string): number {
   } catch (e) {
     if (e instanceof StatelensError) throw e;
     const code = typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : '';
-    throw new StatelensError(code === 'ENOENT' ? 'NOT_FOUND' : 'IMPORT_FAILED', `${path} cannot be read (${code || (e instanceof Error ? e.message : String(e))})`);
+    throw new StatelensError(
+      code === 'ENOENT' ? 'NOT_FOUND' : 'IMPORT_FAILED',
+      `${path} cannot be read (${code || (e instanceof Error ? e.message : String(e))})`,
+    );
   }
 }
 
@@ -58,7 +61,10 @@ export function* readLines(source: string | number, maxLineBytes = DEFAULT_MAX_L
     }
   };
   const tooLong = (n: number): StatelensError =>
-    new StatelensError('IMPORT_FAILED', `${path} line ${n}: longer than the limit of ${maxLineBytes} bytes (oversized record)`, { line: n, limit: maxLineBytes });
+    new StatelensError('IMPORT_FAILED', `${path} line ${n}: longer than the limit of ${maxLineBytes} bytes (oversized record)`, {
+      line: n,
+      limit: maxLineBytes,
+    });
   try {
     for (;;) {
       const read = readChunk(fd, chunk);

@@ -35,9 +35,15 @@ interface Section {
 
 const FACTS_BY_TYPE = `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.is_valid = 1 AND f.memory_type = ? ORDER BY f.ts, f.rid`;
 const SECTIONS: Record<'constraints' | 'review' | 'proposals', Section> = {
-  constraints: { title: 'Constraints', sql: `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.is_valid = 1 AND f.is_constraint = 1 ORDER BY f.ts, f.rid` },
+  constraints: {
+    title: 'Constraints',
+    sql: `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.is_valid = 1 AND f.is_constraint = 1 ORDER BY f.ts, f.rid`,
+  },
   review: { title: 'Needs review', sql: `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.needs_review = 1 ORDER BY f.ts, f.rid` },
-  proposals: { title: 'Proposals (lower authority, not applied)', sql: `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.status = 'proposal' ORDER BY f.ts, f.rid` },
+  proposals: {
+    title: 'Proposals (lower authority, not applied)',
+    sql: `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.status = 'proposal' ORDER BY f.ts, f.rid`,
+  },
 };
 
 export async function writeMarkdown(
@@ -47,7 +53,9 @@ export async function writeMarkdown(
   meta: { exportedAt: string; schemaVersion: number },
   control: ExportControl,
 ): Promise<number> {
-  const partitions = db.prepare('SELECT * FROM partitions WHERE @p IS NULL OR id = @p ORDER BY org_id, kind, subject').all({ p: partitionId }) as PartitionRow[];
+  const partitions = db
+    .prepare('SELECT * FROM partitions WHERE @p IS NULL OR id = @p ORDER BY org_id, kind, subject')
+    .all({ p: partitionId }) as PartitionRow[];
   const total = db.prepare('SELECT count(*) FROM facts WHERE @p IS NULL OR partition_id = @p').pluck().get({ p: partitionId }) as number;
   const ticker = new Ticker(control, 'report', total);
   const byId = db.prepare(`SELECT ${FACT_COLUMNS} FROM facts f WHERE f.id = ?`);
@@ -57,23 +65,51 @@ export async function writeMarkdown(
   );
   for (const p of partitions) {
     const ref = refFromRow(p);
-    await sink.write(`## ${mdText(partitionLabel(ref))}\n\nPartition ${p.id}, created ${mdText(p.created_at)}${p.maturity ? `, agent maturity ${p.maturity}` : ''}.\n\n`);
+    await sink.write(
+      `## ${mdText(partitionLabel(ref))}\n\nPartition ${p.id}, created ${mdText(p.created_at)}${p.maturity ? `, agent maturity ${p.maturity}` : ''}.\n\n`,
+    );
 
     const identity = db.prepare('SELECT * FROM identities WHERE partition_id = ?').get(p.id) as
-      | { user_name: string; user_id: string; authority: string; department: string; organization: string; permissions: string; communication_style: string | null }
+      | {
+          user_name: string;
+          user_id: string;
+          authority: string;
+          department: string;
+          organization: string;
+          permissions: string;
+          communication_style: string | null;
+        }
       | undefined;
     await sink.write('### Identity\n\n');
     if (identity) {
       await sink.write(
         table(
           ['user', 'id', 'authority', 'department', 'organisation', 'permissions', 'style'],
-          [[identity.user_name, identity.user_id, identity.authority, identity.department, identity.organization, (JSON.parse(identity.permissions) as string[]).join(', '), identity.communication_style]],
+          [
+            [
+              identity.user_name,
+              identity.user_id,
+              identity.authority,
+              identity.department,
+              identity.organization,
+              (JSON.parse(identity.permissions) as string[]).join(', '),
+              identity.communication_style,
+            ],
+          ],
         ) + '\n',
       );
     } else await sink.write('No identity recorded.\n\n');
 
     const env = db.prepare(LATEST_SIGNALS_SQL).all({ p: p.id, at: null }) as Array<{ key: string; value: string; observed_at: string }>;
-    if (env.length > 0) await sink.write('### Environment\n\n' + table(['signal', 'value', 'observed'], env.map((e) => [e.key, e.value, e.observed_at])) + '\n');
+    if (env.length > 0)
+      await sink.write(
+        '### Environment\n\n' +
+          table(
+            ['signal', 'value', 'observed'],
+            env.map((e) => [e.key, e.value, e.observed_at]),
+          ) +
+          '\n',
+      );
 
     await sink.write('### Valid facts\n\n');
     for (const type of ['user', 'capability', 'organizational']) {
@@ -81,11 +117,21 @@ export async function writeMarkdown(
       let header = false;
       for (const f of facts) {
         if (!header) {
-          await sink.write(`#### ${MEMORY_TITLES[type]}\n\n| key | value | source | since | scope | importance | flags |\n| --- | --- | --- | --- | --- | --- | --- |\n`);
+          await sink.write(
+            `#### ${MEMORY_TITLES[type]}\n\n| key | value | source | since | scope | importance | flags |\n| --- | --- | --- | --- | --- | --- | --- |\n`,
+          );
           header = true;
         }
-        const flags = [f.is_constraint ? `constraint (${f.constraint_type ?? 'policy'})` : '', f.needs_review ? 'needs review' : '', f.level ? `level ${f.level}` : ''].filter(Boolean).join(', ');
-        await sink.write(`| ${[f.key, f.value, source(f), f.ts, f.scope === 'global' ? 'global' : `${f.scope}${f.scope_id ? ` ${f.scope_id}` : ''}`, f.importance, flags].map((c) => mdText(c)).join(' | ')} |\n`);
+        const flags = [
+          f.is_constraint ? `constraint (${f.constraint_type ?? 'policy'})` : '',
+          f.needs_review ? 'needs review' : '',
+          f.level ? `level ${f.level}` : '',
+        ]
+          .filter(Boolean)
+          .join(', ');
+        await sink.write(
+          `| ${[f.key, f.value, source(f), f.ts, f.scope === 'global' ? 'global' : `${f.scope}${f.scope_id ? ` ${f.scope_id}` : ''}`, f.importance, flags].map((c) => mdText(c)).join(' | ')} |\n`,
+        );
         await ticker.tick();
       }
       if (header) await sink.write('\n');
@@ -96,7 +142,12 @@ export async function writeMarkdown(
       let header = false;
       for (const f of db.prepare(section.sql).iterate(p.id) as IterableIterator<FactRow>) {
         if (!header) {
-          const cols = key === 'review' ? ['key', 'value', 'cause', 'caused by fact'] : key === 'proposals' ? ['key', 'value', 'source', 'proposed against', 'reason'] : ['key', 'value', 'type', 'source'];
+          const cols =
+            key === 'review'
+              ? ['key', 'value', 'cause', 'caused by fact']
+              : key === 'proposals'
+                ? ['key', 'value', 'source', 'proposed against', 'reason']
+                : ['key', 'value', 'type', 'source'];
           await sink.write(`### ${section.title}\n\n| ${cols.join(' | ')} |\n| ${cols.map(() => '---').join(' | ')} |\n`);
           header = true;
         }
@@ -104,7 +155,13 @@ export async function writeMarkdown(
           key === 'review'
             ? [f.key, f.value, f.review_cause, f.review_cause_fact]
             : key === 'proposals'
-              ? [f.key, f.value, source(f), f.proposal_for ? `${f.proposal_for}: ${(byId.get(f.proposal_for) as FactRow | undefined)?.value ?? '(gone)'}` : null, f.supersession_reason]
+              ? [
+                  f.key,
+                  f.value,
+                  source(f),
+                  f.proposal_for ? `${f.proposal_for}: ${(byId.get(f.proposal_for) as FactRow | undefined)?.value ?? '(gone)'}` : null,
+                  f.supersession_reason,
+                ]
               : [f.key, f.value, f.constraint_type, source(f)];
         await sink.write(`| ${cells.map((c) => mdText(c)).join(' | ')} |\n`);
       }
@@ -113,7 +170,9 @@ export async function writeMarkdown(
 
     // Chains: from each latest version (it superseded something, nothing superseded it) back to the first.
     let chains = 0;
-    for (const head of db.prepare(`SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.supersedes IS NOT NULL AND f.superseded_by IS NULL ORDER BY f.ts, f.rid`).iterate(p.id) as IterableIterator<FactRow>) {
+    for (const head of db
+      .prepare(`SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.supersedes IS NOT NULL AND f.superseded_by IS NULL ORDER BY f.ts, f.rid`)
+      .iterate(p.id) as IterableIterator<FactRow>) {
       const versions: FactRow[] = [head];
       const seen = new Set([head.id]);
       let cur = head;
@@ -128,13 +187,19 @@ export async function writeMarkdown(
       chains++;
       const lines = versions.map((v, i) => {
         const next = versions[i + 1];
-        const how = next ? ` — superseded (${next.supersession_rule ?? v.supersession_rule ?? 'explicit'}): ${mdText(v.supersession_reason)}` : v.is_valid ? ' — **current**' : ' — no longer valid';
+        const how = next
+          ? ` — superseded (${next.supersession_rule ?? v.supersession_rule ?? 'explicit'}): ${mdText(v.supersession_reason)}`
+          : v.is_valid
+            ? ' — **current**'
+            : ' — no longer valid';
         return `${i + 1}. ${mdText(v.ts)} · ${mdText(v.key)} = ${mdText(v.value, 300)} (${mdText(source(v))})${how}`;
       });
       await sink.write(`Chain ${chains}, ${versions.length} versions:\n\n${lines.join('\n')}\n\n`);
     }
 
-    const working = db.prepare('SELECT session_id, item_type, speaker, value, created_at, expires_at FROM working_items WHERE partition_id = ? ORDER BY created_at, rid').iterate(p.id) as IterableIterator<{
+    const working = db
+      .prepare('SELECT session_id, item_type, speaker, value, created_at, expires_at FROM working_items WHERE partition_id = ? ORDER BY created_at, rid')
+      .iterate(p.id) as IterableIterator<{
       session_id: string;
       item_type: string;
       speaker: string | null;
@@ -150,22 +215,50 @@ export async function writeMarkdown(
     }
     if (ws) await sink.write('\n');
 
-    const states = db.prepare('SELECT session_id, state, updated_at FROM agent_states WHERE partition_id = ? ORDER BY session_id').all(p.id) as Array<{ session_id: string; state: string; updated_at: string }>;
+    const states = db.prepare('SELECT session_id, state, updated_at FROM agent_states WHERE partition_id = ? ORDER BY session_id').all(p.id) as Array<{
+      session_id: string;
+      state: string;
+      updated_at: string;
+    }>;
     if (states.length > 0) {
       const rows = states.map((s) => {
-        const st = JSON.parse(s.state) as { expectations?: Array<{ status?: string }>; assumptions?: unknown[]; tentative_hypotheses?: unknown[]; items?: unknown[] };
+        const st = JSON.parse(s.state) as {
+          expectations?: Array<{ status?: string }>;
+          assumptions?: unknown[];
+          tentative_hypotheses?: unknown[];
+          items?: unknown[];
+        };
         const by = (status: string): number => (st.expectations ?? []).filter((e) => (e.status ?? 'pending') === status).length;
-        return [s.session_id, s.updated_at, `${by('pending')} pending, ${by('confirmed')} confirmed, ${by('failed')} failed`, st.assumptions?.length ?? 0, st.tentative_hypotheses?.length ?? 0, st.items?.length ?? 0];
+        return [
+          s.session_id,
+          s.updated_at,
+          `${by('pending')} pending, ${by('confirmed')} confirmed, ${by('failed')} failed`,
+          st.assumptions?.length ?? 0,
+          st.tentative_hypotheses?.length ?? 0,
+          st.items?.length ?? 0,
+        ];
       });
       await sink.write('### Agent state\n\n' + table(['session', 'updated', 'expectations', 'assumptions', 'hypotheses', 'items'], rows) + '\n');
     }
-    const docs = db.prepare('SELECT session_id, max(version) AS version, max(created_at) AS at, count(*) AS versions FROM context_documents WHERE partition_id = ? GROUP BY session_id ORDER BY session_id').all(p.id) as Array<{
+    const docs = db
+      .prepare(
+        'SELECT session_id, max(version) AS version, max(created_at) AS at, count(*) AS versions FROM context_documents WHERE partition_id = ? GROUP BY session_id ORDER BY session_id',
+      )
+      .all(p.id) as Array<{
       session_id: string;
       version: number;
       at: string;
       versions: number;
     }>;
-    if (docs.length > 0) await sink.write('### Context documents\n\n' + table(['session', 'latest version', 'versions', 'updated'], docs.map((d) => [d.session_id, d.version, d.versions, d.at])) + '\n');
+    if (docs.length > 0)
+      await sink.write(
+        '### Context documents\n\n' +
+          table(
+            ['session', 'latest version', 'versions', 'updated'],
+            docs.map((d) => [d.session_id, d.version, d.versions, d.at]),
+          ) +
+          '\n',
+      );
   }
   ticker.finish();
   return ticker.done;

@@ -47,7 +47,11 @@ export function* iterateRecords(db: Sqlite, partitionId: number | null): Generat
   for (const r of rows<PartitionRow>(db, 'SELECT * FROM partitions WHERE @p IS NULL OR id = @p ORDER BY id', partitionId)) {
     yield { type: 'partition', id: r.id, ref: refFromRow(r), maturity: r.maturity, createdAt: r.created_at };
   }
-  for (const r of rows<IdentityRow & { partition_id: number }>(db, 'SELECT * FROM identities WHERE @p IS NULL OR partition_id = @p ORDER BY partition_id', partitionId)) {
+  for (const r of rows<IdentityRow & { partition_id: number }>(
+    db,
+    'SELECT * FROM identities WHERE @p IS NULL OR partition_id = @p ORDER BY partition_id',
+    partitionId,
+  )) {
     yield {
       type: 'identity',
       partition: r.partition_id,
@@ -65,7 +69,11 @@ export function* iterateRecords(db: Sqlite, partitionId: number | null): Generat
   )) {
     yield { type: 'edge', partition: r.partition_id, dependent: r.dependent, dependsOn: r.depends_on };
   }
-  for (const r of rows<WorkingRow & { partition_id: number }>(db, 'SELECT * FROM working_items WHERE @p IS NULL OR partition_id = @p ORDER BY rid', partitionId)) {
+  for (const r of rows<WorkingRow & { partition_id: number }>(
+    db,
+    'SELECT * FROM working_items WHERE @p IS NULL OR partition_id = @p ORDER BY rid',
+    partitionId,
+  )) {
     yield {
       type: 'working_item',
       partition: r.partition_id,
@@ -84,7 +92,11 @@ export function* iterateRecords(db: Sqlite, partitionId: number | null): Generat
     'SELECT * FROM org_documents WHERE @p IS NULL OR partition_id = @p ORDER BY rid',
     partitionId,
   )) {
-    yield { type: 'org_document', partition: r.partition_id, document: { id: r.id, title: r.title, body: r.body, acl: JSON.parse(r.acl) as string[], createdAt: r.created_at } };
+    yield {
+      type: 'org_document',
+      partition: r.partition_id,
+      document: { id: r.id, title: r.title, body: r.body, acl: JSON.parse(r.acl) as string[], createdAt: r.created_at },
+    };
   }
   for (const r of rows<{ partition_id: number; id: number; label: string; prompt: string; ts: string | null; ground_truth: string | null }>(
     db,
@@ -94,7 +106,13 @@ export function* iterateRecords(db: Sqlite, partitionId: number | null): Generat
     yield {
       type: 'saved_query',
       partition: r.partition_id,
-      query: { id: r.id, label: r.label, prompt: r.prompt, ts: r.ts, groundTruth: r.ground_truth ? (JSON.parse(r.ground_truth) as Record<string, unknown>) : null },
+      query: {
+        id: r.id,
+        label: r.label,
+        prompt: r.prompt,
+        ts: r.ts,
+        groundTruth: r.ground_truth ? (JSON.parse(r.ground_truth) as Record<string, unknown>) : null,
+      },
     };
   }
   for (const r of rows<{ partition_id: number; session_id: string; state: string; updated_at: string }>(
@@ -102,14 +120,24 @@ export function* iterateRecords(db: Sqlite, partitionId: number | null): Generat
     'SELECT * FROM agent_states WHERE @p IS NULL OR partition_id = @p ORDER BY partition_id, session_id',
     partitionId,
   )) {
-    yield { type: 'agent_state', partition: r.partition_id, sessionId: r.session_id, state: JSON.parse(r.state) as Record<string, unknown>, updatedAt: r.updated_at };
+    yield {
+      type: 'agent_state',
+      partition: r.partition_id,
+      sessionId: r.session_id,
+      state: JSON.parse(r.state) as Record<string, unknown>,
+      updatedAt: r.updated_at,
+    };
   }
   for (const r of rows<{ partition_id: number; session_id: string; version: number; body: string; created_at: string }>(
     db,
     'SELECT * FROM context_documents WHERE @p IS NULL OR partition_id = @p ORDER BY partition_id, session_id, version',
     partitionId,
   )) {
-    yield { type: 'context_document', partition: r.partition_id, document: { sessionId: r.session_id, version: r.version, body: r.body, createdAt: r.created_at } };
+    yield {
+      type: 'context_document',
+      partition: r.partition_id,
+      document: { sessionId: r.session_id, version: r.version, body: r.body, createdAt: r.created_at },
+    };
   }
   for (const r of rows<Parameters<typeof auditRowToEntry>[0]>(db, 'SELECT * FROM audit_log WHERE @p IS NULL OR partition_id = @p ORDER BY id', partitionId)) {
     yield { type: 'audit', entry: auditRowToEntry(r) };

@@ -26,7 +26,9 @@ export interface StatebenchFactOut {
 }
 
 export function userPartitions(db: Sqlite, partitionId: number | null): PartitionRow[] {
-  const rows = db.prepare("SELECT * FROM partitions WHERE (@p IS NULL OR id = @p) AND kind = 'user' ORDER BY org_id, subject").all({ p: partitionId }) as PartitionRow[];
+  const rows = db
+    .prepare("SELECT * FROM partitions WHERE (@p IS NULL OR id = @p) AND kind = 'user' ORDER BY org_id, subject")
+    .all({ p: partitionId }) as PartitionRow[];
   if (partitionId !== null && rows.length === 0) {
     throw new StatelensError('INVALID_INPUT', `Partition ${partitionId} is not a user partition: StateBench initial states describe one user`);
   }
@@ -43,10 +45,20 @@ export async function writeStatebench(db: Sqlite, sink: FileSink, partitionId: n
   const derived = db.prepare('SELECT dependent FROM fact_edges WHERE depends_on = ? ORDER BY dependent').pluck();
   for (const p of partitions) {
     const identity = db.prepare('SELECT * FROM identities WHERE partition_id = ?').get(p.id) as
-      | { user_name: string; user_id: string; authority: string; department: string; organization: string; permissions: string; communication_style: string | null }
+      | {
+          user_name: string;
+          user_id: string;
+          authority: string;
+          department: string;
+          organization: string;
+          permissions: string;
+          communication_style: string | null;
+        }
       | undefined;
     const facts: StatebenchFactOut[] = [];
-    for (const f of db.prepare(`SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.status <> 'proposal' ORDER BY f.ts, f.rid`).iterate(p.id) as IterableIterator<FactRow>) {
+    for (const f of db
+      .prepare(`SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.status <> 'proposal' ORDER BY f.ts, f.rid`)
+      .iterate(p.id) as IterableIterator<FactRow>) {
       facts.push({
         id: f.id,
         key: f.key,

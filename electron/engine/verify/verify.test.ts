@@ -37,7 +37,17 @@ describe('verifyDatabase', () => {
     expect(failing(report)).toEqual([]);
     expect(report.ok).toBe(true);
     const names = report.checks.map((c) => c.name);
-    for (const n of ['integrity_check', 'foreign_key_check', 'fts_index', 'valid_has_no_superseded_by', 'status_matches_validity', 'superseded_by_acyclic', 'superseded_by_resolves_in_partition', 'edges_in_partition', 'org_matches_partition']) {
+    for (const n of [
+      'integrity_check',
+      'foreign_key_check',
+      'fts_index',
+      'valid_has_no_superseded_by',
+      'status_matches_validity',
+      'superseded_by_acyclic',
+      'superseded_by_resolves_in_partition',
+      'edges_in_partition',
+      'org_matches_partition',
+    ]) {
       expect(names).toContain(n);
     }
     const lines = formatVerifyReport(report);
@@ -92,7 +102,9 @@ describe('verifyDatabase', () => {
     tamper(store, 'UPDATE facts SET proposal_for = ? WHERE id = ?', theirs, mine);
     tamper(store, 'INSERT INTO fact_edges (partition_id, dependent, depends_on) VALUES (1, ?, ?)', mine, theirs);
     tamper(store, "UPDATE facts SET org_id = 'evil' WHERE id = ?", theirs);
-    expect(failing(verifyDatabase(store))).toEqual(expect.arrayContaining(['proposal_for_resolves_in_partition', 'edges_in_partition', 'org_matches_partition']));
+    expect(failing(verifyDatabase(store))).toEqual(
+      expect.arrayContaining(['proposal_for_resolves_in_partition', 'edges_in_partition', 'org_matches_partition']),
+    );
   });
 
   it('finds dangling pointers, unmirrored chains and a stale full-text index', () => {

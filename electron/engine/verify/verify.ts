@@ -41,10 +41,12 @@ function integrity(db: Sqlite): VerifyCheck {
   // cache without asking whether another process has merged segments since; on a long-lived
   // connection (the app's, while an agent writes) that reports corruption the file does not
   // have. An ordinary full-text read first revalidates the cache, in the same read snapshot.
-  const rows = db.transaction(() => {
-    db.prepare("SELECT rowid FROM facts_fts WHERE facts_fts MATCH 'statelensrefresh' LIMIT 1").all();
-    return db.pragma('integrity_check') as Array<{ integrity_check: string }>;
-  }).deferred();
+  const rows = db
+    .transaction(() => {
+      db.prepare("SELECT rowid FROM facts_fts WHERE facts_fts MATCH 'statelensrefresh' LIMIT 1").all();
+      return db.pragma('integrity_check') as Array<{ integrity_check: string }>;
+    })
+    .deferred();
   const messages = rows.map((r) => r.integrity_check);
   const ok = messages.length === 1 && messages[0] === 'ok';
   return { name: 'integrity_check', ok, count: ok ? 0 : messages.length, detail: ok ? 'SQLite integrity check: ok' : messages.slice(0, SAMPLE).join('; ') };
@@ -56,7 +58,13 @@ function foreignKeys(db: Sqlite): VerifyCheck {
     name: 'foreign_key_check',
     ok: rows.length === 0,
     count: rows.length,
-    detail: rows.length === 0 ? 'every foreign key resolves' : rows.slice(0, SAMPLE).map((r) => `${r.table} row ${r.rowid} -> ${r.parent}`).join('; '),
+    detail:
+      rows.length === 0
+        ? 'every foreign key resolves'
+        : rows
+            .slice(0, SAMPLE)
+            .map((r) => `${r.table} row ${r.rowid} -> ${r.parent}`)
+            .join('; '),
   };
 }
 
@@ -80,7 +88,10 @@ function ftsIndex(db: Sqlite, readonly: boolean): VerifyCheck {
     name,
     ok: count === 0,
     count,
-    detail: count === 0 ? 'every fact is indexed once and nothing else is (read-only comparison)' : `${missing.count} facts not indexed, ${extra.count} index entries without a fact`,
+    detail:
+      count === 0
+        ? 'every fact is indexed once and nothing else is (read-only comparison)'
+        : `${missing.count} facts not indexed, ${extra.count} index entries without a fact`,
   };
 }
 
@@ -106,7 +117,10 @@ function pointerInPartition(db: Sqlite, column: 'superseded_by' | 'supersedes' |
   return violations(
     `${column}_resolves_in_partition`,
     `every ${column} names a fact of the same partition`,
-    ids(db, `SELECT f.id FROM facts f WHERE f.${column} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM facts g WHERE g.id = f.${column} AND g.partition_id = f.partition_id) ORDER BY f.rid`),
+    ids(
+      db,
+      `SELECT f.id FROM facts f WHERE f.${column} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM facts g WHERE g.id = f.${column} AND g.partition_id = f.partition_id) ORDER BY f.rid`,
+    ),
   );
 }
 
@@ -114,10 +128,21 @@ function modelChecks(db: Sqlite): VerifyCheck[] {
   const superseded = cycles(db, 'superseded_by');
   const supersedes = cycles(db, 'supersedes');
   const orphaned = db.prepare("SELECT count(*) FROM facts WHERE status = 'superseded' AND superseded_by IS NULL").pluck().get() as number;
-  const deletedCause = db.prepare('SELECT count(*) FROM facts f WHERE f.review_cause_fact IS NOT NULL AND NOT EXISTS (SELECT 1 FROM facts g WHERE g.id = f.review_cause_fact)').pluck().get() as number;
+  const deletedCause = db
+    .prepare('SELECT count(*) FROM facts f WHERE f.review_cause_fact IS NOT NULL AND NOT EXISTS (SELECT 1 FROM facts g WHERE g.id = f.review_cause_fact)')
+    .pluck()
+    .get() as number;
   return [
-    violations('valid_has_no_superseded_by', 'no valid fact has superseded_by', ids(db, 'SELECT id FROM facts WHERE is_valid = 1 AND superseded_by IS NOT NULL ORDER BY rid')),
-    violations('status_matches_validity', "is_valid = 1 exactly when status = 'active'", ids(db, "SELECT id FROM facts WHERE is_valid <> (status = 'active') ORDER BY rid")),
+    violations(
+      'valid_has_no_superseded_by',
+      'no valid fact has superseded_by',
+      ids(db, 'SELECT id FROM facts WHERE is_valid = 1 AND superseded_by IS NOT NULL ORDER BY rid'),
+    ),
+    violations(
+      'status_matches_validity',
+      "is_valid = 1 exactly when status = 'active'",
+      ids(db, "SELECT id FROM facts WHERE is_valid <> (status = 'active') ORDER BY rid"),
+    ),
     violations('superseded_by_acyclic', 'following superseded_by always ends', superseded),
     violations('supersedes_acyclic', 'following supersedes always ends', supersedes),
     pointerInPartition(db, 'superseded_by'),
@@ -142,7 +167,11 @@ function modelChecks(db: Sqlite): VerifyCheck[] {
          WHERE a.partition_id <> e.partition_id OR b.partition_id <> e.partition_id`,
       ),
     ),
-    violations('org_matches_partition', "every fact's org_id is its partition's org", ids(db, 'SELECT f.id FROM facts f JOIN partitions p ON p.id = f.partition_id WHERE f.org_id <> p.org_id ORDER BY f.rid')),
+    violations(
+      'org_matches_partition',
+      "every fact's org_id is its partition's org",
+      ids(db, 'SELECT f.id FROM facts f JOIN partitions p ON p.id = f.partition_id WHERE f.org_id <> p.org_id ORDER BY f.rid'),
+    ),
     violations(
       'level_only_in_capability_memory',
       'capability levels appear only in capability partitions',

@@ -106,13 +106,22 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
   // Enough candidates to fill the facts' share with short lines (about 20 tokens each).
   const candidateLimit = Math.min(5_000, Math.max(50, Math.ceil((factLimit - base) / 20)));
   const perTerm = Math.max(PER_TERM, Math.ceil(candidateLimit / Math.max(1, terms.length)) + 50);
-  const relevant = relevantFacts(ctx, view, queryWords(req.query).map((w) => ftsTerm(w.stem, w.word)), perTerm, candidateLimit);
+  const relevant = relevantFacts(
+    ctx,
+    view,
+    queryWords(req.query).map((w) => ftsTerm(w.stem, w.word)),
+    perTerm,
+    candidateLimit,
+  );
   relevant.sort((a, b) => b.is_constraint - a.is_constraint || a.bm25 - b.bm25 || b.rid - a.rid);
   /** Reads the facts of candidates from..from+n that the scoring did not already read. */
   const readFacts = (from: number, n: number): void => {
     const want = relevant.slice(from, from + n).filter((c) => !c.fact);
     if (want.length === 0) return;
-    const got = leanFacts(ctx, want.map((c) => c.rid));
+    const got = leanFacts(
+      ctx,
+      want.map((c) => c.rid),
+    );
     for (const c of want) c.fact = got.get(c.rid);
   };
 
@@ -123,12 +132,17 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
   let dead: DeadSource[];
   if (!deadCountExceeds(ctx, view, DEAD_LIMIT)) dead = deadFacts(ctx, view, DEAD_LIMIT);
   else {
-    dead = predecessors(ctx, view, relevant.slice(0, 200).map((c) => c.id));
+    dead = predecessors(
+      ctx,
+      view,
+      relevant.slice(0, 200).map((c) => c.id),
+    );
     // Whatever a turn could assert "since superseded" died after the turn was said.
     const firstTurn = items.reduce<string | undefined>((min, w) => (min === undefined || w.created_at < min ? w.created_at : min), undefined);
     if (firstTurn !== undefined) dead.push(...diedSince(ctx, view, firstTurn, RECENT_LIMIT));
   }
-  for (const { signal, by } of env.stale) dead.push({ id: `environment:${signal.key}`, key: signal.key, value: signal.value, valid_to: by.observed_at, successor_value: by.value });
+  for (const { signal, by } of env.stale)
+    dead.push({ id: `environment:${signal.key}`, key: signal.key, value: signal.value, valid_to: by.observed_at, successor_value: by.value });
   const deadValues = new DeadValues(
     dead,
     (value) => validValueExists(ctx, view, value),
@@ -187,7 +201,13 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
   for (const d of docs.denied) log.exclude('document', d.id, d.title, { reason: 'permission', detail: `needs one of: ${d.acl.join(', ')}` });
   if (docs.allowed.length > 0) {
     const weights = new Map(terms.map((t) => [t, 1]));
-    const scores = terms.length > 0 ? scoreTexts(docs.allowed.map((d) => `${d.title} ${d.body}`), weights) : docs.allowed.map(() => 0);
+    const scores =
+      terms.length > 0
+        ? scoreTexts(
+            docs.allowed.map((d) => `${d.title} ${d.body}`),
+            weights,
+          )
+        : docs.allowed.map(() => 0);
     const ranked = docs.allowed.map((d, i) => ({ d, score: scores[i] ?? 0 })).sort((a, b) => b.score - a.score || (a.d.createdAt < b.d.createdAt ? 1 : -1));
     for (const { d, score } of ranked) {
       const out = labelled(d.body);
@@ -253,26 +273,41 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
     const newer = freshStems.find((f) => f.s.observed_at > w.created_at && sameSubject(stems, f.stems));
     if (newer) return { reason: 'superseded', detail: `older than the environment signal "${newer.s.key}" observed ${newer.s.observed_at}` };
     const n = normalised(text);
-    if (n.length > 0 && shown.some((v) => v === n || (n.length >= 24 && v.includes(n)))) return { reason: 'not_relevant', detail: 'repeats a fact already in the context' };
+    if (n.length > 0 && shown.some((v) => v === n || (n.length >= 24 && v.includes(n))))
+      return { reason: 'not_relevant', detail: 'repeats a fact already in the context' };
     return { text, redacted };
   }
 
   const weights = new Map<string, number>(terms.map((t) => [t, 1]));
   for (const f of feedback) for (const s of stemSet(`${f.key.replace(/_/g, ' ')} ${f.value}`)) if (!weights.has(s)) weights.set(s, FEEDBACK_WEIGHT);
-  const own = weights.size > 0 ? scoreTexts(usable.map((u) => u.text), weights) : usable.map(() => 0);
+  const own =
+    weights.size > 0
+      ? scoreTexts(
+          usable.map((u) => u.text),
+          weights,
+        )
+      : usable.map(() => 0);
   const scores = episodes(
-    continuity(own, usable.map((u) => isTurn(u.w))),
+    continuity(
+      own,
+      usable.map((u) => isTurn(u.w)),
+    ),
     usable.map((u) => u.w),
   );
   // A question about what happened that meets nothing in the working set ("what impact did this
   // have?") points at the conversation itself: relevance cannot choose, recency does.
   const blind = history && scores.every((x) => x === 0);
   const order = new Map(usable.map((u, i) => [u.w.id, i]));
-  const ranked = usable.map((u, i) => ({ ...u, score: scores[i] ?? 0 })).sort((a, b) => b.score - a.score || (order.get(b.w.id) ?? 0) - (order.get(a.w.id) ?? 0));
+  const ranked = usable
+    .map((u, i) => ({ ...u, score: scores[i] ?? 0 }))
+    .sort((a, b) => b.score - a.score || (order.get(b.w.id) ?? 0) - (order.get(a.w.id) ?? 0));
   let room = true;
   for (const { w, text, redacted, superseded, score } of ranked) {
     if (terms.length > 0 && score === 0 && !blind && tuning.unmatchedItems === 'exclude') {
-      log.exclude('working_item', w.id, w.key, { reason: 'not_relevant', detail: 'shares no term with the query or the facts it matched, nor an episode with a turn that does' });
+      log.exclude('working_item', w.id, w.key, {
+        reason: 'not_relevant',
+        detail: 'shares no term with the query or the facts it matched, nor an episode with a turn that does',
+      });
       continue;
     }
     if (!room) {

@@ -64,7 +64,9 @@ function seedCore(db: Db): void {
   run("INSERT INTO fact_edges (partition_id, dependent, depends_on) VALUES (1, 'f3', 'f2')");
   run("INSERT INTO working_items (id, partition_id, session_id, key, value, created_at) VALUES ('w1', 1, 's1', 'turn', 'hello', '2026-02-02')");
   run("INSERT INTO identities (partition_id, user_name, user_id, authority, department, organization) VALUES (1, 'Ann', 'u1', 'cfo', 'finance', 'acme')");
-  run("INSERT INTO environment_signals (partition_id, key, value, observed_at) VALUES (1, 'timezone', 'Europe/Paris', '2026-03-01'), (1, 'office', 'open', '2026-03-02'), (2, 'timezone', 'Europe/Lisbon', '2026-03-01')");
+  run(
+    "INSERT INTO environment_signals (partition_id, key, value, observed_at) VALUES (1, 'timezone', 'Europe/Paris', '2026-03-01'), (1, 'office', 'open', '2026-03-02'), (2, 'timezone', 'Europe/Lisbon', '2026-03-01')",
+  );
 }
 
 interface Upgrade {
@@ -113,7 +115,11 @@ const UPGRADES: Record<number, Upgrade> = {
   5: {
     check(db) {
       // Existing facts are filed under the entity their key names; none names one explicitly.
-      const rows = db.prepare('SELECT key, entity, entity_key FROM facts ORDER BY id').all() as Array<{ key: string; entity: string | null; entity_key: string }>;
+      const rows = db.prepare('SELECT key, entity, entity_key FROM facts ORDER BY id').all() as Array<{
+        key: string;
+        entity: string | null;
+        entity_key: string;
+      }>;
       expect(rows).toHaveLength(4);
       for (const r of rows) expect(r).toEqual({ key: r.key, entity: null, entity_key: entityKey(r.key, null) });
       // A write's lookup of the valid facts of one entity uses the partial index.
