@@ -374,8 +374,8 @@ export const TOKEN_QUERY = 'token';
 
 type Namespace<C extends string> = C extends `${infer N}.${string}` ? N : never;
 type Method<C extends string, N extends string> = C extends `${N}.${infer M}` ? M : never;
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- "no required keys" test
 type CallFn<C extends CallChannel> =
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- "no required keys" test
   {} extends ChannelInput<C>
     ? (input?: ChannelInput<C>) => Promise<CallResult<ChannelOutput<C>>>
     : (input: ChannelInput<C>) => Promise<CallResult<ChannelOutput<C>>>;

@@ -129,8 +129,34 @@ export class QueryCache {
     for (const l of [...e.listeners]) l();
   }
 
+  private holds = 0;
+  private held = false;
+
+  /**
+   * While a state-changing call of this window is in flight, refreshes wait for it to land (the
+   * engine announces its change before the call answers): the caller first takes away what the
+   * call removed (a deleted fact's panel), then one refresh runs. Returns the release.
+   */
+  hold(): () => void {
+    this.holds += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds -= 1;
+      if (this.holds === 0 && this.held) {
+        this.held = false;
+        this.invalidateAll();
+      }
+    };
+  }
+
   /** Marks every entry stale; entries on screen refetch now, keeping their old data meanwhile. */
   invalidateAll(): void {
+    if (this.holds > 0) {
+      this.held = true;
+      return;
+    }
     for (const e of this.entries.values()) {
       if (e.listeners.size > 0) void this.fetch(e);
       else e.stale = true;

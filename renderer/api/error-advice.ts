@@ -3,7 +3,10 @@ import type { ErrorCode, ErrorShape } from '../../shared/errors';
 
 const ADVICE: Partial<Record<ErrorCode, { title: string; next: string }>> = {
   NO_DATABASE: { title: 'No database is open', next: 'Open a database from the picker (or start `statelens serve --db FILE`).' },
-  NOT_A_STATELENS_DB: { title: 'This file is not a Statelens database', next: 'Open a database created by Statelens, or create one with `statelens demo --db FILE`.' },
+  NOT_A_STATELENS_DB: {
+    title: 'This file is not a Statelens database',
+    next: 'Open a database created by Statelens, or create one with `statelens demo --db FILE`.',
+  },
   CORRUPT_DB: { title: 'The database file is damaged', next: 'Restore it from a snapshot export or a backup copy.' },
   DB_TOO_NEW: { title: 'The database was written by a newer Statelens', next: 'Update Statelens to open it.' },
   READ_ONLY: { title: 'The database is read-only', next: 'Reopen it with write access to delete or dismiss.' },

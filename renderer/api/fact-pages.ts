@@ -75,11 +75,21 @@ export function useFactPages(partitionId: number | null, filter: FactFilterInput
       setState({ ...INITIAL, loading: false });
       return;
     }
-    setState((s) => (s.pages.length > 0 ? { ...s, reloading: true, loadingMore: false, refreshing: false, error: undefined } : { ...INITIAL, version: s.version + 1 }));
+    setState((s) =>
+      s.pages.length > 0 ? { ...s, reloading: true, loadingMore: false, refreshing: false, error: undefined } : { ...INITIAL, version: s.version + 1 },
+    );
     fetchPage(null, FIRST_PAGE).then(
       (page) => {
         if (gen !== generation.current) return;
-        setState((s) => ({ ...s, pages: [{ rows: page.rows, next: page.nextCursor }], total: page.total, loading: false, reloading: false, error: undefined, version: s.version + 1 }));
+        setState((s) => ({
+          ...s,
+          pages: [{ rows: page.rows, next: page.nextCursor }],
+          total: page.total,
+          loading: false,
+          reloading: false,
+          error: undefined,
+          version: s.version + 1,
+        }));
       },
       (e: unknown) => {
         if (gen !== generation.current) return;
@@ -99,7 +109,13 @@ export function useFactPages(partitionId: number | null, filter: FactFilterInput
     fetchPage(last.next, NEXT_PAGE).then(
       (page) => {
         if (gen !== generation.current) return;
-        setState((x) => ({ ...x, pages: [...x.pages, { rows: page.rows, next: page.nextCursor }], total: page.total ?? x.total, loadingMore: false, version: x.version + 1 }));
+        setState((x) => ({
+          ...x,
+          pages: [...x.pages, { rows: page.rows, next: page.nextCursor }],
+          total: page.total ?? x.total,
+          loadingMore: false,
+          version: x.version + 1,
+        }));
       },
       (e: unknown) => {
         if (gen !== generation.current) return;

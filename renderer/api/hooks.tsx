@@ -65,7 +65,11 @@ const DISABLED: QueryState<never> = { data: undefined, error: undefined, fetchin
  * Subscribes to one call. `input` null disables the query. With `keepPrevious`, the data of the
  * previous input stays on screen while the new one loads (filters, time travel).
  */
-export function useQuery<C extends CallChannel>(channel: C, input: ChannelInput<C> | null, options: { keepPrevious?: boolean } = {}): QueryResult<ChannelOutput<C>> {
+export function useQuery<C extends CallChannel>(
+  channel: C,
+  input: ChannelInput<C> | null,
+  options: { keepPrevious?: boolean } = {},
+): QueryResult<ChannelOutput<C>> {
   const { cache } = useApi();
   const key = input === null ? null : cache.keyOf(channel, input);
   // The input object may be rebuilt every render; the key decides identity.
@@ -102,10 +106,20 @@ export interface MutationResult<C extends CallChannel> {
   reset(): void;
 }
 
-/** A state-changing call; on success every open view refreshes (the engine also announces it). */
-export function useMutation<C extends CallChannel>(channel: C): MutationResult<C> {
+/**
+ * A state-changing call; on success every open view refreshes (the engine also announces it).
+ * `onSuccess` runs before that refresh, so a view showing what the call removed (a deleted fact)
+ * can close first instead of asking for it again.
+ */
+export function useMutation<C extends CallChannel>(channel: C, options: { onSuccess?: (data: ChannelOutput<C>) => void } = {}): MutationResult<C> {
   const { transport, cache } = useApi();
-  const [state, setState] = useState<{ pending: boolean; error: ErrorShape | undefined; data: ChannelOutput<C> | undefined }>({ pending: false, error: undefined, data: undefined });
+  const onSuccess = useRef(options.onSuccess);
+  onSuccess.current = options.onSuccess;
+  const [state, setState] = useState<{ pending: boolean; error: ErrorShape | undefined; data: ChannelOutput<C> | undefined }>({
+    pending: false,
+    error: undefined,
+    data: undefined,
+  });
   const mounted = useRef(true);
   useEffect(() => {
     mounted.current = true;
@@ -116,14 +130,21 @@ export function useMutation<C extends CallChannel>(channel: C): MutationResult<C
   const mutate = useCallback(
     async (input: ChannelInput<C>) => {
       setState({ pending: true, error: undefined, data: undefined });
+      const release = cache.hold();
       try {
         const data = await transport.call(channel, input);
         if (mounted.current) setState({ pending: false, error: undefined, data });
-        cache.invalidateAll();
+        try {
+          onSuccess.current?.(data);
+        } finally {
+          cache.invalidateAll();
+        }
         return data;
       } catch (e) {
         if (mounted.current) setState({ pending: false, error: toErrorShape(e), data: undefined });
         throw e;
+      } finally {
+        release();
       }
     },
     [transport, cache, channel],

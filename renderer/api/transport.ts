@@ -180,7 +180,10 @@ export function httpTransport(options: { token: string | undefined; origin?: str
           credentials: 'same-origin',
         });
       } catch (e) {
-        throw new StatelensError('INTERNAL', `The statelens server did not answer (${e instanceof Error ? e.message : String(e)}); is \`statelens serve\` still running?`);
+        throw new StatelensError(
+          'INTERNAL',
+          `The statelens server did not answer (${e instanceof Error ? e.message : String(e)}); is \`statelens serve\` still running?`,
+        );
       }
       let body: unknown;
       try {
@@ -215,7 +218,9 @@ export function pickTransport(win: Window = window): Transport {
 /** The contract as nested async functions that throw StatelensError: `client.facts.list({...})`. */
 export type StatelensClient = {
   readonly [N in keyof Omit<StatelensBridge, 'on'>]: {
-    readonly [M in keyof StatelensBridge[N]]: StatelensBridge[N][M] extends (...args: infer A) => Promise<CallResult<infer O>> ? (...args: A) => Promise<O> : never;
+    readonly [M in keyof StatelensBridge[N]]: StatelensBridge[N][M] extends (...args: infer A) => Promise<CallResult<infer O>>
+      ? (...args: A) => Promise<O>
+      : never;
   };
 } & { readonly on: Transport['on']; readonly transport: Transport };
 
@@ -228,4 +233,3 @@ export function createClient(transport: Transport): StatelensClient {
   }
   return Object.freeze(client) as unknown as StatelensClient;
 }
-

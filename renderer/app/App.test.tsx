@@ -84,7 +84,8 @@ describe('the inspector frame', () => {
     fireEvent.change(box, { target: { value: 'q3_budget' } });
     await within(dialog).findByRole('option', { name: /^Facts\s*q3_budget/ });
     // Arrows move the choice; facts come after views, actions and partitions.
-    while (dialog.querySelector('[role="option"][aria-selected="true"]')?.getAttribute('data-section') !== 'Facts') fireEvent.keyDown(box, { key: 'ArrowDown' });
+    while (dialog.querySelector('[role="option"][aria-selected="true"]')?.getAttribute('data-section') !== 'Facts')
+      fireEvent.keyDown(box, { key: 'ArrowDown' });
     fireEvent.keyDown(box, { key: 'Enter' });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     const detail = await screen.findByRole('complementary', { name: 'Fact detail' });

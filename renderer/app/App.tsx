@@ -32,7 +32,13 @@ function ViewNav({ view, reviewCount }: { view: View; reviewCount: number }) {
       <ul className="list-plain">
         {VIEWS.map((v, i) => (
           <li key={v}>
-            <button type="button" className="view-nav-item" aria-current={v === view ? 'page' : undefined} onClick={() => dispatch({ type: 'view', view: v })} title={`${VIEW_LABELS[v]} (${i + 1})`}>
+            <button
+              type="button"
+              className="view-nav-item"
+              aria-current={v === view ? 'page' : undefined}
+              onClick={() => dispatch({ type: 'view', view: v })}
+              title={`${VIEW_LABELS[v]} (${i + 1})`}
+            >
               <span className="grow">{VIEW_LABELS[v]}</span>
               {v === 'review' && reviewCount > 0 ? <span className="badge badge-review">{formatNumber(reviewCount)}</span> : null}
               <kbd className="kbd faint">{i + 1}</kbd>
@@ -161,13 +167,19 @@ export function App() {
   let main;
   if (info.error) main = <ErrorState error={info.error} onRetry={info.refetch} context="Connection" />;
   else if (!info.data) main = <Loading label="Connecting to the engine" />;
-  else if (!info.data.db) main = <EmptyState title="No database is open">{info.data.canOpenOther ? 'Open a database from the panel on the left, or the demo database.' : 'Start `statelens serve --db FILE` with a database.'}</EmptyState>;
+  else if (!info.data.db)
+    main = (
+      <EmptyState title="No database is open">
+        {info.data.canOpenOther ? 'Open a database from the panel on the left, or the demo database.' : 'Start `statelens serve --db FILE` with a database.'}
+      </EmptyState>
+    );
   else if (partitions.error && !list) main = <ErrorState error={partitions.error} onRetry={partitions.refetch} context="Partitions" />;
   else if (!list) main = <Loading label="Loading partitions" />;
   else if (list.length === 0)
     main = (
       <EmptyState title="This database holds no memory yet">
-        Agents write facts through the library, `statelens ingest`, `statelens import statebench FILE` or the MCP server. Try `statelens demo --db FILE` for sample data.
+        Agents write facts through the library, `statelens ingest`, `statelens import statebench FILE` or the MCP server. Try `statelens demo --db FILE` for
+        sample data.
       </EmptyState>
     );
   else if (state.partitionId === null) main = <Loading label="Opening a partition" />;
@@ -208,7 +220,9 @@ export function App() {
       <aside className="sidebar" aria-label="Database and partitions">
         <ViewNav view={state.view} reviewCount={current?.needsReview ?? 0} />
         <DatabasePanel />
-        {list && list.length > 0 ? <PartitionTree partitions={list} selectedId={state.partitionId} onSelect={(id) => dispatch({ type: 'partition', partitionId: id })} /> : null}
+        {list && list.length > 0 ? (
+          <PartitionTree partitions={list} selectedId={state.partitionId} onSelect={(id) => dispatch({ type: 'partition', partitionId: id })} />
+        ) : null}
       </aside>
       <main className="main" id="main">
         {state.notice ? <LinkNotice text={state.notice} onDismiss={() => dispatch({ type: 'notice', notice: null })} /> : null}
@@ -220,7 +234,8 @@ export function App() {
       <footer className="statusbar">
         {current ? (
           <span className="muted">
-            {current.label}: {formatNumber(current.validFacts)} valid of {formatNumber(current.facts)} facts · {formatNumber(current.needsReview)} need review · {formatNumber(current.workingItems)} working items
+            {current.label}: {formatNumber(current.validFacts)} valid of {formatNumber(current.facts)} facts · {formatNumber(current.needsReview)} need review ·{' '}
+            {formatNumber(current.workingItems)} working items
           </span>
         ) : null}
         <span className="grow" />
@@ -238,7 +253,15 @@ export function App() {
           }}
         />
       ) : null}
-      {state.exportOpen ? <ExportDialog partitionId={state.partitionId} partitionLabel={current?.label ?? null} filter={state.filter} asOf={state.asOf} onClose={() => dispatch({ type: 'export', open: false })} /> : null}
+      {state.exportOpen ? (
+        <ExportDialog
+          partitionId={state.partitionId}
+          partitionLabel={current?.label ?? null}
+          filter={state.filter}
+          asOf={state.asOf}
+          onClose={() => dispatch({ type: 'export', open: false })}
+        />
+      ) : null}
       {paletteOpen ? <CommandPalette partitions={list ?? []} onClose={() => setPaletteOpen(false)} /> : null}
       {state.shortcutsOpen ? <ShortcutOverlay onClose={() => dispatch({ type: 'shortcuts', open: false })} /> : null}
     </div>

@@ -18,7 +18,8 @@ export const DETAIL_TABS = ['detail', 'chain', 'graph'] as const;
 export type DetailTab = (typeof DETAIL_TABS)[number];
 
 /** What a delete dialog acts on. */
-export type DeleteRequest = { readonly kind: 'ids'; readonly ids: readonly string[] } | { readonly kind: 'filter'; readonly filter: FactFilterInput; readonly count: number | null };
+export type DeleteRequest =
+  { readonly kind: 'ids'; readonly ids: readonly string[] } | { readonly kind: 'filter'; readonly filter: FactFilterInput; readonly count: number | null };
 
 export interface AppState {
   readonly partitionId: number | null;

@@ -29,14 +29,23 @@ const DETAIL_LABELS: Record<string, string> = {
 
 /** A details key as words: the known ones by name, others split at camelCase and underscores. */
 export function detailLabel(key: string): string {
-  return DETAIL_LABELS[key] ?? key.replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return (
+    DETAIL_LABELS[key] ??
+    key
+      .replace(/_/g, ' ')
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .toLowerCase()
+  );
 }
 
 /** A details value as text: lists joined, nested objects as "name: value" pairs, no JSON. */
 export function detailText(value: unknown): string {
   if (value === null || value === undefined) return '—';
   if (Array.isArray(value)) return value.length === 0 ? 'none' : value.map(detailText).join(', ');
-  if (typeof value === 'object') return Object.entries(value as Record<string, unknown>).map(([k, v]) => `${detailLabel(k)}: ${detailText(v)}`).join('; ');
+  if (typeof value === 'object')
+    return Object.entries(value as Record<string, unknown>)
+      .map(([k, v]) => `${detailLabel(k)}: ${detailText(v)}`)
+      .join('; ');
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (typeof value === 'number') return value.toLocaleString('en-US');
   return String(value);
@@ -55,7 +64,13 @@ function AuditDetails({ details, partitionId, briefFor }: { details: Record<stri
       {entries.map(([k, v]) => (
         <div key={k} className="audit-detail">
           <dt>{detailLabel(k)}</dt>
-          <dd>{FACT_ID_DETAILS.has(k) && Array.isArray(v) ? <AuditTargets ids={v.filter((x): x is string => typeof x === 'string')} partitionId={partitionId} briefFor={briefFor} /> : detailText(v)}</dd>
+          <dd>
+            {FACT_ID_DETAILS.has(k) && Array.isArray(v) ? (
+              <AuditTargets ids={v.filter((x): x is string => typeof x === 'string')} partitionId={partitionId} briefFor={briefFor} />
+            ) : (
+              detailText(v)
+            )}
+          </dd>
         </div>
       ))}
     </dl>
@@ -108,7 +123,9 @@ export function AuditTable({ entries }: { entries: readonly AuditEntry[] }) {
               <span className="badge">{e.action}</span>
             </td>
             <td className="memory-text">{e.actor}</td>
-            <td title={e.targetIds.join('\n')}>{e.targetIds.length > 0 ? <AuditTargets ids={e.targetIds} partitionId={e.partitionId} briefFor={briefFor} /> : <span className="faint">—</span>}</td>
+            <td title={e.targetIds.join('\n')}>
+              {e.targetIds.length > 0 ? <AuditTargets ids={e.targetIds} partitionId={e.partitionId} briefFor={briefFor} /> : <span className="faint">—</span>}
+            </td>
             <td className="memory-text">{e.reason ?? <span className="faint">—</span>}</td>
             <td className="audit-details">
               <AuditDetails details={e.details} partitionId={e.partitionId} briefFor={briefFor} />
@@ -120,11 +137,28 @@ export function AuditTable({ entries }: { entries: readonly AuditEntry[] }) {
   );
 }
 
-function AuditPage({ partitionId, factId, beforeId, onMore, isLast }: { partitionId: number | null; factId: string; beforeId: number | undefined; onMore: (id: number) => void; isLast: boolean }) {
-  const q = useQuery('audit.list', { partitionId, limit: PAGE, ...(factId ? { factId } : {}), ...(beforeId !== undefined ? { beforeId } : {}) }, { keepPrevious: true });
+function AuditPage({
+  partitionId,
+  factId,
+  beforeId,
+  onMore,
+  isLast,
+}: {
+  partitionId: number | null;
+  factId: string;
+  beforeId: number | undefined;
+  onMore: (id: number) => void;
+  isLast: boolean;
+}) {
+  const q = useQuery(
+    'audit.list',
+    { partitionId, limit: PAGE, ...(factId ? { factId } : {}), ...(beforeId !== undefined ? { beforeId } : {}) },
+    { keepPrevious: true },
+  );
   if (q.error && !q.data) return <ErrorState error={q.error} onRetry={q.refetch} context="Audit log" />;
   if (!q.data) return <Loading label="Loading the audit log" />;
-  if (q.data.entries.length === 0 && beforeId === undefined) return <EmptyState title="The audit log is empty">Deletions, supersessions and dismissed review flags are recorded here.</EmptyState>;
+  if (q.data.entries.length === 0 && beforeId === undefined)
+    return <EmptyState title="The audit log is empty">Deletions, supersessions and dismissed review flags are recorded here.</EmptyState>;
   const next = q.data.nextBeforeId;
   return (
     <>
@@ -173,7 +207,14 @@ export function AuditLog() {
       </header>
       <div className="scroll audit-scroll">
         {pages.map((b, i) => (
-          <AuditPage key={`${key}|${b ?? 'top'}`} partitionId={pid} factId={factId} beforeId={b} isLast={i === pages.length - 1} onMore={(id) => setPages((p) => [...p, id])} />
+          <AuditPage
+            key={`${key}|${b ?? 'top'}`}
+            partitionId={pid}
+            factId={factId}
+            beforeId={b}
+            isLast={i === pages.length - 1}
+            onMore={(id) => setPages((p) => [...p, id])}
+          />
         ))}
       </div>
     </section>

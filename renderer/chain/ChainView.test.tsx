@@ -14,16 +14,79 @@ const T = (d: string) => `2026-${d}T08:00:00.000Z`;
  * the version that had already replaced their time), and a proposal against the head. */
 function lateChain(): { versions: Fact[]; proposals: Fact[] } {
   const temporal = (after: string, before: string) => `newer timestamp on a time-sensitive key (${after} after ${before})`;
-  const late = (ts: string, current: string) => `arrived late with an older timestamp (${ts}) than the current fact (${current}); in the history from its timestamp until the next fact's`;
+  const late = (ts: string, current: string) =>
+    `arrived late with an older timestamp (${ts}) than the current fact (${current}); in the history from its timestamp until the next fact's`;
   const base = { key: 'quote.price', status: 'superseded' as const, isValid: false, supersessionRule: 'temporal' as const };
-  const a = fact({ ...base, id: 'a', value: '$18.40 per pallet', ts: T('01-08'), createdAt: T('11-25'), supersededBy: 'b', supersessionReason: temporal(T('01-11'), T('01-08')) });
-  const b = fact({ ...base, id: 'b', value: '$19.10 per pallet', ts: T('01-11'), createdAt: T('11-26'), supersedes: 'a', supersededBy: 'd', supersessionReason: temporal(T('06-07'), T('01-11')) });
-  const c = fact({ ...base, id: 'c', value: '$17.90 per pallet', ts: T('01-09'), createdAt: T('11-27'), supersededBy: 'b', supersessionReason: late(T('01-09'), T('01-11')) });
-  const d = fact({ ...base, id: 'd', value: '$72.51 per pallet', ts: T('06-07'), createdAt: T('11-28'), supersedes: 'b', supersededBy: 'f', supersessionReason: temporal(T('06-17'), T('06-07')) });
-  const e = fact({ ...base, id: 'e', value: '$70.92 per pallet', ts: T('06-04'), createdAt: T('11-30'), supersededBy: 'f', supersessionReason: late(T('06-04'), T('06-17')) });
-  const f = fact({ ...base, id: 'f', value: '$86.39 per pallet', ts: T('06-17'), createdAt: T('11-29'), supersedes: 'd', supersededBy: 'g', supersessionReason: temporal(T('08-30'), T('06-17')) });
+  const a = fact({
+    ...base,
+    id: 'a',
+    value: '$18.40 per pallet',
+    ts: T('01-08'),
+    createdAt: T('11-25'),
+    supersededBy: 'b',
+    supersessionReason: temporal(T('01-11'), T('01-08')),
+  });
+  const b = fact({
+    ...base,
+    id: 'b',
+    value: '$19.10 per pallet',
+    ts: T('01-11'),
+    createdAt: T('11-26'),
+    supersedes: 'a',
+    supersededBy: 'd',
+    supersessionReason: temporal(T('06-07'), T('01-11')),
+  });
+  const c = fact({
+    ...base,
+    id: 'c',
+    value: '$17.90 per pallet',
+    ts: T('01-09'),
+    createdAt: T('11-27'),
+    supersededBy: 'b',
+    supersessionReason: late(T('01-09'), T('01-11')),
+  });
+  const d = fact({
+    ...base,
+    id: 'd',
+    value: '$72.51 per pallet',
+    ts: T('06-07'),
+    createdAt: T('11-28'),
+    supersedes: 'b',
+    supersededBy: 'f',
+    supersessionReason: temporal(T('06-17'), T('06-07')),
+  });
+  const e = fact({
+    ...base,
+    id: 'e',
+    value: '$70.92 per pallet',
+    ts: T('06-04'),
+    createdAt: T('11-30'),
+    supersededBy: 'f',
+    supersessionReason: late(T('06-04'), T('06-17')),
+  });
+  const f = fact({
+    ...base,
+    id: 'f',
+    value: '$86.39 per pallet',
+    ts: T('06-17'),
+    createdAt: T('11-29'),
+    supersedes: 'd',
+    supersededBy: 'g',
+    supersessionReason: temporal(T('08-30'), T('06-17')),
+  });
   const g = fact({ id: 'g', key: 'quote.price', value: '$46.01 per pallet', ts: T('08-30'), createdAt: T('12-01'), supersedes: 'f' });
-  const p = fact({ id: 'p', key: 'quote.price', value: '$32.16 per pallet', ts: T('12-02'), createdAt: T('12-02'), status: 'proposal', isValid: false, proposalFor: 'g', supersessionRule: 'authority', supersessionReason: 'intern may not override employee; kept as a subordinate proposal' });
+  const p = fact({
+    id: 'p',
+    key: 'quote.price',
+    value: '$32.16 per pallet',
+    ts: T('12-02'),
+    createdAt: T('12-02'),
+    status: 'proposal',
+    isValid: false,
+    proposalFor: 'g',
+    supersessionRule: 'authority',
+    supersessionReason: 'intern may not override employee; kept as a subordinate proposal',
+  });
   // Ordered by timestamp, as the engine lists a chain.
   return { versions: [a, c, b, e, d, f, g], proposals: [p] };
 }
@@ -159,7 +222,9 @@ describe('ChainDiagram', () => {
     const steps = within(screen.getByRole('list', { name: 'What happened at each step' })).getAllByRole('listitem');
     expect(steps).toHaveLength(7);
     const late = steps.find((s) => s.textContent?.includes('temporal: arrived late'));
-    expect(late?.textContent).toContain("arrived late with an older timestamp (2026-01-09T08:00:00.000Z) than the current fact (2026-01-11T08:00:00.000Z); in the history from its timestamp until the next fact's");
+    expect(late?.textContent).toContain(
+      "arrived late with an older timestamp (2026-01-09T08:00:00.000Z) than the current fact (2026-01-11T08:00:00.000Z); in the history from its timestamp until the next fact's",
+    );
     expect(late?.querySelector('del')?.textContent).toContain('$17.90');
     expect(late?.querySelector('ins')?.textContent).toContain('$19.10');
   });

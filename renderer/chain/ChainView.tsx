@@ -26,7 +26,16 @@ function Card({ card, selected, travelling, onSelect }: { card: PlacedCard; sele
   const f = card.fact;
   const lines = clampLines(f.value, VALUE_CHARS, 2);
   const status = statusOf(card);
-  const cls = ['chain-card', `chain-${f.status}`, card.kind === 'late' ? 'chain-late' : '', travelling && card.validAtAsOf ? 'valid-at' : '', selected ? 'selected' : '', f.needsReview ? 'review' : ''].filter(Boolean).join(' ');
+  const cls = [
+    'chain-card',
+    `chain-${f.status}`,
+    card.kind === 'late' ? 'chain-late' : '',
+    travelling && card.validAtAsOf ? 'valid-at' : '',
+    selected ? 'selected' : '',
+    f.needsReview ? 'review' : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   const who = [f.source.type, f.source.authority].filter(Boolean).join(' · ');
   return (
     <g
@@ -172,7 +181,19 @@ function Steps({ arrows, onSelect }: { arrows: readonly ChainArrow[]; onSelect: 
   );
 }
 
-export function ChainDiagram({ versions, proposals, asOf, selectedId, onSelect }: { versions: readonly Fact[]; proposals: readonly Fact[]; asOf: string | null; selectedId: string | null; onSelect: (id: string) => void }) {
+export function ChainDiagram({
+  versions,
+  proposals,
+  asOf,
+  selectedId,
+  onSelect,
+}: {
+  versions: readonly Fact[];
+  proposals: readonly Fact[];
+  asOf: string | null;
+  selectedId: string | null;
+  onSelect: (id: string) => void;
+}) {
   const layout = useMemo(() => layoutChain(versions, proposals, asOf), [versions, proposals, asOf]);
   const svgRef = useRef<SVGSVGElement>(null);
   const gRef = useRef<SVGGElement>(null);
@@ -223,7 +244,15 @@ export function ChainDiagram({ versions, proposals, asOf, selectedId, onSelect }
         </Button>
       </div>
       <div className="chain-scroll" data-testid="chain-scroll">
-        <svg ref={svgRef} className="chain-svg" width={layout.width} height={layout.height} role="group" aria-label="Supersession chain timeline" data-testid="chain-svg">
+        <svg
+          ref={svgRef}
+          className="chain-svg"
+          width={layout.width}
+          height={layout.height}
+          role="group"
+          aria-label="Supersession chain timeline"
+          data-testid="chain-svg"
+        >
           <defs>
             <marker id="chain-arrowhead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
               <path d="M0,0 L10,5 L0,10 z" className="chain-arrowhead" />
@@ -267,7 +296,17 @@ export function ChainDiagram({ versions, proposals, asOf, selectedId, onSelect }
   );
 }
 
-export function ChainView({ partitionId, factId, asOf, onSelect }: { partitionId: number; factId: string; asOf: string | null; onSelect: (id: string) => void }) {
+export function ChainView({
+  partitionId,
+  factId,
+  asOf,
+  onSelect,
+}: {
+  partitionId: number;
+  factId: string;
+  asOf: string | null;
+  onSelect: (id: string) => void;
+}) {
   const q = useQuery('facts.chain', { partitionId, factId }, { keepPrevious: true });
   if (q.error && !q.data) return <ErrorState error={q.error} onRetry={q.refetch} context="Chain" />;
   if (!q.data) return <Loading label="Loading the chain" />;

@@ -102,7 +102,10 @@ const time = (iso: string): number => {
  */
 export function splitLanes(versions: readonly Fact[]): { main: Fact[]; late: Fact[] } {
   const byId = new Map(versions.map((v) => [v.id, v]));
-  const head = versions.find((v) => v.isValid) ?? [...versions].reverse().find((v) => v.supersededBy === null || !byId.has(v.supersededBy)) ?? versions[versions.length - 1];
+  const head =
+    versions.find((v) => v.isValid) ??
+    [...versions].reverse().find((v) => v.supersededBy === null || !byId.has(v.supersededBy)) ??
+    versions[versions.length - 1];
   const walked: Fact[] = [];
   const seen = new Set<string>();
   for (let v = head; v && !seen.has(v.id); v = v.supersedes ? byId.get(v.supersedes) : undefined) {
@@ -254,7 +257,17 @@ export function layoutChain(versions: readonly Fact[], proposals: readonly Fact[
     const a0 = { x, y: from.y + CARD_H };
     const a1 = { x, y: to.y - 4 };
     const mid = (from.y + CARD_H + to.y) / 2;
-    arrows.push({ step: 0, from, to, rule: from.fact.supersessionRule, reason: from.fact.supersessionReason, kind: 'supersession', label: arrowLabel('supersession', from.fact.supersessionRule), points: [a0, a1], labelAt: { x: x + 8, y: mid - LABEL_H / 2 } });
+    arrows.push({
+      step: 0,
+      from,
+      to,
+      rule: from.fact.supersessionRule,
+      reason: from.fact.supersessionReason,
+      kind: 'supersession',
+      label: arrowLabel('supersession', from.fact.supersessionRule),
+      points: [a0, a1],
+      labelAt: { x: x + 8, y: mid - LABEL_H / 2 },
+    });
   }
   // Side cards: out of their left edge into the gutter, along it, into the right edge of the
   // card they were superseded by (late) or failed to replace (proposal). Each takes its own
@@ -268,9 +281,24 @@ export function layoutChain(versions: readonly Fact[], proposals: readonly Fact[
     const gx = cardX + CARD_W + 12 + lane * 9;
     const sy = s.y + CARD_H / 2;
     const ty = to.y + CARD_H / 2 + (lane - 2) * 7;
-    const pts: Point[] = [{ x: s.x, y: sy }, { x: gx, y: sy }, { x: gx, y: ty }, { x: to.x + CARD_W + 4, y: ty }];
+    const pts: Point[] = [
+      { x: s.x, y: sy },
+      { x: gx, y: sy },
+      { x: gx, y: ty },
+      { x: to.x + CARD_W + 4, y: ty },
+    ];
     const kind = s.kind === 'late' ? 'late' : 'proposal';
-    arrows.push({ step: 0, from: s, to, rule: s.fact.supersessionRule, reason: s.fact.supersessionReason, kind, label: arrowLabel(kind, s.fact.supersessionRule), points: pts, labelAt: { x: s.x + 2, y: s.y - LABEL_H - 5 } });
+    arrows.push({
+      step: 0,
+      from: s,
+      to,
+      rule: s.fact.supersessionRule,
+      reason: s.fact.supersessionReason,
+      kind,
+      label: arrowLabel(kind, s.fact.supersessionRule),
+      points: pts,
+      labelAt: { x: s.x + 2, y: s.y - LABEL_H - 5 },
+    });
   }
 
   // Steps are numbered top to bottom, the order a reader meets them.

@@ -128,7 +128,11 @@ export function AssemblyPanel({ result, onOpenFact }: { result: AssemblyResult; 
             ),
           )}
         </pre>
-        {result.text.length > RENDER_CAP ? <p className="faint">Showing the first {formatNumber(RENDER_CAP)} of {formatNumber(result.text.length)} characters.</p> : null}
+        {result.text.length > RENDER_CAP ? (
+          <p className="faint">
+            Showing the first {formatNumber(RENDER_CAP)} of {formatNumber(result.text.length)} characters.
+          </p>
+        ) : null}
         {hover ? (
           <div className="prov-tip popover" role="tooltip" style={{ transform: `translate(${Math.max(0, hover.x)}px, ${hover.y}px)` }}>
             <ProvenanceCard item={hover.item} />

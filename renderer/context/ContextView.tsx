@@ -91,7 +91,10 @@ export function ContextView() {
   const [asOf, setAsOf] = useKeptState<string | undefined>(kept('asOf'), globalAsOf ?? undefined);
   const [useQueryTime, setUseQueryTime] = useKeptState(kept('useQueryTime'), true);
   const [savedId, setSavedId] = useKeptState(kept('saved'), '');
-  const [state, setState] = useKeptState<{ running: boolean; operationId?: string; results?: AssemblyResult[]; error?: ErrorShape; ranFor?: string }>(kept('run'), { running: false });
+  const [state, setState] = useKeptState<{ running: boolean; operationId?: string; results?: AssemblyResult[]; error?: ErrorShape; ranFor?: string }>(
+    kept('run'),
+    { running: false },
+  );
   const progress = useProgress(state.running ? state.operationId : undefined);
   const lastInput = useMemo(() => ({ query, strategies, budget, tokenizer, sessionId, asOf }), [query, strategies, budget, tokenizer, sessionId, asOf]);
 
@@ -140,14 +143,28 @@ export function ContextView() {
         <div className="row wrap">
           <label className="field grow">
             <span className="field-label">Query</span>
-            <textarea className="textarea" rows={2} value={query} onChange={(e) => setQuery(e.target.value)} placeholder="What is the agent about to answer?" maxLength={10_000} />
+            <textarea
+              className="textarea"
+              rows={2}
+              value={query}
+              onChange={(e) => setQuery(e.target.value)}
+              placeholder="What is the agent about to answer?"
+              maxLength={10_000}
+            />
           </label>
           {saved.data && saved.data.queries.length > 0 ? (
             <div className="col">
               <SelectField
-                label={saved.data.truncated ? `Saved queries (first ${saved.data.queries.length.toLocaleString('en-US')})` : `Saved queries (${saved.data.queries.length})`}
+                label={
+                  saved.data.truncated
+                    ? `Saved queries (first ${saved.data.queries.length.toLocaleString('en-US')})`
+                    : `Saved queries (${saved.data.queries.length})`
+                }
                 value={savedId}
-                options={[{ value: '', label: 'pick a saved query…' }, ...saved.data.queries.map((q) => ({ value: String(q.id), label: `${q.label.slice(0, 50)}${q.ts ? ` · ${formatDate(q.ts)}` : ''}` }))]}
+                options={[
+                  { value: '', label: 'pick a saved query…' },
+                  ...saved.data.queries.map((q) => ({ value: String(q.id), label: `${q.label.slice(0, 50)}${q.ts ? ` · ${formatDate(q.ts)}` : ''}` })),
+                ]}
                 onChange={(v) => {
                   setSavedId(v);
                   const q = saved.data?.queries.find((x) => String(x.id) === v);
@@ -160,10 +177,20 @@ export function ContextView() {
             </div>
           ) : null}
         </div>
-        <ChipGroup<AssemblyStrategy> legend={`Strategies (up to ${MAX_COMPARE}, side by side)`} options={AssemblyStrategy.options.map((s) => ({ value: s, label: s }))} value={strategies} onChange={(v) => setStrategies(v.slice(0, MAX_COMPARE))} />
+        <ChipGroup<AssemblyStrategy>
+          legend={`Strategies (up to ${MAX_COMPARE}, side by side)`}
+          options={AssemblyStrategy.options.map((s) => ({ value: s, label: s }))}
+          value={strategies}
+          onChange={(v) => setStrategies(v.slice(0, MAX_COMPARE))}
+        />
         <div className="row wrap">
           <TextField label="Budget (tokens)" type="number" min={1} max={1_000_000} value={budget} onChange={(e) => setBudget(e.target.value)} size={8} />
-          <SelectField<Tokenizer> label="Tokenizer" value={tokenizer} options={TokenizerName.options.map((t) => ({ value: t, label: t }))} onChange={setTokenizer} />
+          <SelectField<Tokenizer>
+            label="Tokenizer"
+            value={tokenizer}
+            options={TokenizerName.options.map((t) => ({ value: t, label: t }))}
+            onChange={setTokenizer}
+          />
           <SelectField
             label="Session"
             value={sessionId}
@@ -203,7 +230,10 @@ export function ContextView() {
           {state.results.length >= 2 ? <ComparePanel results={state.results} /> : null}
         </>
       ) : !state.error ? (
-        <EmptyState title="Preview a context">Type a query (or pick a saved one), choose strategies and a budget, then Assemble. Each included fact is highlighted; hover it to see where it came from.</EmptyState>
+        <EmptyState title="Preview a context">
+          Type a query (or pick a saved one), choose strategies and a budget, then Assemble. Each included fact is highlighted; hover it to see where it came
+          from.
+        </EmptyState>
       ) : null}
     </section>
   );

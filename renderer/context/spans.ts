@@ -5,9 +5,7 @@ import type { IncludedProvenance } from '../../shared/assembly';
 export type TextPiece = { readonly text: string; readonly item: IncludedProvenance | null };
 
 export function pieces(text: string, included: readonly IncludedProvenance[]): TextPiece[] {
-  const spans = included
-    .filter((p) => p.span[1] > p.span[0] && p.span[0] < text.length)
-    .sort((a, b) => a.span[0] - b.span[0] || b.span[1] - a.span[1]);
+  const spans = included.filter((p) => p.span[1] > p.span[0] && p.span[0] < text.length).sort((a, b) => a.span[0] - b.span[0] || b.span[1] - a.span[1]);
   const out: TextPiece[] = [];
   let pos = 0;
   for (const p of spans) {

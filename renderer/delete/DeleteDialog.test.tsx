@@ -54,7 +54,9 @@ describe('delete impact', () => {
     expect(screen.getByRole('region', { name: 'Facts to delete' }).textContent).toContain('<b>odd key</b>');
     expect(screen.getByRole('region', { name: 'Chains relinked' }).textContent).toContain('superseded by');
     expect(screen.getByRole('region', { name: 'Chains relinked' }).textContent).toContain('cleared');
-    const conditions = within(screen.getByRole('region', { name: 'Selection' })).getAllByRole('listitem').map((li) => li.textContent);
+    const conditions = within(screen.getByRole('region', { name: 'Selection' }))
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
     expect(conditions).toEqual(['validity: valid now', 'search: every word of "home"']);
   });
 
@@ -67,7 +69,11 @@ describe('delete impact', () => {
       { id: 'f2', label: 'budget', text: 'capped' },
       { id: 'f5', label: 'old_note', text: 'trivia' },
     ]);
-    render(<ContextImpactView change={{ before, after, removed: [{ kind: 'fact', id: 'f1', label: 'home_city' }], added: [{ kind: 'fact', id: 'f5', label: 'old_note' }] }} />);
+    render(
+      <ContextImpactView
+        change={{ before, after, removed: [{ kind: 'fact', id: 'f1', label: 'home_city' }], added: [{ kind: 'fact', id: 'f5', label: 'old_note' }] }}
+      />,
+    );
     expect(screen.getByTestId('context-removed-count').textContent).toBe('1');
     expect(screen.getByRole('region', { name: 'Would enter the context' }).textContent).toContain('old_note');
   });

@@ -3,6 +3,7 @@
 // relinked), how the assembled context for a chosen query would change, then a confirmation,
 // progress for large deletes, and a summary. Views refresh on the engine's data.changed.
 import { useMemo, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { DEFAULT_BUDGET } from '../../shared/assembly';
 import { AssemblyStrategy, type ChannelInput, type ChannelOutput, type ContextChange } from '../../shared/contract';
 import { IMPACT_VALUE_SNIPPET, type DeletionImpact, type SelectionEcho } from '../../shared/deletion';
@@ -76,7 +77,10 @@ export function SelectionSummary({ echo }: { echo: SelectionEcho }) {
 
 export function ImpactSummary({ preview }: { preview: DeletionImpact }) {
   const relinks = preview.relinked.slice(0, LIST_LIMIT);
-  const { briefFor } = useFactBriefs(preview.partitionId, [...preview.flagged.slice(0, LIST_LIMIT), ...relinks.flatMap((r) => [r.id, r.from, ...(r.to ? [r.to] : [])])]);
+  const { briefFor } = useFactBriefs(preview.partitionId, [
+    ...preview.flagged.slice(0, LIST_LIMIT),
+    ...relinks.flatMap((r) => [r.id, r.from, ...(r.to ? [r.to] : [])]),
+  ]);
   const pid = preview.partitionId;
   return (
     <div className="impact col" data-testid="impact-preview">
@@ -85,7 +89,8 @@ export function ImpactSummary({ preview }: { preview: DeletionImpact }) {
         <h4>To delete</h4>
         <p>
           <strong data-testid="impact-delete-count">{plural(preview.toDelete, 'fact')}</strong>
-          {preview.validToDelete > 0 ? ` (${formatNumber(preview.validToDelete)} valid now: their keys lose their current value)` : ''} will be removed, text included, from the database file and its search index. The audit log keeps who, when and why, never the text.
+          {preview.validToDelete > 0 ? ` (${formatNumber(preview.validToDelete)} valid now: their keys lose their current value)` : ''} will be removed, text
+          included, from the database file and its search index. The audit log keeps who, when and why, never the text.
         </p>
         {preview.missingIds.length > 0 ? (
           <p className="state-error" role="alert">
@@ -95,17 +100,21 @@ export function ImpactSummary({ preview }: { preview: DeletionImpact }) {
         <ul className="list-plain impact-fact-list" aria-label="Facts to delete">
           {preview.facts.slice(0, LIST_LIMIT).map((f) => (
             <li key={f.id} title={f.id} className="impact-fact">
-              <strong className="memory-text impact-fact-key">{f.key}</strong> <span className="memory-text impact-fact-value">{f.value.length >= IMPACT_VALUE_SNIPPET ? `${f.value}…` : f.value}</span>{' '}
+              <strong className="memory-text impact-fact-key">{f.key}</strong>{' '}
+              <span className="memory-text impact-fact-value">{f.value.length >= IMPACT_VALUE_SNIPPET ? `${f.value}…` : f.value}</span>{' '}
               <span className="faint mono">{formatTime(f.ts)}</span> <span className="faint">{statusWord(f.status)}</span>
             </li>
           ))}
-          {preview.toDelete > Math.min(preview.facts.length, LIST_LIMIT) ? <li className="faint">…and {formatNumber(preview.toDelete - Math.min(preview.facts.length, LIST_LIMIT))} more</li> : null}
+          {preview.toDelete > Math.min(preview.facts.length, LIST_LIMIT) ? (
+            <li className="faint">…and {formatNumber(preview.toDelete - Math.min(preview.facts.length, LIST_LIMIT))} more</li>
+          ) : null}
         </ul>
       </section>
       <section aria-label="Dependents to flag" className="card">
         <h4>Dependents flagged for review</h4>
         <p>
-          <strong data-testid="impact-flag-count">{plural(preview.flaggedCount, 'fact')}</strong> that rest on them, directly or further down, will be marked needs review.
+          <strong data-testid="impact-flag-count">{plural(preview.flaggedCount, 'fact')}</strong> that rest on them, directly or further down, will be marked
+          needs review.
         </p>
         <RefList ids={preview.flagged} label="Facts to flag" partitionId={pid} briefFor={briefFor} />
       </section>
@@ -116,14 +125,17 @@ export function ImpactSummary({ preview }: { preview: DeletionImpact }) {
         ) : (
           <>
             <p>
-              <span data-testid="impact-relink-count">{plural(preview.relinkedCount, 'chain pointer')}</span> change: {formatNumber(preview.relinkedCount - preview.clearedCount)} relinked to the nearest surviving version, {formatNumber(preview.clearedCount)} cleared
+              <span data-testid="impact-relink-count">{plural(preview.relinkedCount, 'chain pointer')}</span> change:{' '}
+              {formatNumber(preview.relinkedCount - preview.clearedCount)} relinked to the nearest surviving version, {formatNumber(preview.clearedCount)}{' '}
+              cleared
               {preview.orphanedCount > 0 ? `; ${plural(preview.orphanedCount, 'superseded fact')} left without a successor` : ''}
               {preview.proposalsAffected > 0 ? `; ${plural(preview.proposalsAffected, 'proposal')} re-pointed` : ''}.
             </p>
             <ul className="list-plain">
               {relinks.map((r, i) => (
                 <li key={`${r.id}-${r.field}-${i}`} className="relink">
-                  <Ref id={r.id} partitionId={pid} briefFor={briefFor} /> <span className="muted">{FIELD_TEXT[r.field] ?? r.field}:</span> <Ref id={r.from} partitionId={pid} briefFor={briefFor} /> →{' '}
+                  <Ref id={r.id} partitionId={pid} briefFor={briefFor} /> <span className="muted">{FIELD_TEXT[r.field] ?? r.field}:</span>{' '}
+                  <Ref id={r.from} partitionId={pid} briefFor={briefFor} /> →{' '}
                   {r.to ? <Ref id={r.to} partitionId={pid} briefFor={briefFor} /> : <span className="faint">nothing (cleared)</span>}
                 </li>
               ))}
@@ -141,7 +153,8 @@ export function ContextImpactView({ change }: { change: ContextChange }) {
   return (
     <div className="col" data-testid="context-impact">
       <p>
-        The <strong>{before.strategy}</strong> context for this query goes from {formatNumber(before.tokens)} to {formatNumber(after.tokens)} tokens ({formatNumber(before.counts.included)} → {formatNumber(after.counts.included)} items).
+        The <strong>{before.strategy}</strong> context for this query goes from {formatNumber(before.tokens)} to {formatNumber(after.tokens)} tokens (
+        {formatNumber(before.counts.included)} → {formatNumber(after.counts.included)} items).
       </p>
       {change.removed.length === 0 && change.added.length === 0 ? <p className="muted">The assembled context would not change.</p> : null}
       {change.removed.length > 0 ? (
@@ -174,16 +187,32 @@ export function ContextImpactView({ change }: { change: ContextChange }) {
   );
 }
 
-type Phase = { step: 'review' } | { step: 'running'; operationId: string } | { step: 'done'; result: ChannelOutput<'deletion.apply'> } | { step: 'failed'; error: ErrorShape };
+type Phase =
+  | { step: 'review' }
+  | { step: 'running'; operationId: string }
+  | { step: 'done'; result: ChannelOutput<'deletion.apply'> }
+  | { step: 'failed'; error: ErrorShape };
 
-export function DeleteDialog({ partitionId, request, onClose, onDeleted }: { partitionId: number; request: DeleteRequest; onClose: () => void; onDeleted: (ids: readonly string[]) => void }) {
+export function DeleteDialog({
+  partitionId,
+  request,
+  onClose,
+  onDeleted,
+}: {
+  partitionId: number;
+  request: DeleteRequest;
+  onClose: () => void;
+  onDeleted: (ids: readonly string[]) => void;
+}) {
   const selection = useMemo(() => selectionOf(request), [request]);
   const [phase, setPhase] = useState<Phase>({ step: 'review' });
   // Once the delete runs, the preview is what the user confirmed: it is not refreshed (the
   // facts it describes are gone).
   const preview = useQuery('deletion.preview', phase.step === 'review' || phase.step === 'failed' ? { partitionId, selection } : null, { keepPrevious: true });
   const saved = useQuery('savedQueries.list', { partitionId });
-  const apply = useMutation('deletion.apply');
+  // The deleted facts leave the view (an open fact closes) before the views refresh: flushed
+  // now, so nothing still on screen asks for a fact that is gone.
+  const apply = useMutation('deletion.apply', { onSuccess: (result) => flushSync(() => onDeleted(result.deletedIds)) });
   const [reason, setReason] = useState('');
   const [confirmed, setConfirmed] = useState(false);
   const [query, setQuery] = useState('');
@@ -211,7 +240,6 @@ export function DeleteDialog({ partitionId, request, onClose, onDeleted }: { par
     try {
       const result = await apply.mutate({ partitionId, selection, reason: reason.trim() || undefined, operationId });
       setPhase({ step: 'done', result });
-      onDeleted(result.deletedIds);
     } catch (e) {
       setPhase({ step: 'failed', error: toErrorShape(e) });
     }
@@ -229,8 +257,21 @@ export function DeleteDialog({ partitionId, request, onClose, onDeleted }: { par
           Cancel
         </Button>
         {/* Only a current preview can be confirmed: not one kept from before a failed or running refresh. */}
-        <Button variant="danger" onClick={() => void run()} disabled={!preview.data || preview.error !== undefined || preview.fetching || running || count === 0 || (needsTick && !confirmed)} data-testid="confirm-delete">
-          {running ? (rejecting ? 'Rejecting…' : 'Deleting…') : rejecting ? 'Reject proposal' : count === 1 ? 'Delete fact' : `Delete ${formatNumber(count)} facts`}
+        <Button
+          variant="danger"
+          onClick={() => void run()}
+          disabled={!preview.data || preview.error !== undefined || preview.fetching || running || count === 0 || (needsTick && !confirmed)}
+          data-testid="confirm-delete"
+        >
+          {running
+            ? rejecting
+              ? 'Rejecting…'
+              : 'Deleting…'
+            : rejecting
+              ? 'Reject proposal'
+              : count === 1
+                ? 'Delete fact'
+                : `Delete ${formatNumber(count)} facts`}
         </Button>
       </>
     );
@@ -240,18 +281,21 @@ export function DeleteDialog({ partitionId, request, onClose, onDeleted }: { par
       {phase.step === 'done' ? (
         <div className="col" role="status" data-testid="delete-summary">
           <p>
-            {rejecting ? (
-              <>
-                Rejected the proposal: it is removed, and the version it tried to replace stays current.{' '}
-              </>
-            ) : null}
-            Deleted <strong>{plural(phase.result.deleted, 'fact')}</strong>; {plural(phase.result.flagged, 'dependent')} flagged for review; {plural(phase.result.relinked, 'chain pointer')} relinked
+            {rejecting ? <>Rejected the proposal: it is removed, and the version it tried to replace stays current. </> : null}
+            Deleted <strong>{plural(phase.result.deleted, 'fact')}</strong>; {plural(phase.result.flagged, 'dependent')} flagged for review;{' '}
+            {plural(phase.result.relinked, 'chain pointer')} relinked
             {phase.result.cleared > 0 ? ` (${formatNumber(phase.result.cleared)} cleared)` : ''}.
           </p>
           {phase.result.scrub ? (
-            <p className={phase.result.scrub.complete ? 'muted' : ''}>{phase.result.scrub.complete ? 'The deleted text is gone from the database file and its write-ahead log.' : `The text may linger in the file: ${phase.result.scrub.detail}`}</p>
+            <p className={phase.result.scrub.complete ? 'muted' : ''}>
+              {phase.result.scrub.complete
+                ? 'The deleted text is gone from the database file and its write-ahead log.'
+                : `The text may linger in the file: ${phase.result.scrub.detail}`}
+            </p>
           ) : null}
-          <p className="muted">Recorded in the audit log{phase.result.auditId !== null ? ` (entry ${phase.result.auditId})` : ''}. Open views have refreshed.</p>
+          <p className="muted">
+            Recorded in the audit log{phase.result.auditId !== null ? ` (entry ${phase.result.auditId})` : ''}. Open views have refreshed.
+          </p>
         </div>
       ) : preview.error ? (
         <ErrorState error={preview.error} onRetry={preview.refetch} context="Impact preview" />
@@ -261,7 +305,8 @@ export function DeleteDialog({ partitionId, request, onClose, onDeleted }: { par
         <>
           {rejecting ? (
             <p data-testid="reject-explainer">
-              This proposal never replaced the current version (its source lacked the authority). Rejecting it deletes the proposal; the current version is not touched.
+              This proposal never replaced the current version (its source lacked the authority). Rejecting it deletes the proposal; the current version is not
+              touched.
             </p>
           ) : null}
           {request.kind === 'filter' && request.count !== null ? (
@@ -275,19 +320,33 @@ export function DeleteDialog({ partitionId, request, onClose, onDeleted }: { par
           <section aria-label="Context impact" className="card col">
             <h4>How the assembled context would change</h4>
             <div className="row wrap">
-              <TextField label="Query" className="grow" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="What the agent is about to answer" />
+              <TextField
+                label="Query"
+                className="grow"
+                value={query}
+                onChange={(e) => setQuery(e.target.value)}
+                placeholder="What the agent is about to answer"
+              />
               {saved.data && saved.data.queries.length > 0 ? (
                 <SelectField
                   label="Saved query"
                   value=""
-                  options={[{ value: '', label: 'pick…' }, ...saved.data.queries.slice(0, 200).map((q) => ({ value: String(q.id), label: q.label.slice(0, 60) }))]}
+                  options={[
+                    { value: '', label: 'pick…' },
+                    ...saved.data.queries.slice(0, 200).map((q) => ({ value: String(q.id), label: q.label.slice(0, 60) })),
+                  ]}
                   onChange={(v) => {
                     const q = saved.data?.queries.find((x) => String(x.id) === v);
                     if (q) setQuery(q.prompt);
                   }}
                 />
               ) : null}
-              <SelectField<AssemblyStrategy> label="Strategy" value={strategy} options={AssemblyStrategy.options.map((s) => ({ value: s, label: s }))} onChange={setStrategy} />
+              <SelectField<AssemblyStrategy>
+                label="Strategy"
+                value={strategy}
+                options={AssemblyStrategy.options.map((s) => ({ value: s, label: s }))}
+                onChange={setStrategy}
+              />
               <TextField label="Budget (tokens)" type="number" min={1} value={budget} onChange={(e) => setBudget(e.target.value)} size={6} />
               <Button onClick={() => setProbe({ query, strategy, budget: Math.max(1, Number(budget) || DEFAULT_BUDGET) })} disabled={withContext.fetching}>
                 {withContext.fetching ? 'Assembling…' : 'Show context change'}
@@ -298,7 +357,12 @@ export function DeleteDialog({ partitionId, request, onClose, onDeleted }: { par
           </section>
           <TextField label="Reason (kept in the audit log)" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={2000} />
           {needsTick ? (
-            <Checkbox label={`I understand that ${plural(count, 'fact')} will be deleted permanently.`} checked={confirmed} onChange={setConfirmed} data-testid="confirm-tick" />
+            <Checkbox
+              label={`I understand that ${plural(count, 'fact')} will be deleted permanently.`}
+              checked={confirmed}
+              onChange={setConfirmed}
+              data-testid="confirm-tick"
+            />
           ) : null}
           {running ? <ProgressBar label="Deleting" done={progress?.done ?? 0} total={progress?.total ?? count} /> : null}
           {phase.step === 'failed' ? <ErrorState error={phase.error} context="Delete" /> : null}

@@ -22,9 +22,25 @@ const FORMAT_TEXT: Record<ExportFormat, string> = {
   statebench: 'StateBench JSONL (for the benchmark harness)',
 };
 
-type Phase = { step: 'choose' } | { step: 'running'; operationId: string } | { step: 'done'; result: ChannelOutput<'export.start'> } | { step: 'failed'; error: ErrorShape };
+type Phase =
+  | { step: 'choose' }
+  | { step: 'running'; operationId: string }
+  | { step: 'done'; result: ChannelOutput<'export.start'> }
+  | { step: 'failed'; error: ErrorShape };
 
-export function ExportDialog({ partitionId, partitionLabel, filter, asOf = null, onClose }: { partitionId: number | null; partitionLabel: string | null; filter: FactFilterInput; asOf?: string | null; onClose: () => void }) {
+export function ExportDialog({
+  partitionId,
+  partitionLabel,
+  filter,
+  asOf = null,
+  onClose,
+}: {
+  partitionId: number | null;
+  partitionLabel: string | null;
+  filter: FactFilterInput;
+  asOf?: string | null;
+  onClose: () => void;
+}) {
   const { transport } = useApi();
   const [format, setFormat] = useState<ExportFormat>('ndjson');
   const [scope, setScope] = useState<'partition' | 'database'>(partitionId !== null ? 'partition' : 'database');
@@ -82,16 +98,30 @@ export function ExportDialog({ partitionId, partitionLabel, filter, asOf = null,
         <ExportOutcome result={phase.result} />
       ) : (
         <>
-          <SelectField<ExportFormat> label="Format" value={format} options={ExportFormat.options.map((f) => ({ value: f, label: `${f} — ${FORMAT_TEXT[f]}` }))} onChange={setFormat} disabled={running} />
+          <SelectField<ExportFormat>
+            label="Format"
+            value={format}
+            options={ExportFormat.options.map((f) => ({ value: f, label: `${f} — ${FORMAT_TEXT[f]}` }))}
+            onChange={setFormat}
+            disabled={running}
+          />
           <SelectField<'partition' | 'database'>
             label="What to export"
             value={scope}
             onChange={setScope}
             disabled={running}
-            options={[...(partitionId !== null ? [{ value: 'partition' as const, label: `This partition (${partitionLabel ?? partitionId})` }] : []), { value: 'database' as const, label: 'The whole database' }]}
+            options={[
+              ...(partitionId !== null ? [{ value: 'partition' as const, label: `This partition (${partitionLabel ?? partitionId})` }] : []),
+              { value: 'database' as const, label: 'The whole database' },
+            ]}
           />
           {format === 'csv' ? (
-            <Checkbox label={`Only the facts of the table's current filter${asOf ? `, as of ${formatTime(asOf)}` : ''}`} checked={filtered} onChange={setFiltered} disabled={running} />
+            <Checkbox
+              label={`Only the facts of the table's current filter${asOf ? `, as of ${formatTime(asOf)}` : ''}`}
+              checked={filtered}
+              onChange={setFiltered}
+              disabled={running}
+            />
           ) : null}
           {running ? <ProgressBar label="Exporting" done={progress?.done ?? 0} total={progress?.total ?? null} /> : null}
           {running && progress ? <span className="muted">{progress.phase}</span> : null}

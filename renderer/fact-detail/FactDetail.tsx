@@ -68,7 +68,15 @@ function sourceText(f: Fact): string {
 }
 
 /** Why a fact is flagged: the recorded cause, the upstream fact that changed and what replaced it. */
-export function ReviewCauseView({ fact, cause, onOpen }: { fact: Pick<Fact, 'reviewCause' | 'reviewCauseFact'>; cause: Cause | null; onOpen: (id: string) => void }) {
+export function ReviewCauseView({
+  fact,
+  cause,
+  onOpen,
+}: {
+  fact: Pick<Fact, 'reviewCause' | 'reviewCauseFact'>;
+  cause: Cause | null;
+  onOpen: (id: string) => void;
+}) {
   const causeId = cause?.causeFactId ?? fact.reviewCauseFact;
   return (
     <section aria-label="Why this fact needs review" className="card review-cause">

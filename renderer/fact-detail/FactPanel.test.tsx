@@ -69,8 +69,14 @@ describe('fact detail panel on a real database', () => {
     expect(within(article).queryByRole('region', { name: 'Why this fact needs review' })).toBeNull();
     expect(within(article).queryByRole('button', { name: 'Dismiss review flag' })).toBeNull();
     // Its successor opens from the link.
-    fireEvent.click(within(within(article).getByRole('region', { name: 'Fields' })).getByRole('button', { name: /^Open home_city: Ana lives in Paris now \(superseded\)$/ }));
-    await waitFor(() => expect(within(screen.getByRole('complementary', { name: 'Fact detail' })).getByRole('region', { name: 'Value' }).textContent).toBe('Ana lives in Paris now'));
+    fireEvent.click(
+      within(within(article).getByRole('region', { name: 'Fields' })).getByRole('button', { name: /^Open home_city: Ana lives in Paris now \(superseded\)$/ }),
+    );
+    await waitFor(() =>
+      expect(within(screen.getByRole('complementary', { name: 'Fact detail' })).getByRole('region', { name: 'Value' }).textContent).toBe(
+        'Ana lives in Paris now',
+      ),
+    );
   });
 
   it('dismisses the review flag from the panel, recorded in the audit log', async () => {
@@ -79,7 +85,9 @@ describe('fact detail panel on a real database', () => {
     fireEvent.click(within(article).getByRole('button', { name: 'Dismiss review flag' }));
     expect(await screen.findByText('Review flag dismissed (recorded in the audit log)')).toBeTruthy();
     await waitFor(() => expect(within(article).queryByRole('region', { name: 'Why this fact needs review' })).toBeNull());
-    await waitFor(() => expect(within(article).getByRole('region', { name: 'Audit entries' }).textContent).toMatch(/dismiss_review by \S+ — dismissed in the inspector/));
+    await waitFor(() =>
+      expect(within(article).getByRole('region', { name: 'Audit entries' }).textContent).toMatch(/dismiss_review by \S+ — dismissed in the inspector/),
+    );
     const fact = await m.transport.call('facts.get', { partitionId: m.backend.seeded.mainPartition, factId: m.backend.seeded.flaggedId });
     expect(fact.fact.needsReview).toBe(false);
   });
@@ -90,7 +98,11 @@ describe('fact detail panel on a real database', () => {
     // Memory text is text: the hostile value is shown, never parsed.
     expect(within(article).getByRole('region', { name: 'Value' }).textContent).toContain('<script>window.__pwned=2</script>');
     expect(article.querySelector('script, img, b')).toBeNull();
-    await m.transport.call('deletion.apply', { partitionId: m.backend.seeded.mainPartition, selection: { ids: [m.backend.seeded.hostileId] }, reason: 'panel test' });
+    await m.transport.call('deletion.apply', {
+      partitionId: m.backend.seeded.mainPartition,
+      selection: { ids: [m.backend.seeded.hostileId] },
+      reason: 'panel test',
+    });
     const panel = screen.getByRole('complementary', { name: 'Fact detail' });
     expect(await within(panel).findByText('This fact is gone')).toBeTruthy();
     // Closing it leaves the table alone on screen.

@@ -25,7 +25,9 @@ export function FactPanel() {
   const undoAction = useUndoDismiss(partitionId);
   const open = (id: string) => dispatch({ type: 'openFact', factId: id });
 
-  useShortcut('detail.prev', () => dispatch({ type: 'detailTab', tab: DETAIL_TABS[(DETAIL_TABS.indexOf(detailTab) + DETAIL_TABS.length - 1) % DETAIL_TABS.length] ?? 'detail' }));
+  useShortcut('detail.prev', () =>
+    dispatch({ type: 'detailTab', tab: DETAIL_TABS[(DETAIL_TABS.indexOf(detailTab) + DETAIL_TABS.length - 1) % DETAIL_TABS.length] ?? 'detail' }),
+  );
   useShortcut('detail.next', () => dispatch({ type: 'detailTab', tab: DETAIL_TABS[(DETAIL_TABS.indexOf(detailTab) + 1) % DETAIL_TABS.length] ?? 'detail' }));
 
   if (partitionId === null) return null;
@@ -41,7 +43,12 @@ export function FactPanel() {
       <IconButton label="Close the fact panel" className="btn-ghost fact-panel-close" onClick={() => dispatch({ type: 'openFact', factId: null })}>
         ✕
       </IconButton>
-      <Tabs label="Fact views" tabs={DETAIL_TABS.map((t) => ({ id: t, label: TAB_LABELS[t] }))} value={detailTab} onChange={(t) => dispatch({ type: 'detailTab', tab: t })}>
+      <Tabs
+        label="Fact views"
+        tabs={DETAIL_TABS.map((t) => ({ id: t, label: TAB_LABELS[t] }))}
+        value={detailTab}
+        onChange={(t) => dispatch({ type: 'detailTab', tab: t })}
+      >
         <div className="fact-panel-body">
           {detailTab === 'detail' ? (
             <DetailTabBody
@@ -69,10 +76,27 @@ export function FactPanel() {
   );
 }
 
-function DetailTabBody({ partitionId, factId, terms, onOpen, onCopy, onDelete, onDismiss }: { partitionId: number; factId: string; terms: readonly string[]; onOpen: (id: string) => void; onCopy: (id: string) => void; onDelete: (id: string) => void; onDismiss: (id: string) => void }) {
+function DetailTabBody({
+  partitionId,
+  factId,
+  terms,
+  onOpen,
+  onCopy,
+  onDelete,
+  onDismiss,
+}: {
+  partitionId: number;
+  factId: string;
+  terms: readonly string[];
+  onOpen: (id: string) => void;
+  onCopy: (id: string) => void;
+  onDelete: (id: string) => void;
+  onDismiss: (id: string) => void;
+}) {
   const q = useQuery('facts.get', { partitionId, factId });
   if (q.error) {
-    if (q.error.code === 'NOT_FOUND') return <EmptyState title="This fact is gone">It was deleted (here or by another process). Pick another fact in the table.</EmptyState>;
+    if (q.error.code === 'NOT_FOUND')
+      return <EmptyState title="This fact is gone">It was deleted (here or by another process). Pick another fact in the table.</EmptyState>;
     return <ErrorState error={q.error} onRetry={q.refetch} context="Fact" />;
   }
   if (!q.data) return <Loading label="Loading the fact" />;

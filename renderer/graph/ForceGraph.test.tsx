@@ -28,7 +28,9 @@ describe('ForceGraph (SVG below the canvas threshold)', () => {
   it('draws each fact as a focusable node coloured by type, validity and review flag', async () => {
     const path = ['b', 'a', 'root'];
     const onSelect = vi.fn();
-    render(<ForceGraph nodes={nodes} edges={edges} focusId="root" selectedId="root" pathNodes={new Set(path)} pathEdges={pathEdgeKeys(path)} onSelect={onSelect} />);
+    render(
+      <ForceGraph nodes={nodes} edges={edges} focusId="root" selectedId="root" pathNodes={new Set(path)} pathEdges={pathEdgeKeys(path)} onSelect={onSelect} />,
+    );
     const svg = await screen.findByTestId('graph-svg');
     await waitFor(() => expect(svg.querySelector('[data-fact-id="root"]')?.getAttribute('class')).toContain('selected'));
     const cls = (id: string) => [...svg.querySelectorAll('[data-fact-id]')].find((e) => e.getAttribute('data-fact-id') === id)?.getAttribute('class') ?? '';
@@ -151,9 +153,30 @@ describe('ForceGraph (canvas above the threshold)', () => {
     const { ctx, frames } = recordingContext();
     vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockImplementation(() => ctx as never);
     // Where the canvas sits in the page (jsdom lays nothing out): clicks arrive in page coordinates.
-    vi.spyOn(HTMLCanvasElement.prototype, 'getBoundingClientRect').mockReturnValue({ x: 37, y: 53, left: 37, top: 53, right: 837, bottom: 573, width: 800, height: 520, toJSON: () => ({}) });
+    vi.spyOn(HTMLCanvasElement.prototype, 'getBoundingClientRect').mockReturnValue({
+      x: 37,
+      y: 53,
+      left: 37,
+      top: 53,
+      right: 837,
+      bottom: 573,
+      width: 800,
+      height: 520,
+      toJSON: () => ({}),
+    });
     const onSelect = vi.fn();
-    render(<ForceGraph nodes={nodes} edges={edges} focusId="root" selectedId="root" pathNodes={new Set(path)} pathEdges={pathEdgeKeys(path)} onSelect={onSelect} renderer="canvas" />);
+    render(
+      <ForceGraph
+        nodes={nodes}
+        edges={edges}
+        focusId="root"
+        selectedId="root"
+        pathNodes={new Set(path)}
+        pathEdges={pathEdgeKeys(path)}
+        onSelect={onSelect}
+        renderer="canvas"
+      />,
+    );
     const canvas = await screen.findByTestId('graph-canvas');
     const probe = graphProbeOf(canvas);
     if (!probe) throw new Error('the canvas exposes no probe');
@@ -200,9 +223,30 @@ describe('ForceGraph (canvas above the threshold)', () => {
   it('drags a node under the pointer instead of panning, and a drag is not a click', async () => {
     const { ctx } = recordingContext();
     vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockImplementation(() => ctx as never);
-    vi.spyOn(HTMLCanvasElement.prototype, 'getBoundingClientRect').mockReturnValue({ x: 0, y: 0, left: 0, top: 0, right: 800, bottom: 520, width: 800, height: 520, toJSON: () => ({}) });
+    vi.spyOn(HTMLCanvasElement.prototype, 'getBoundingClientRect').mockReturnValue({
+      x: 0,
+      y: 0,
+      left: 0,
+      top: 0,
+      right: 800,
+      bottom: 520,
+      width: 800,
+      height: 520,
+      toJSON: () => ({}),
+    });
     const onSelect = vi.fn();
-    render(<ForceGraph nodes={nodes} edges={edges} focusId="root" selectedId="root" pathNodes={new Set()} pathEdges={new Set()} onSelect={onSelect} renderer="canvas" />);
+    render(
+      <ForceGraph
+        nodes={nodes}
+        edges={edges}
+        focusId="root"
+        selectedId="root"
+        pathNodes={new Set()}
+        pathEdges={new Set()}
+        onSelect={onSelect}
+        renderer="canvas"
+      />,
+    );
     const canvas = await screen.findByTestId('graph-canvas');
     const probe = graphProbeOf(canvas);
     if (!probe) throw new Error('no probe');

@@ -90,8 +90,26 @@ export function ForceGraph(props: ForceGraphProps) {
       scene = projectScene(model, transform, focusId);
       const plan = planLabels(scene.nodes, { width, height, k: transform.k, focusId, selectedId, pathNodes, annotations });
       labels = plan.labels;
-      const drawn = layer.draw({ scene, labels, focusId, selectedId, pathNodes, pathEdges, hoverEdge: hover?.kind === 'edge' ? hover.link.key : null, palette });
-      lastFrame = { frame: ++frames, nodes: model.nodes.length, ...drawn, pathColour: palette.path, labels: labels.length, labelFontPx: LABEL_FONT_PX, labelDetail: plan.detail, zoom: transform.k };
+      const drawn = layer.draw({
+        scene,
+        labels,
+        focusId,
+        selectedId,
+        pathNodes,
+        pathEdges,
+        hoverEdge: hover?.kind === 'edge' ? hover.link.key : null,
+        palette,
+      });
+      lastFrame = {
+        frame: ++frames,
+        nodes: model.nodes.length,
+        ...drawn,
+        pathColour: palette.path,
+        labels: labels.length,
+        labelFontPx: LABEL_FONT_PX,
+        labelDetail: plan.detail,
+        zoom: transform.k,
+      };
     };
     let frame = 0;
     const schedule = () => {
@@ -142,11 +160,22 @@ export function ForceGraph(props: ForceGraphProps) {
       },
       edges: () => {
         const r = rect();
-        return scene.edges.flatMap((e) => (e.seg ? [{ from: e.link.source.id, to: e.link.target.id, x1: e.seg.x1 + r.left, y1: e.seg.y1 + r.top, x2: e.seg.x2 + r.left, y2: e.seg.y2 + r.top }] : []));
+        return scene.edges.flatMap((e) =>
+          e.seg
+            ? [{ from: e.link.source.id, to: e.link.target.id, x1: e.seg.x1 + r.left, y1: e.seg.y1 + r.top, x2: e.seg.x2 + r.left, y2: e.seg.y2 + r.top }]
+            : [],
+        );
       },
       labels: () => {
         const r = rect();
-        return labels.map((l) => ({ id: l.id, text: l.text, left: l.x + r.left, top: l.y - LABEL_FONT_PX + r.top, right: l.x + l.w + r.left, bottom: l.y - LABEL_FONT_PX + LABEL_LINE_PX + r.top }));
+        return labels.map((l) => ({
+          id: l.id,
+          text: l.text,
+          left: l.x + r.left,
+          top: l.y - LABEL_FONT_PX + r.top,
+          right: l.x + l.w + r.left,
+          bottom: l.y - LABEL_FONT_PX + LABEL_LINE_PX + r.top,
+        }));
       },
       nodeAt: (clientX, clientY) => {
         const r = rect();

@@ -91,12 +91,22 @@ export function GraphView({ partitionId, factId, onSelect }: { partitionId: numb
   if (q.error && !q.data) body = <ErrorState error={q.error} onRetry={q.refetch} context="Dependency graph" />;
   else if (!nodes || !edges) body = <Loading label="Loading the neighbourhood" />;
   else if (nodes.length <= 1 && edges.length === 0)
+    body = <EmptyState title="No dependencies">This fact rests on no other fact and nothing rests on it. Try another fact, or more hops.</EmptyState>;
+  else
     body = (
-      <EmptyState title="No dependencies">
-        This fact rests on no other fact and nothing rests on it. Try another fact, or more hops.
-      </EmptyState>
+      <ForceGraph
+        nodes={nodes}
+        edges={edges}
+        focusId={focus}
+        selectedId={factId}
+        pathNodes={pathNodes}
+        pathEdges={pathEdges}
+        onSelect={select}
+        themeKey={resolved}
+        fitKey={fitKey}
+        annotations={annotations}
+      />
     );
-  else body = <ForceGraph nodes={nodes} edges={edges} focusId={focus} selectedId={factId} pathNodes={pathNodes} pathEdges={pathEdges} onSelect={select} themeKey={resolved} fitKey={fitKey} annotations={annotations} />;
 
   return (
     <div className="graph-view col">
@@ -135,7 +145,15 @@ export function GraphView({ partitionId, factId, onSelect }: { partitionId: numb
   );
 }
 
-function PropagationNote({ propagation, cause, onSelect }: { propagation: NonNullable<ChannelOutput<'facts.neighbourhood'>['propagation']>; cause: ReviewCause | null; onSelect: (id: string) => void }) {
+function PropagationNote({
+  propagation,
+  cause,
+  onSelect,
+}: {
+  propagation: NonNullable<ChannelOutput<'facts.neighbourhood'>['propagation']>;
+  cause: ReviewCause | null;
+  onSelect: (id: string) => void;
+}) {
   const steps = propagation.path ? propagation.path.length - 1 : 0;
   if (!propagation.causeExists) return <span className="muted">The upstream fact that flagged it was deleted; no path remains.</span>;
   if (!propagation.path) return <span className="muted">The flag's path from the upstream change no longer exists.</span>;
@@ -171,7 +189,13 @@ function snippet(v: string): string {
   return v.length > 90 ? `${v.slice(0, 89)}…` : v;
 }
 
-function GraphNodeList({ nodes, onSelect }: { nodes: ReadonlyArray<{ id: string; key: string; status: string; needsReview: boolean; hop: number | null }>; onSelect: (id: string) => void }) {
+function GraphNodeList({
+  nodes,
+  onSelect,
+}: {
+  nodes: ReadonlyArray<{ id: string; key: string; status: string; needsReview: boolean; hop: number | null }>;
+  onSelect: (id: string) => void;
+}) {
   const sorted = useMemo(() => [...nodes].sort((a, b) => (a.hop ?? 99) - (b.hop ?? 99) || a.key.localeCompare(b.key)).slice(0, 500), [nodes]);
   return (
     <ul className="list-plain graph-node-list">

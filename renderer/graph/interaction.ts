@@ -6,7 +6,9 @@ import { edgeAtPoint, nodeAtPoint, toGraphPoint, type ViewTransform } from './ca
 import type { Scene } from './scene';
 import { dragNodeTo, endDrag, type GraphModel, type SimLink, type SimNode } from './simulation';
 
-export type Hover = { readonly kind: 'node'; readonly node: SimNode; readonly x: number; readonly y: number } | { readonly kind: 'edge'; readonly link: SimLink; readonly x: number; readonly y: number };
+export type Hover =
+  | { readonly kind: 'node'; readonly node: SimNode; readonly x: number; readonly y: number }
+  | { readonly kind: 'edge'; readonly link: SimLink; readonly x: number; readonly y: number };
 
 export interface InteractionHooks {
   readonly surface: HTMLCanvasElement | SVGSVGElement;

@@ -4,7 +4,12 @@ import type { ScreenNode } from './scene';
 import type { SimNode } from './simulation';
 
 function sn(id: string, x: number, y: number, over: Partial<SimNode> = {}): ScreenNode {
-  return { node: { id, key: `decision.${id}`, value: `value of ${id}`, status: 'active', isValid: true, needsReview: false, memoryType: 'user', hop: 1, ...over }, x, y, r: 5 };
+  return {
+    node: { id, key: `decision.${id}`, value: `value of ${id}`, status: 'active', isValid: true, needsReview: false, memoryType: 'user', hop: 1, ...over },
+    x,
+    y,
+    r: 5,
+  };
 }
 
 const ctx = { width: 800, height: 600, k: 1, focusId: 'f', selectedId: null, pathNodes: new Set<string>(), annotations: new Map<string, string>() };
@@ -32,7 +37,8 @@ describe('graph labels (pure)', () => {
     const nodes = [sn('a', 100, 100), sn('b', 104, 102, { needsReview: true }), sn('c', 100, 300)];
     const { labels } = planLabels(nodes, ctx);
     expect(labels.map((l) => l.id).sort()).toEqual(['b', 'c']);
-    for (const a of labels) for (const b of labels) if (a !== b) expect(a.x < b.x + b.w && b.x < a.x + a.w && a.y - LABEL_FONT_PX < b.y && b.y - LABEL_FONT_PX < a.y).toBe(false);
+    for (const a of labels)
+      for (const b of labels) if (a !== b) expect(a.x < b.x + b.w && b.x < a.x + a.w && a.y - LABEL_FONT_PX < b.y && b.y - LABEL_FONT_PX < a.y).toBe(false);
   });
 
   it('reveal more as the view zooms in, at the same font size', () => {

@@ -64,7 +64,8 @@ export function planLabels(nodes: readonly ScreenNode[], c: LabelContext): { lab
   const grid = new Map<string, Array<{ x0: number; y0: number; x1: number; y1: number }>>();
   const cells = (x0: number, y0: number, x1: number, y1: number): string[] => {
     const out: string[] = [];
-    for (let gx = Math.floor(x0 / CELL); gx <= Math.floor(x1 / CELL); gx++) for (let gy = Math.floor(y0 / CELL); gy <= Math.floor(y1 / CELL); gy++) out.push(`${gx},${gy}`);
+    for (let gx = Math.floor(x0 / CELL); gx <= Math.floor(x1 / CELL); gx++)
+      for (let gy = Math.floor(y0 / CELL); gy <= Math.floor(y1 / CELL); gy++) out.push(`${gx},${gy}`);
     return out;
   };
   for (const n of candidates) {

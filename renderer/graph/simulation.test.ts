@@ -72,7 +72,17 @@ describe('graph simulation (pure)', () => {
       expect(sy).toBeGreaterThanOrEqual(40 - 1e-9);
       expect(sy).toBeLessThanOrEqual(560 + 1e-9);
     }
-    expect(fitTransform([{ x: 0, y: 0 }, { x: 1, y: 1 }], 800, 600, 1.5).k).toBe(1.5);
+    expect(
+      fitTransform(
+        [
+          { x: 0, y: 0 },
+          { x: 1, y: 1 },
+        ],
+        800,
+        600,
+        1.5,
+      ).k,
+    ).toBe(1.5);
   });
 
   it('keeps discs the same size on screen at any zoom; zoom moves nodes apart', () => {
@@ -82,7 +92,8 @@ describe('graph simulation (pure)', () => {
     const far = projectScene(m, { x: 0, y: 0, k: 4 }, 'root');
     expect(far.nodes.map((n) => n.r)).toEqual(near.nodes.map((n) => n.r));
     expect(near.byId.get('root')?.r).toBe(nodeRadius(4, true));
-    const d = (s: typeof near) => Math.hypot((s.byId.get('n0')?.x ?? 0) - (s.byId.get('root')?.x ?? 0), (s.byId.get('n0')?.y ?? 0) - (s.byId.get('root')?.y ?? 0));
+    const d = (s: typeof near) =>
+      Math.hypot((s.byId.get('n0')?.x ?? 0) - (s.byId.get('root')?.x ?? 0), (s.byId.get('n0')?.y ?? 0) - (s.byId.get('root')?.y ?? 0));
     expect(d(far)).toBeCloseTo(d(near) * 4, 6);
     m.sim.stop();
   });

@@ -111,7 +111,13 @@ export function endDrag(m: GraphModel): void {
 }
 
 /** The transform that shows every node, centred, no larger than `maxK`. */
-export function fitTransform(nodes: Iterable<{ x?: number | undefined; y?: number | undefined }>, width: number, height: number, maxK: number, pad = 40): ViewTransform {
+export function fitTransform(
+  nodes: Iterable<{ x?: number | undefined; y?: number | undefined }>,
+  width: number,
+  height: number,
+  maxK: number,
+  pad = 40,
+): ViewTransform {
   let x0 = Infinity;
   let y0 = Infinity;
   let x1 = -Infinity;

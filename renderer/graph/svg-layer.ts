@@ -62,10 +62,15 @@ export function createSvgLayer(host: HTMLElement, model: GraphModel, onKeySelect
         onKeySelect(d.id);
       }
     });
-  nodeSel.filter((d) => d.needsReview).append('circle').attr('class', 'review-ring');
+  nodeSel
+    .filter((d) => d.needsReview)
+    .append('circle')
+    .attr('class', 'review-ring');
   nodeSel.append('circle').attr('class', 'graph-disc');
   nodeSel.append('circle').attr('class', 'select-ring');
-  nodeSel.append('title').text((d) => `${d.key} = ${d.value}\n${d.status}${d.needsReview ? ', needs review' : ''} · ${d.hop === null ? 'on the propagation path' : `hop ${d.hop}`}`);
+  nodeSel
+    .append('title')
+    .text((d) => `${d.key} = ${d.value}\n${d.status}${d.needsReview ? ', needs review' : ''} · ${d.hop === null ? 'on the propagation path' : `hop ${d.hop}`}`);
   const labelLayer = svg.append('g').attr('class', 'graph-labels').attr('aria-hidden', 'true');
 
   return {
@@ -103,7 +108,16 @@ export function createSvgLayer(host: HTMLElement, model: GraphModel, onKeySelect
           return `translate(${s?.x ?? 0},${s?.y ?? 0})`;
         })
         .attr('class', (d) =>
-          ['graph-node', `mt-${d.memoryType}`, `st-${d.status}`, d.isValid ? 'valid' : 'invalid', d.needsReview ? 'review' : '', d.id === f.selectedId ? 'selected' : '', f.pathNodes.has(d.id) ? 'on-path' : '', d.id === f.focusId ? 'focus' : '']
+          [
+            'graph-node',
+            `mt-${d.memoryType}`,
+            `st-${d.status}`,
+            d.isValid ? 'valid' : 'invalid',
+            d.needsReview ? 'review' : '',
+            d.id === f.selectedId ? 'selected' : '',
+            f.pathNodes.has(d.id) ? 'on-path' : '',
+            d.id === f.focusId ? 'focus' : '',
+          ]
             .filter(Boolean)
             .join(' '),
         )

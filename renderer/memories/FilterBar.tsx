@@ -55,7 +55,8 @@ export function FilterBar({ filter, onChange }: { filter: FactFilterInput; onCha
   const commitSearch = () => {
     const text = pendingSearch.current;
     pendingSearch.current = null;
-    if (text !== null && (filterRef.current.search ?? '') !== text.trim()) onChangeRef.current(cleanFilter({ ...filterRef.current, search: text.trim() || undefined }));
+    if (text !== null && (filterRef.current.search ?? '') !== text.trim())
+      onChangeRef.current(cleanFilter({ ...filterRef.current, search: text.trim() || undefined }));
   };
   useEffect(() => {
     if ((filterRef.current.search ?? '') === search) return;
@@ -136,11 +137,40 @@ export function FilterBar({ filter, onChange }: { filter: FactFilterInput; onCha
       </div>
       {more ? (
         <div className="filter-more" id="more-filters" role="group" aria-label="More filters">
-          <ChipGroup<MemoryType> legend="Memory type" options={MEMORY_TYPES.map((m) => ({ value: m, label: m }))} value={filter.memoryTypes ?? []} onChange={(v) => set({ memoryTypes: v })} />
-          <ChipGroup<Scope> legend="Scope" options={SCOPES.map((sc) => ({ value: sc, label: sc }))} value={filter.scopes ?? []} onChange={(v) => set({ scopes: v })} />
-          <TextField label="Source types" placeholder="user, agent" value={sources} onChange={(e) => setSources(e.target.value)} onBlur={() => set({ sourceTypes: splitList(sources) })} size={10} />
-          <TextField label="Authorities" placeholder="manager" value={authorities} onChange={(e) => setAuthorities(e.target.value)} onBlur={() => set({ authorities: splitList(authorities) })} size={10} />
-          <TextField label="From (UTC)" type="datetime-local" value={isoToLocalInput(filter.from)} onChange={(e) => set({ from: localInputToIso(e.target.value) })} />
+          <ChipGroup<MemoryType>
+            legend="Memory type"
+            options={MEMORY_TYPES.map((m) => ({ value: m, label: m }))}
+            value={filter.memoryTypes ?? []}
+            onChange={(v) => set({ memoryTypes: v })}
+          />
+          <ChipGroup<Scope>
+            legend="Scope"
+            options={SCOPES.map((sc) => ({ value: sc, label: sc }))}
+            value={filter.scopes ?? []}
+            onChange={(v) => set({ scopes: v })}
+          />
+          <TextField
+            label="Source types"
+            placeholder="user, agent"
+            value={sources}
+            onChange={(e) => setSources(e.target.value)}
+            onBlur={() => set({ sourceTypes: splitList(sources) })}
+            size={10}
+          />
+          <TextField
+            label="Authorities"
+            placeholder="manager"
+            value={authorities}
+            onChange={(e) => setAuthorities(e.target.value)}
+            onBlur={() => set({ authorities: splitList(authorities) })}
+            size={10}
+          />
+          <TextField
+            label="From (UTC)"
+            type="datetime-local"
+            value={isoToLocalInput(filter.from)}
+            onChange={(e) => set({ from: localInputToIso(e.target.value) })}
+          />
           <TextField label="To (UTC)" type="datetime-local" value={isoToLocalInput(filter.to)} onChange={(e) => set({ to: localInputToIso(e.target.value) })} />
         </div>
       ) : null}

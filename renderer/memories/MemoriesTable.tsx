@@ -104,7 +104,24 @@ const GridRow = memo(function GridRow({ row, index, start, selected, active, tem
 });
 
 export const MemoriesTable = forwardRef<MemoriesTableHandle, MemoriesTableProps>(function MemoriesTable(props, ref) {
-  const { rows, total, done, loadingMore, reloading, asOf = null, sort, onSort, hiddenColumns, selection, onSelect, activeId, onActivate, onLoadMore, onDelete, onCopyId } = props;
+  const {
+    rows,
+    total,
+    done,
+    loadingMore,
+    reloading,
+    asOf = null,
+    sort,
+    onSort,
+    hiddenColumns,
+    selection,
+    onSelect,
+    activeId,
+    onActivate,
+    onLoadMore,
+    onDelete,
+    onCopyId,
+  } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const anchor = useRef<number | null>(null);
 
@@ -283,7 +300,12 @@ export const MemoriesTable = forwardRef<MemoriesTableHandle, MemoriesTableProps>
           const sortCol = meta?.sort ?? null;
           const active = sortCol !== null && sort.column === sortCol;
           return (
-            <div key={c.id} role="columnheader" className={`grid-cell ${meta?.numeric ? 'num' : ''}`} aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}>
+            <div
+              key={c.id}
+              role="columnheader"
+              className={`grid-cell ${meta?.numeric ? 'num' : ''}`}
+              aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
+            >
               {sortCol ? (
                 <button
                   type="button"

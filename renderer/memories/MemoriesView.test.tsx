@@ -69,14 +69,18 @@ describe('memories view on a real database', () => {
     await waitFor(() => expect(within(grid).getAllByRole('row').length).toBeGreaterThan(5));
     fireEvent.change(screen.getByLabelText('Needs review'), { target: { value: 'yes' } });
     await waitFor(() => {
-      const rows = within(screen.getByRole('grid', { name: 'Memories' })).getAllByRole('row').slice(1);
+      const rows = within(screen.getByRole('grid', { name: 'Memories' }))
+        .getAllByRole('row')
+        .slice(1);
       expect(rows.length).toBeGreaterThan(0);
       for (const r of rows) expect(r.textContent).toContain('needs review');
     });
     fireEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
     fireEvent.change(screen.getByLabelText('Validity'), { target: { value: 'superseded' } });
     await waitFor(() => {
-      const rows = within(screen.getByRole('grid', { name: 'Memories' })).getAllByRole('row').slice(1);
+      const rows = within(screen.getByRole('grid', { name: 'Memories' }))
+        .getAllByRole('row')
+        .slice(1);
       // Only superseded versions: the three replaced home cities and the first launch date; not
       // the current head of a chain, not the lower-authority proposal beside it.
       const ids = rows.map((r) => r.getAttribute('data-fact-id'));

@@ -28,7 +28,10 @@ export function MemoriesView() {
   const onSelect = useCallback((ids: readonly string[], mode: 'toggle' | 'add' | 'replace' | 'remove') => dispatch({ type: 'select', ids, mode }), [dispatch]);
   const onActivate = useCallback((id: string) => dispatch({ type: 'openFact', factId: id }), [dispatch]);
   const onDelete = useCallback((ids: readonly string[]) => dispatch({ type: 'delete', request: { kind: 'ids', ids } }), [dispatch]);
-  const onCopyId = useCallback((id: string) => void copyText(id).then((ok) => toast(ok ? `Copied ${id}` : 'Could not reach the clipboard', ok ? 'info' : 'error')), [toast]);
+  const onCopyId = useCallback(
+    (id: string) => void copyText(id).then((ok) => toast(ok ? `Copied ${id}` : 'Could not reach the clipboard', ok ? 'info' : 'error')),
+    [toast],
+  );
 
   // A new filter or sort starts at the top; a live refresh keeps the scroll position.
   const firstRowId = pages.rows[0]?.id;
@@ -62,7 +65,10 @@ export function MemoriesView() {
   else if (pages.loading) content = <Loading label="Loading memories" />;
   else if (pages.rows.length === 0)
     content = filtered ? (
-      <EmptyState title="No fact matches these filters" action={<Button onClick={() => dispatch({ type: 'filter', filter: { validity: 'all' } })}>Clear filters</Button>}>
+      <EmptyState
+        title="No fact matches these filters"
+        action={<Button onClick={() => dispatch({ type: 'filter', filter: { validity: 'all' } })}>Clear filters</Button>}
+      >
         Loosen a filter or search for fewer words.
       </EmptyState>
     ) : asOf ? (
@@ -70,7 +76,9 @@ export function MemoriesView() {
         No fact of this partition was valid at {formatTime(asOf)}. Pick a later time.
       </EmptyState>
     ) : (
-      <EmptyState title="This partition holds no facts yet">Agents write facts through the library, the CLI (`statelens ingest`) or the MCP server; they appear here as they arrive.</EmptyState>
+      <EmptyState title="This partition holds no facts yet">
+        Agents write facts through the library, the CLI (`statelens ingest`) or the MCP server; they appear here as they arrive.
+      </EmptyState>
     );
   else
     content = (
@@ -101,7 +109,11 @@ export function MemoriesView() {
         <FilterBar filter={filter} onChange={(f) => dispatch({ type: 'filter', filter: f })} />
         <div className="table-toolbar row" role="toolbar" aria-label="Table actions">
           <span className="muted" data-testid="fact-count" aria-live="polite">
-            {pages.error && pages.rows.length === 0 ? 'No result' : pages.total !== null ? `${formatNumber(pages.total.count)}${pages.total.capped ? '+' : ''} fact${pages.total.count === 1 && !pages.total.capped ? '' : 's'}` : `${formatNumber(pages.rows.length)}${pages.done ? '' : '+'} facts`}
+            {pages.error && pages.rows.length === 0
+              ? 'No result'
+              : pages.total !== null
+                ? `${formatNumber(pages.total.count)}${pages.total.capped ? '+' : ''} fact${pages.total.count === 1 && !pages.total.capped ? '' : 's'}`
+                : `${formatNumber(pages.rows.length)}${pages.done ? '' : '+'} facts`}
             {pages.rows.length > 0 && !pages.done ? ` · ${formatNumber(pages.rows.length)} loaded` : ''}
             {pages.refreshing || pages.reloading ? ' · refreshing' : ''}
           </span>
@@ -132,7 +144,16 @@ export function MemoriesView() {
           <span className="grow" />
           {/* Only a result that is this filter's, complete and current is offered for deletion. */}
           {filtered && pages.rows.length > 0 && !pages.error && !pages.reloading ? (
-            <Button small variant="danger" onClick={() => dispatch({ type: 'delete', request: { kind: 'filter', filter: effectiveFilter, count: pages.total?.capped ? null : (pages.total?.count ?? null) } })}>
+            <Button
+              small
+              variant="danger"
+              onClick={() =>
+                dispatch({
+                  type: 'delete',
+                  request: { kind: 'filter', filter: effectiveFilter, count: pages.total?.capped ? null : (pages.total?.count ?? null) },
+                })
+              }
+            >
               Delete all matching…
             </Button>
           ) : null}

@@ -19,7 +19,20 @@ declare module '@tanstack/react-table' {
 const col = createColumnHelper<FactRowView>();
 
 /** Column ids whose visibility the user may change (the select column always shows). */
-export const TOGGLEABLE_COLUMNS = ['key', 'value', 'status', 'memoryType', 'scope', 'sourceType', 'authority', 'importance', 'accessCount', 'lastAccessedAt', 'ts', 'createdAt'] as const;
+export const TOGGLEABLE_COLUMNS = [
+  'key',
+  'value',
+  'status',
+  'memoryType',
+  'scope',
+  'sourceType',
+  'authority',
+  'importance',
+  'accessCount',
+  'lastAccessedAt',
+  'ts',
+  'createdAt',
+] as const;
 
 /** `asOf`: the table shows the state at that instant, where every row was valid. */
 export function factColumns(asOf: string | null = null): ColumnDef<FactRowView, unknown>[] {

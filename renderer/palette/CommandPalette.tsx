@@ -29,27 +29,72 @@ export function CommandPalette({ partitions, onClose }: { partitions: readonly P
   const [active, setActive] = useState(0);
   const listId = useId();
   const search = searchableText(useDebounced(text, FACT_SEARCH_DELAY_MS));
-  const facts = useQuery('facts.list', partitionId !== null && search ? { partitionId, filter: { search, validity: 'all' }, page: { limit: FACT_LIMIT } } : null, { keepPrevious: true });
+  const facts = useQuery(
+    'facts.list',
+    partitionId !== null && search ? { partitionId, filter: { search, validity: 'all' }, page: { limit: FACT_LIMIT } } : null,
+    { keepPrevious: true },
+  );
 
   const entries = useMemo(() => {
     const close = (f: () => void) => () => {
       onClose();
       f();
     };
-    const list: PaletteEntry[] = VIEWS.map((v, i) => ({ id: `view:${v}`, section: 'Views', label: VIEW_LABELS[v], detail: String(i + 1), run: close(() => dispatch({ type: 'view', view: v })) }));
+    const list: PaletteEntry[] = VIEWS.map((v, i) => ({
+      id: `view:${v}`,
+      section: 'Views',
+      label: VIEW_LABELS[v],
+      detail: String(i + 1),
+      run: close(() => dispatch({ type: 'view', view: v })),
+    }));
     list.push(
       { id: 'action:export', section: 'Actions', label: 'Export a snapshot…', detail: 'e', run: close(() => dispatch({ type: 'export', open: true })) },
-      { id: 'action:theme', section: 'Actions', label: `Switch to the ${theme.resolved === 'dark' ? 'light' : 'dark'} theme`, detail: 'Shift+D', run: close(theme.toggle) },
-      { id: 'action:shortcuts', section: 'Actions', label: 'Show keyboard shortcuts', detail: '?', run: close(() => dispatch({ type: 'shortcuts', open: true })) },
-      { id: 'action:now', section: 'Actions', label: 'Back to now (leave time travel)', detail: 'Shift+N', run: close(() => dispatch({ type: 'asOf', asOf: null })) },
+      {
+        id: 'action:theme',
+        section: 'Actions',
+        label: `Switch to the ${theme.resolved === 'dark' ? 'light' : 'dark'} theme`,
+        detail: 'Shift+D',
+        run: close(theme.toggle),
+      },
+      {
+        id: 'action:shortcuts',
+        section: 'Actions',
+        label: 'Show keyboard shortcuts',
+        detail: '?',
+        run: close(() => dispatch({ type: 'shortcuts', open: true })),
+      },
+      {
+        id: 'action:now',
+        section: 'Actions',
+        label: 'Back to now (leave time travel)',
+        detail: 'Shift+N',
+        run: close(() => dispatch({ type: 'asOf', asOf: null })),
+      },
     );
     if (factId)
       for (const tab of DETAIL_TABS)
-        list.push({ id: `action:tab:${tab}`, section: 'Actions', label: `Open fact ${tab === 'detail' ? 'details' : tab}`, run: close(() => dispatch({ type: 'openFact', factId, tab, view: 'memories' })) });
+        list.push({
+          id: `action:tab:${tab}`,
+          section: 'Actions',
+          label: `Open fact ${tab === 'detail' ? 'details' : tab}`,
+          run: close(() => dispatch({ type: 'openFact', factId, tab, view: 'memories' })),
+        });
     for (const p of partitions)
-      list.push({ id: `partition:${p.id}`, section: 'Partitions', label: p.label, detail: `${formatNumber(p.validFacts)} valid of ${formatNumber(p.facts)}`, run: close(() => dispatch({ type: 'partition', partitionId: p.id })) });
+      list.push({
+        id: `partition:${p.id}`,
+        section: 'Partitions',
+        label: p.label,
+        detail: `${formatNumber(p.validFacts)} valid of ${formatNumber(p.facts)}`,
+        run: close(() => dispatch({ type: 'partition', partitionId: p.id })),
+      });
     for (const f of search ? (facts.data?.rows ?? []) : [])
-      list.push({ id: `fact:${f.id}`, section: 'Facts', label: f.key, detail: `${f.value.slice(0, 80)} · ${statusWord(f.status, f.isValid)}`, run: close(() => dispatch({ type: 'openFact', factId: f.id, tab: 'detail', view: 'memories' })) });
+      list.push({
+        id: `fact:${f.id}`,
+        section: 'Facts',
+        label: f.key,
+        detail: `${f.value.slice(0, 80)} · ${statusWord(f.status, f.isValid)}`,
+        run: close(() => dispatch({ type: 'openFact', factId: f.id, tab: 'detail', view: 'memories' })),
+      });
     return rankEntries(text, list);
   }, [text, search, facts.data, partitions, factId, theme, dispatch, onClose]);
 

@@ -14,7 +14,13 @@ describe('command palette entries', () => {
   });
 
   it('keeps section order, drops non-matches and leaves engine-matched facts as they came', () => {
-    const entries = [entry('Facts', 'diet'), entry('Partitions', 'acme / user dana'), entry('Views', 'Audit log'), entry('Views', 'Memories'), entry('Actions', 'Export a snapshot')];
+    const entries = [
+      entry('Facts', 'diet'),
+      entry('Partitions', 'acme / user dana'),
+      entry('Views', 'Audit log'),
+      entry('Views', 'Memories'),
+      entry('Actions', 'Export a snapshot'),
+    ];
     expect(rankEntries('a', entries).map((e) => e.id)).toEqual(['Views:Audit log', 'Actions:Export a snapshot', 'Partitions:acme / user dana', 'Facts:diet']);
     expect(rankEntries('dana', entries).map((e) => e.id)).toEqual(['Partitions:acme / user dana', 'Facts:diet']);
   });

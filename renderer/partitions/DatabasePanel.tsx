@@ -64,7 +64,13 @@ export function DatabasePanel() {
           <ul className="list-plain">
             {recent.data.entries.map((r) => (
               <li key={r.index}>
-                <Button small className="btn-ghost" disabled={!r.exists || open.pending} title={r.path} onClick={() => void doOpen({ source: 'recent', index: r.index })}>
+                <Button
+                  small
+                  className="btn-ghost"
+                  disabled={!r.exists || open.pending}
+                  title={r.path}
+                  onClick={() => void doOpen({ source: 'recent', index: r.index })}
+                >
                   {r.name}
                   {r.exists ? '' : ' (missing)'}
                 </Button>

@@ -8,7 +8,12 @@ afterEach(cleanup);
 const p = (id: number, ref: PartitionSummary['ref'], facts = 10): PartitionSummary => ({
   id,
   ref,
-  label: ref.kind === 'user' ? `${ref.org} / user ${ref.user}` : ref.kind === 'capability' ? `${ref.org} / capability ${ref.capability}` : `${ref.org} / organisational knowledge`,
+  label:
+    ref.kind === 'user'
+      ? `${ref.org} / user ${ref.user}`
+      : ref.kind === 'capability'
+        ? `${ref.org} / capability ${ref.capability}`
+        : `${ref.org} / organisational knowledge`,
   maturity: ref.kind === 'capability' ? 'senior' : null,
   facts,
   validFacts: facts - 1,
@@ -19,7 +24,12 @@ const p = (id: number, ref: PartitionSummary['ref'], facts = 10): PartitionSumma
 
 describe('partition picker', () => {
   it('groups organisations into users, capabilities and organisational knowledge with counts', () => {
-    const parts = [p(1, { kind: 'user', org: 'acme', user: 'ana' }), p(2, { kind: 'capability', org: 'acme', capability: 'bot' }), p(3, { kind: 'organizational', org: 'acme' }), p(4, { kind: 'user', org: 'globex', user: 'bob' })];
+    const parts = [
+      p(1, { kind: 'user', org: 'acme', user: 'ana' }),
+      p(2, { kind: 'capability', org: 'acme', capability: 'bot' }),
+      p(3, { kind: 'organizational', org: 'acme' }),
+      p(4, { kind: 'user', org: 'globex', user: 'bob' }),
+    ];
     expect(groupPartitions(parts).map((g) => [g.org, g.kinds.map((k) => k.kind)])).toEqual([
       ['acme', ['user', 'capability', 'organizational']],
       ['globex', ['user']],
@@ -28,7 +38,11 @@ describe('partition picker', () => {
     render(<PartitionTree partitions={parts} selectedId={1} onSelect={onSelect} />);
     const nav = screen.getByRole('navigation', { name: 'Partitions' });
     expect(within(nav).getByRole('button', { name: 'acme / capability bot: 9 valid of 10 facts, 4 need review' })).toBeTruthy();
-    expect(within(nav).getByRole('button', { name: /acme \/ user ana/ }).getAttribute('aria-current')).toBe('true');
+    expect(
+      within(nav)
+        .getByRole('button', { name: /acme \/ user ana/ })
+        .getAttribute('aria-current'),
+    ).toBe('true');
     fireEvent.click(within(nav).getByRole('button', { name: /globex \/ user bob/ }));
     expect(onSelect).toHaveBeenCalledWith(4);
     expect(within(nav).queryByRole('searchbox')).toBeNull();

@@ -21,7 +21,9 @@ export function subjectOf(p: PartitionSummary): string {
   }
 }
 
-export function groupPartitions(partitions: readonly PartitionSummary[]): Array<{ org: string; kinds: Array<{ kind: PartitionKind; items: PartitionSummary[] }> }> {
+export function groupPartitions(
+  partitions: readonly PartitionSummary[],
+): Array<{ org: string; kinds: Array<{ kind: PartitionKind; items: PartitionSummary[] }> }> {
   const orgs = new Map<string, Map<PartitionKind, PartitionSummary[]>>();
   for (const p of partitions) {
     const kinds = orgs.get(p.ref.org) ?? new Map<PartitionKind, PartitionSummary[]>();
@@ -38,7 +40,15 @@ export function groupPartitions(partitions: readonly PartitionSummary[]): Array<
 /** Above this many partitions (a StateBench import has hundreds) the picker offers a filter. */
 export const PARTITION_FILTER_FROM = 12;
 
-export function PartitionTree({ partitions, selectedId, onSelect }: { partitions: readonly PartitionSummary[]; selectedId: number | null; onSelect: (id: number) => void }) {
+export function PartitionTree({
+  partitions,
+  selectedId,
+  onSelect,
+}: {
+  partitions: readonly PartitionSummary[];
+  selectedId: number | null;
+  onSelect: (id: number) => void;
+}) {
   const [query, setQuery] = useState('');
   const shown = useMemo(() => {
     const q = query.trim().toLowerCase();
@@ -55,7 +65,13 @@ export function PartitionTree({ partitions, selectedId, onSelect }: { partitions
       {partitions.length > PARTITION_FILTER_FROM ? (
         <label className="field">
           <span className="sr-only">Filter partitions</span>
-          <input className="input" type="search" placeholder={`Filter ${partitions.length} partitions`} value={query} onChange={(e) => setQuery(e.target.value)} />
+          <input
+            className="input"
+            type="search"
+            placeholder={`Filter ${partitions.length} partitions`}
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+          />
         </label>
       ) : null}
       {groups.map((g) => (

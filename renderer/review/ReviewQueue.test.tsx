@@ -57,7 +57,10 @@ describe('bulk dismissal in batches', () => {
     const ids: string[] = [];
     let after: string | null = null;
     do {
-      const page: { rows: Array<{ id: string }>; nextCursor: string | null } = await transport.call('facts.list', { partitionId, page: { limit: MAX_PAGE_SIZE, after } });
+      const page: { rows: Array<{ id: string }>; nextCursor: string | null } = await transport.call('facts.list', {
+        partitionId,
+        page: { limit: MAX_PAGE_SIZE, after },
+      });
       ids.push(...page.rows.map((r) => r.id));
       after = page.nextCursor;
     } while (after);
@@ -83,11 +86,15 @@ describe('bulk dismissal in batches', () => {
   it('stops at the first failed batch and says which ids were not dismissed', async () => {
     const ids = Array.from({ length: 25 }, (_, i) => `f_${i}`);
     const seen: string[][] = [];
-    const r = await dismissInBatches([...ids, 'f_3'], async (batch) => {
-      seen.push(batch);
-      if (seen.length === 2) throw new StatelensError('NOT_FOUND', 'gone');
-      return { dismissed: batch.slice(0, 2), notFlagged: batch.slice(2), auditId: seen.length };
-    }, 10);
+    const r = await dismissInBatches(
+      [...ids, 'f_3'],
+      async (batch) => {
+        seen.push(batch);
+        if (seen.length === 2) throw new StatelensError('NOT_FOUND', 'gone');
+        return { dismissed: batch.slice(0, 2), notFlagged: batch.slice(2), auditId: seen.length };
+      },
+      10,
+    );
     expect(seen.map((b) => b.length)).toEqual([10, 10]);
     expect(r.done).toEqual(ids.slice(0, 10));
     expect(r.remaining).toEqual(ids.slice(10));
@@ -98,4 +105,3 @@ describe('bulk dismissal in batches', () => {
     expect(() => batchesOf([1], 0)).toThrow(RangeError);
   });
 });
-

@@ -18,7 +18,21 @@ import { useUndoDismiss } from './undo-dismiss';
 type ReviewItem = ChannelOutput<'review.queue'>['entries'][number];
 const PAGE = 100;
 
-export function ReviewCard({ item, checked, onCheck, onOpen, onDismiss, onDelete }: { item: ReviewItem; checked: boolean; onCheck: (v: boolean) => void; onOpen: () => void; onDismiss: () => void; onDelete: () => void }) {
+export function ReviewCard({
+  item,
+  checked,
+  onCheck,
+  onOpen,
+  onDismiss,
+  onDelete,
+}: {
+  item: ReviewItem;
+  checked: boolean;
+  onCheck: (v: boolean) => void;
+  onOpen: () => void;
+  onDismiss: () => void;
+  onDelete: () => void;
+}) {
   const f = item.fact;
   return (
     <li className="review-card card" data-fact-id={f.id} aria-label={`Review ${f.key}`}>
@@ -77,7 +91,21 @@ export function ReviewCard({ item, checked, onCheck, onOpen, onDismiss, onDelete
   );
 }
 
-function ReviewPage({ partitionId, after, selected, setSelected, onNext, isLast }: { partitionId: number; after: string | null; selected: ReadonlySet<string>; setSelected: (id: string, on: boolean) => void; onNext: (cursor: string) => void; isLast: boolean }) {
+function ReviewPage({
+  partitionId,
+  after,
+  selected,
+  setSelected,
+  onNext,
+  isLast,
+}: {
+  partitionId: number;
+  after: string | null;
+  selected: ReadonlySet<string>;
+  setSelected: (id: string, on: boolean) => void;
+  onNext: (cursor: string) => void;
+  isLast: boolean;
+}) {
   const dispatch = useDispatch();
   const toast = useToast();
   const dismiss = useMutation('review.dismiss');
@@ -138,7 +166,11 @@ export function ReviewQueue() {
     const how = r.batches > 1 ? ` in ${r.batches} requests` : '';
     // One request can be undone as a whole; several cannot (only the last is still the latest change).
     if (r.error === undefined) toast(`Dismissed ${plural(r.dismissed, 'flag')}${how}`, 'info', r.batches === 1 ? undoAction(r.lastAuditId) : undefined);
-    else toast(`Dismissed ${plural(r.dismissed, 'flag')}${how}; ${plural(r.remaining.length, 'selected fact')} could not be (still selected): ${r.error instanceof Error ? r.error.message : String(r.error)}`, 'error');
+    else
+      toast(
+        `Dismissed ${plural(r.dismissed, 'flag')}${how}; ${plural(r.remaining.length, 'selected fact')} could not be (still selected): ${r.error instanceof Error ? r.error.message : String(r.error)}`,
+        'error',
+      );
   };
 
   const setSelected = (id: string, on: boolean) =>
@@ -169,7 +201,9 @@ export function ReviewQueue() {
         ) : null}
       </header>
       {total === 0 ? (
-        <EmptyState title="Nothing needs review">When a fact is corrected or deleted, the facts that rest on it are flagged and appear here with the change that caused it.</EmptyState>
+        <EmptyState title="Nothing needs review">
+          When a fact is corrected or deleted, the facts that rest on it are flagged and appear here with the change that caused it.
+        </EmptyState>
       ) : (
         <ul className="list-plain review-list col scroll">
           {cursors.map((c, i) => (

@@ -9,10 +9,15 @@ describe('a review flag raised by a conversation turn', () => {
     const view = await screen.findByRole('region', { name: 'Review queue' });
     await waitFor(() => expect(within(view).getByTestId('review-total').textContent).toBe('3 facts need review'));
     // Another agent process records the fact, then the user's hedged turn.
-    externalTurns(m.backend.dbPath, [{ key: 'meeting', value: 'Meeting is Tuesday at 2pm' }], 'ui', [{ speaker: 'user', text: 'Could we move the meeting to Thursday <b>instead</b>?' }]);
-    const card = await within(view).findByRole('listitem', { name: 'Review meeting' });
+    externalTurns(m.backend.dbPath, [{ key: 'meeting', value: 'Meeting is Tuesday at 2pm' }], 'ui', [
+      { speaker: 'user', text: 'Could we move the meeting to Thursday <b>instead</b>?' },
+    ]);
+    // The change arrives through the engine's poll for other processes' commits: allow it time.
+    const card = await within(view).findByRole('listitem', { name: 'Review meeting' }, { timeout: 15_000 });
     expect(card.textContent).toContain('Why: contradicted by turn 0 of session "ui" (user) names "meeting" with the change cue "instead"');
-    expect(card.textContent).toContain('Upstream change: conversation turn 0 of session ui (user): “Could we move the meeting to Thursday <b>instead</b>?” — change cue “instead”');
+    expect(card.textContent).toContain(
+      'Upstream change: conversation turn 0 of session ui (user): “Could we move the meeting to Thursday <b>instead</b>?” — change cue “instead”',
+    );
     // Memory text stays text: the markup in the turn is not rendered.
     expect(card.querySelector('b')).toBeNull();
   });

@@ -25,7 +25,11 @@ export function batchesOf<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-export async function dismissInBatches(ids: readonly string[], dismiss: (batch: string[]) => Promise<DismissResult>, size: number = MAX_DISMISS_IDS): Promise<BulkDismissOutcome> {
+export async function dismissInBatches(
+  ids: readonly string[],
+  dismiss: (batch: string[]) => Promise<DismissResult>,
+  size: number = MAX_DISMISS_IDS,
+): Promise<BulkDismissOutcome> {
   const batches = batchesOf([...new Set(ids)], size);
   const done: string[] = [];
   let dismissed = 0;

@@ -23,7 +23,9 @@ describe('agent state', () => {
             { id: 'x3', action: 'discount', expected_outcome: 'cheaper', status: 'failed' },
           ],
           tentative_hypotheses: [{ id: 'h1', hypothesis: 'travels with a colleague' }],
-          items: [{ id: 'i1', kind: 'task', title: 'Book <b>train</b>', status: 'active', createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z' }],
+          items: [
+            { id: 'i1', kind: 'task', title: 'Book <b>train</b>', status: 'active', createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z' },
+          ],
         }}
       />,
     );

@@ -27,7 +27,10 @@ export function AgentStateView({ state, updatedAt }: { state: AgentState; update
   for (const e of state.expectations) byStatus.get(e.status ?? 'pending')?.push(e);
   return (
     <div className="agent-state col" data-testid="agent-state">
-      <p className="muted">Updated {formatTime(updatedAt)}{state.lastSummarizedAt ? ` · summarised ${formatTime(state.lastSummarizedAt)}` : ''}</p>
+      <p className="muted">
+        Updated {formatTime(updatedAt)}
+        {state.lastSummarizedAt ? ` · summarised ${formatTime(state.lastSummarizedAt)}` : ''}
+      </p>
       <section aria-label="Expectations" className="col">
         <h4>Expectations ({state.expectations.length})</h4>
         <div className="expectation-columns">
@@ -54,7 +57,14 @@ export function AgentStateView({ state, updatedAt }: { state: AgentState; update
             .map((a) => (
               <li key={a.id} className="assumption row">
                 <div className="meter confidence" title={`confidence ${a.confidence.toFixed(2)}`}>
-                  <div className="meter-track" role="meter" aria-label={`Confidence in ${a.hypothesis.slice(0, 60)}`} aria-valuemin={0} aria-valuemax={1} aria-valuenow={a.confidence}>
+                  <div
+                    className="meter-track"
+                    role="meter"
+                    aria-label={`Confidence in ${a.hypothesis.slice(0, 60)}`}
+                    aria-valuemin={0}
+                    aria-valuemax={1}
+                    aria-valuenow={a.confidence}
+                  >
                     <div className="meter-fill" style={{ width: `${Math.round(a.confidence * 100)}%` }} />
                   </div>
                 </div>

@@ -26,8 +26,15 @@ function ContextDocuments({ partitionId, sessionId }: { partitionId: number; ses
   const docL = useQuery('contextDocuments.get', l > 0 && l !== r ? { partitionId, sessionId, version: l } : null);
   if (versions.error) return <ErrorState error={versions.error} onRetry={versions.refetch} context="Context documents" />;
   if (!versions.data) return <Loading label="Loading context documents" />;
-  if (list.length === 0) return <EmptyState title="No context document">This session has no context document. Agents that keep one (the context_document strategy) write it at the end of a session.</EmptyState>;
-  const options = [...list].sort((a, b) => b.version - a.version).map((v) => ({ value: String(v.version), label: `v${v.version} · ${formatTime(v.createdAt)} · ${v.words} words` }));
+  if (list.length === 0)
+    return (
+      <EmptyState title="No context document">
+        This session has no context document. Agents that keep one (the context_document strategy) write it at the end of a session.
+      </EmptyState>
+    );
+  const options = [...list]
+    .sort((a, b) => b.version - a.version)
+    .map((v) => ({ value: String(v.version), label: `v${v.version} · ${formatTime(v.createdAt)} · ${v.words} words` }));
   const bodyR = docR.data?.document?.body;
   const bodyL = l === r ? bodyR : docL.data?.document?.body;
   return (
@@ -55,7 +62,8 @@ function AgentStatePane({ partitionId, sessionId }: { partitionId: number; sessi
   const q = useQuery('agentState.get', { partitionId, sessionId });
   if (q.error) return <ErrorState error={q.error} onRetry={q.refetch} context="Agent state" />;
   if (!q.data) return <Loading label="Loading agent state" />;
-  if (!q.data.state) return <EmptyState title="No agent state">This session has recorded no agent state (expectations, assumptions, hypotheses, items).</EmptyState>;
+  if (!q.data.state)
+    return <EmptyState title="No agent state">This session has recorded no agent state (expectations, assumptions, hypotheses, items).</EmptyState>;
   return <AgentStateView state={q.data.state} updatedAt={q.data.updatedAt} />;
 }
 
@@ -69,7 +77,8 @@ export function SessionsView() {
   if (partitionId === null) return null;
   if (q.error) return <ErrorState error={q.error} onRetry={q.refetch} context="Sessions" />;
   if (!q.data) return <Loading label="Loading sessions" />;
-  if (sessions.length === 0) return <EmptyState title="No sessions">No agent has recorded a session (working set, agent state or context document) in this partition.</EmptyState>;
+  if (sessions.length === 0)
+    return <EmptyState title="No sessions">No agent has recorded a session (working set, agent state or context document) in this partition.</EmptyState>;
   return (
     <section className="sessions-view" aria-label="Sessions">
       <nav className="session-list" aria-label="Sessions">
@@ -77,10 +86,21 @@ export function SessionsView() {
         <ul className="list-plain">
           {sessions.map((s) => (
             <li key={s.sessionId}>
-              <button type="button" className="partition-item session-item" aria-current={s.sessionId === current ? 'true' : undefined} onClick={() => setSessionId(s.sessionId)}>
+              <button
+                type="button"
+                className="partition-item session-item"
+                aria-current={s.sessionId === current ? 'true' : undefined}
+                onClick={() => setSessionId(s.sessionId)}
+              >
                 <span className="memory-text">{s.sessionId}</span>
                 <span className="faint">
-                  {[s.hasAgentState ? 'agent state' : null, s.contextDocumentVersions > 0 ? `${s.contextDocumentVersions} document version${s.contextDocumentVersions === 1 ? '' : 's'}` : null, `${s.workingItems} working item${s.workingItems === 1 ? '' : 's'}`].filter(Boolean).join(' · ')}
+                  {[
+                    s.hasAgentState ? 'agent state' : null,
+                    s.contextDocumentVersions > 0 ? `${s.contextDocumentVersions} document version${s.contextDocumentVersions === 1 ? '' : 's'}` : null,
+                    `${s.workingItems} working item${s.workingItems === 1 ? '' : 's'}`,
+                  ]
+                    .filter(Boolean)
+                    .join(' · ')}
                 </span>
                 {s.lastActivityAt ? <span className="faint">last {formatTime(s.lastActivityAt)}</span> : null}
               </button>
@@ -99,7 +119,13 @@ export function SessionsView() {
             value={tab}
             onChange={setTab}
           >
-            <div className="session-pane">{tab === 'state' ? <AgentStatePane partitionId={partitionId} sessionId={current} /> : <ContextDocuments partitionId={partitionId} sessionId={current} />}</div>
+            <div className="session-pane">
+              {tab === 'state' ? (
+                <AgentStatePane partitionId={partitionId} sessionId={current} />
+              ) : (
+                <ContextDocuments partitionId={partitionId} sessionId={current} />
+              )}
+            </div>
           </Tabs>
         ) : null}
       </div>

@@ -67,13 +67,32 @@ function typingIn(target: EventTarget | null): boolean {
   return false;
 }
 
-const NAV_KEYS = new Set([' ', 'Enter', 'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown', 'shift+ArrowUp', 'shift+ArrowDown']);
+const NAV_KEYS = new Set([
+  ' ',
+  'Enter',
+  'ArrowUp',
+  'ArrowDown',
+  'ArrowLeft',
+  'ArrowRight',
+  'Home',
+  'End',
+  'PageUp',
+  'PageDown',
+  'shift+ArrowUp',
+  'shift+ArrowDown',
+]);
 
 /** Buttons, links, tabs and other widgets keep their own Space / Enter / arrow behaviour. */
 function ownsNavigation(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   if (target.dataset.shortcuts === 'grid') return false;
-  return target.tagName === 'BUTTON' || target.tagName === 'A' || target.tagName === 'INPUT' || target.getAttribute('role') !== null || target.tabIndex >= 0 && target.tagName !== 'BODY' && target.tagName !== 'DIV';
+  return (
+    target.tagName === 'BUTTON' ||
+    target.tagName === 'A' ||
+    target.tagName === 'INPUT' ||
+    target.getAttribute('role') !== null ||
+    (target.tabIndex >= 0 && target.tagName !== 'BODY' && target.tagName !== 'DIV')
+  );
 }
 
 type Handler = (e: KeyboardEvent) => void;

@@ -70,7 +70,11 @@ export async function mountInspector(options: { seed?: SeedOptions; initial?: (s
 }
 
 /** A subtree inside every provider, on a seeded database. */
-export async function mountWithProviders(children: (s: SeedInfo) => ReactNode, initial: (s: SeedInfo) => Partial<AppState>, seed?: SeedOptions): Promise<Mounted> {
+export async function mountWithProviders(
+  children: (s: SeedInfo) => ReactNode,
+  initial: (s: SeedInfo) => Partial<AppState>,
+  seed?: SeedOptions,
+): Promise<Mounted> {
   const backend = await startSeeded(seed);
   const calls: string[] = [];
   const transport = transportFor(backend, calls);

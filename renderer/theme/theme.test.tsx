@@ -5,7 +5,11 @@ import { ThemeProvider, useTheme } from './theme';
 /** jsdom has no matchMedia: a controllable system preference for these tests. */
 function systemPrefersDark(dark: boolean): { set(dark: boolean): void } {
   const listeners = new Set<() => void>();
-  const mq = { matches: dark, addEventListener: (_: string, l: () => void) => listeners.add(l), removeEventListener: (_: string, l: () => void) => listeners.delete(l) };
+  const mq = {
+    matches: dark,
+    addEventListener: (_: string, l: () => void) => listeners.add(l),
+    removeEventListener: (_: string, l: () => void) => listeners.delete(l),
+  };
   Object.defineProperty(window, 'matchMedia', { configurable: true, value: () => mq });
   return {
     set(d: boolean) {

@@ -28,7 +28,10 @@ export function Dialog({
   useEffect(() => {
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const el = ref.current;
-    const first = el?.querySelector<HTMLElement>('[data-autofocus]') ?? el?.querySelector<HTMLElement>(`.dialog-body ${FOCUSABLE}`) ?? el?.querySelector<HTMLElement>(FOCUSABLE);
+    const first =
+      el?.querySelector<HTMLElement>('[data-autofocus]') ??
+      el?.querySelector<HTMLElement>(`.dialog-body ${FOCUSABLE}`) ??
+      el?.querySelector<HTMLElement>(FOCUSABLE);
     first?.focus();
     return () => {
       if (previous && previous.isConnected) previous.focus();

@@ -34,13 +34,22 @@ function fold(ops: readonly DiffOp[]): Row[] {
 export function DiffView({ before, after, beforeLabel, afterLabel }: { before: string; after: string; beforeLabel: string; afterLabel: string }) {
   const { rows, added, removed, truncated } = useMemo(() => {
     const d = diffLines(before, after);
-    return { rows: fold(d.ops), added: d.ops.filter((o) => o.kind === 'add').length, removed: d.ops.filter((o) => o.kind === 'remove').length, truncated: d.truncated };
+    return {
+      rows: fold(d.ops),
+      added: d.ops.filter((o) => o.kind === 'add').length,
+      removed: d.ops.filter((o) => o.kind === 'remove').length,
+      truncated: d.truncated,
+    };
   }, [before, after]);
   return (
     <div className="diff" aria-label={`Differences between ${beforeLabel} and ${afterLabel}`}>
       <div className="row diff-summary">
-        <span className="diff-remove-text">− {removed} line{removed === 1 ? '' : 's'} only in {beforeLabel}</span>
-        <span className="diff-add-text">+ {added} line{added === 1 ? '' : 's'} only in {afterLabel}</span>
+        <span className="diff-remove-text">
+          − {removed} line{removed === 1 ? '' : 's'} only in {beforeLabel}
+        </span>
+        <span className="diff-add-text">
+          + {added} line{added === 1 ? '' : 's'} only in {afterLabel}
+        </span>
         {truncated ? <span className="faint">(compared the first lines only)</span> : null}
       </div>
       {added === 0 && removed === 0 ? <p className="muted">The two texts are identical.</p> : null}

@@ -58,7 +58,13 @@ function FactRefView({ id, brief, loaded, onOpen }: { id: string; brief: FactBri
   const open = onOpen ?? ((factId: string) => dispatch({ type: 'openFact', factId, view: 'memories', tab: 'detail' }));
   return (
     <span className="fact-ref" data-fact-ref={id}>
-      <button type="button" className="link-button fact-ref-key" onClick={() => open(id)} aria-label={`Open ${brief.key}: ${snippet(brief.value)} (${statusWord(brief.status, brief.isValid)})`} title={snippet(brief.value, 300)}>
+      <button
+        type="button"
+        className="link-button fact-ref-key"
+        onClick={() => open(id)}
+        aria-label={`Open ${brief.key}: ${snippet(brief.value)} (${statusWord(brief.status, brief.isValid)})`}
+        title={snippet(brief.value, 300)}
+      >
         {brief.key}
       </button>
       <span className="fact-ref-value memory-text">{snippet(brief.value)}</span>

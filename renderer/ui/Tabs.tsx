@@ -6,7 +6,19 @@ export interface TabDef<T extends string> {
   readonly label: ReactNode;
 }
 
-export function Tabs<T extends string>({ tabs, value, onChange, label, children }: { tabs: readonly TabDef<T>[]; value: T; onChange: (id: T) => void; label: string; children: ReactNode }) {
+export function Tabs<T extends string>({
+  tabs,
+  value,
+  onChange,
+  label,
+  children,
+}: {
+  tabs: readonly TabDef<T>[];
+  value: T;
+  onChange: (id: T) => void;
+  label: string;
+  children: ReactNode;
+}) {
   const base = useId();
   const refs = useRef(new Map<T, HTMLButtonElement>());
   function move(delta: number) {

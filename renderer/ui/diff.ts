@@ -28,7 +28,8 @@ export function diffLines(a: string, b: string): { ops: DiffOp[]; truncated: boo
     const dp = new Uint32Array((n + 1) * (m + 1));
     for (let i = n - 1; i >= 0; i--) {
       for (let j = m - 1; j >= 0; j--) {
-        dp[i * (m + 1) + j] = ma[i] === mb[j] ? (dp[(i + 1) * (m + 1) + j + 1] ?? 0) + 1 : Math.max(dp[(i + 1) * (m + 1) + j] ?? 0, dp[i * (m + 1) + j + 1] ?? 0);
+        dp[i * (m + 1) + j] =
+          ma[i] === mb[j] ? (dp[(i + 1) * (m + 1) + j + 1] ?? 0) + 1 : Math.max(dp[(i + 1) * (m + 1) + j] ?? 0, dp[i * (m + 1) + j + 1] ?? 0);
       }
     }
     let i = 0;

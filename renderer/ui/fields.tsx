@@ -41,7 +41,12 @@ export function SelectField<T extends string>({
   );
 }
 
-export function Checkbox({ label, checked, onChange, ...rest }: Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'type'> & { label: ReactNode; checked: boolean; onChange: (checked: boolean) => void }) {
+export function Checkbox({
+  label,
+  checked,
+  onChange,
+  ...rest
+}: Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'type'> & { label: ReactNode; checked: boolean; onChange: (checked: boolean) => void }) {
   return (
     <label className="check">
       <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} {...rest} />
@@ -51,7 +56,17 @@ export function Checkbox({ label, checked, onChange, ...rest }: Omit<InputHTMLAt
 }
 
 /** A group of toggle chips for a multi-valued enum filter; none pressed means "any". */
-export function ChipGroup<T extends string>({ legend, options, value, onChange }: { legend: string; options: ReadonlyArray<{ value: T; label: string }>; value: readonly T[]; onChange: (value: T[]) => void }) {
+export function ChipGroup<T extends string>({
+  legend,
+  options,
+  value,
+  onChange,
+}: {
+  legend: string;
+  options: ReadonlyArray<{ value: T; label: string }>;
+  value: readonly T[];
+  onChange: (value: T[]) => void;
+}) {
   return (
     <fieldset className="chips">
       <legend>{legend}</legend>

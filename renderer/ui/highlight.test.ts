@@ -19,7 +19,14 @@ describe('search highlighting', () => {
   });
 
   it('merges overlapping ranges and tolerates unsorted input', () => {
-    expect(mergeRanges([[5, 8], [0, 2], [1, 3], [7, 9]])).toEqual([
+    expect(
+      mergeRanges([
+        [5, 8],
+        [0, 2],
+        [1, 3],
+        [7, 9],
+      ]),
+    ).toEqual([
       [0, 3],
       [5, 9],
     ]);

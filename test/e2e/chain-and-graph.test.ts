@@ -12,7 +12,15 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { GRAPH_PROBE, SVG_NODE_LIMIT, type DrawnFrame, type GraphCanvasProbe, type ProbedEdge, type ProbedLabel, type ProbedNode } from '../../renderer/graph/canvas-hit';
+import {
+  GRAPH_PROBE,
+  SVG_NODE_LIMIT,
+  type DrawnFrame,
+  type GraphCanvasProbe,
+  type ProbedEdge,
+  type ProbedLabel,
+  type ProbedNode,
+} from '../../renderer/graph/canvas-hit';
 import { CARD_H, CARD_W, segmentCrossesBox } from '../../renderer/chain/layout';
 import { chromiumMissing, launchChromium, pageErrors, screenshot, type Browser } from './helpers/browser';
 import { buildRenderer, cliEntry, repoRoot, startServe, type Served } from './helpers/serve';
@@ -60,9 +68,18 @@ function findIds(file: string): Ids {
       `SELECT partition_id, key, count(*) AS n FROM facts WHERE status != 'proposal' GROUP BY partition_id, key HAVING sum(is_valid) = 1 ORDER BY n DESC, partition_id, key LIMIT 1`,
     );
     const longHead = one<{ id: string }>('SELECT id FROM facts WHERE partition_id = ? AND key = ? AND is_valid = 1', longKey.partition_id, longKey.key);
-    const longFirst = one<{ id: string }>("SELECT id FROM facts WHERE partition_id = ? AND key = ? AND status != 'proposal' ORDER BY ts LIMIT 1", longKey.partition_id, longKey.key);
+    const longFirst = one<{ id: string }>(
+      "SELECT id FROM facts WHERE partition_id = ? AND key = ? AND status != 'proposal' ORDER BY ts LIMIT 1",
+      longKey.partition_id,
+      longKey.key,
+    );
     const web = one<{ id: number }>("SELECT id FROM partitions WHERE org_id = 'northwind' AND kind = 'organizational'").id;
-    const idOf = (key: string, valid = true) => one<{ id: string }>(`SELECT id FROM facts WHERE partition_id = ? AND key = ? AND status ${valid ? "= 'active'" : "= 'superseded'"} ORDER BY ts LIMIT 1`, web, key).id;
+    const idOf = (key: string, valid = true) =>
+      one<{ id: string }>(
+        `SELECT id FROM facts WHERE partition_id = ? AND key = ? AND status ${valid ? "= 'active'" : "= 'superseded'"} ORDER BY ts LIMIT 1`,
+        web,
+        key,
+      ).id;
     return {
       late: { partition: lateKey.partition_id, head: lateHead.id, key: lateKey.key, lateReasons },
       long: { partition: longKey.partition_id, head: longHead.id, first: longFirst.id, versions: longKey.n },
@@ -79,11 +96,31 @@ function findIds(file: string): Ids {
 
 // The graph surface's read-only probe (renderer/graph/canvas-hit.ts), read inside the page.
 const probe = {
-  frame: (page: Page) => page.evaluate(([sel, key]) => (document.querySelector(sel) as unknown as Record<symbol, GraphCanvasProbe> | null)?.[Symbol.for(key)]?.lastFrame() ?? null, [SURFACE, PROBE_KEY] as const) as Promise<DrawnFrame | null>,
-  nodes: (page: Page) => page.evaluate(([sel, key]) => (document.querySelector(sel) as unknown as Record<symbol, GraphCanvasProbe> | null)?.[Symbol.for(key)]?.nodes() ?? [], [SURFACE, PROBE_KEY] as const) as Promise<ProbedNode[]>,
-  edges: (page: Page) => page.evaluate(([sel, key]) => (document.querySelector(sel) as unknown as Record<symbol, GraphCanvasProbe> | null)?.[Symbol.for(key)]?.edges() ?? [], [SURFACE, PROBE_KEY] as const) as Promise<ProbedEdge[]>,
-  labels: (page: Page) => page.evaluate(([sel, key]) => (document.querySelector(sel) as unknown as Record<symbol, GraphCanvasProbe> | null)?.[Symbol.for(key)]?.labels() ?? [], [SURFACE, PROBE_KEY] as const) as Promise<ProbedLabel[]>,
-  nodeAt: (page: Page, x: number, y: number) => page.evaluate(([sel, key, px, py]) => (document.querySelector(sel) as unknown as Record<symbol, GraphCanvasProbe> | null)?.[Symbol.for(key)]?.nodeAt(px, py) ?? null, [SURFACE, PROBE_KEY, x, y] as const),
+  frame: (page: Page) =>
+    page.evaluate(([sel, key]) => (document.querySelector(sel) as unknown as Record<symbol, GraphCanvasProbe> | null)?.[Symbol.for(key)]?.lastFrame() ?? null, [
+      SURFACE,
+      PROBE_KEY,
+    ] as const) as Promise<DrawnFrame | null>,
+  nodes: (page: Page) =>
+    page.evaluate(([sel, key]) => (document.querySelector(sel) as unknown as Record<symbol, GraphCanvasProbe> | null)?.[Symbol.for(key)]?.nodes() ?? [], [
+      SURFACE,
+      PROBE_KEY,
+    ] as const) as Promise<ProbedNode[]>,
+  edges: (page: Page) =>
+    page.evaluate(([sel, key]) => (document.querySelector(sel) as unknown as Record<symbol, GraphCanvasProbe> | null)?.[Symbol.for(key)]?.edges() ?? [], [
+      SURFACE,
+      PROBE_KEY,
+    ] as const) as Promise<ProbedEdge[]>,
+  labels: (page: Page) =>
+    page.evaluate(([sel, key]) => (document.querySelector(sel) as unknown as Record<symbol, GraphCanvasProbe> | null)?.[Symbol.for(key)]?.labels() ?? [], [
+      SURFACE,
+      PROBE_KEY,
+    ] as const) as Promise<ProbedLabel[]>,
+  nodeAt: (page: Page, x: number, y: number) =>
+    page.evaluate(
+      ([sel, key, px, py]) => (document.querySelector(sel) as unknown as Record<symbol, GraphCanvasProbe> | null)?.[Symbol.for(key)]?.nodeAt(px, py) ?? null,
+      [SURFACE, PROBE_KEY, x, y] as const,
+    ),
 };
 
 async function settled(page: Page): Promise<void> {
@@ -142,7 +179,11 @@ describe.skipIf(missing !== undefined)('supersession chain and dependency graph 
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-e2e-graph-'));
     dbFile = path.join(dir, 'demo.db');
     const t0 = Date.now();
-    const r = spawnSync(process.execPath, [cliEntry, 'demo', '--facts', String(DEMO_FACTS), '--db', dbFile], { cwd: repoRoot, encoding: 'utf8', timeout: 600_000 });
+    const r = spawnSync(process.execPath, [cliEntry, 'demo', '--facts', String(DEMO_FACTS), '--db', dbFile], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      timeout: 600_000,
+    });
     if (r.status !== 0) throw new Error(`statelens demo failed:\n${r.stdout}\n${r.stderr}`);
     console.log(`e2e: statelens demo --facts ${DEMO_FACTS} took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     ids = findIds(dbFile);
@@ -174,7 +215,11 @@ describe.skipIf(missing !== undefined)('supersession chain and dependency graph 
         const m = /translate\(([-\d.]+),([-\d.]+)\)/.exec(el.getAttribute('transform') ?? '');
         return { x: Number(m?.[1] ?? NaN), y: Number(m?.[2] ?? NaN) };
       };
-      const cards = [...svg.querySelectorAll('.chain-card')].map((c) => ({ id: c.getAttribute('data-fact-id') ?? '', kind: c.getAttribute('data-kind') ?? '', ...xy(c) }));
+      const cards = [...svg.querySelectorAll('.chain-card')].map((c) => ({
+        id: c.getAttribute('data-fact-id') ?? '',
+        kind: c.getAttribute('data-kind') ?? '',
+        ...xy(c),
+      }));
       const arrows = [...svg.querySelectorAll('.chain-arrow path')].map((p) =>
         [...(p.getAttribute('d') ?? '').matchAll(/[ML]\s*([-\d.]+)[ ,]([-\d.]+)/g)].map((m) => ({ x: Number(m[1]), y: Number(m[2]) })),
       );
@@ -189,12 +234,15 @@ describe.skipIf(missing !== undefined)('supersession chain and dependency graph 
     });
     const laneX = new Set(geometry.cards.filter((c) => c.kind === 'version').map((c) => c.x));
     expect(laneX.size).toBe(1);
-    for (const c of geometry.cards.filter((k) => k.kind === 'late')) expect(c.x).toBeGreaterThanOrEqual([...laneX][0] as number + CARD_W);
+    for (const c of geometry.cards.filter((k) => k.kind === 'late')) expect(c.x).toBeGreaterThanOrEqual(([...laneX][0] as number) + CARD_W);
     expect(geometry.arrows.length).toBeGreaterThan(0);
     for (const [i, pts] of geometry.arrows.entries()) {
       for (let s = 1; s < pts.length; s++) {
         for (const c of geometry.cards) {
-          expect(segmentCrossesBox(pts[s - 1] as { x: number; y: number }, pts[s] as { x: number; y: number }, { x: c.x, y: c.y, w: CARD_W, h: CARD_H }), `arrow ${i + 1} passes behind card ${c.id}`).toBe(false);
+          expect(
+            segmentCrossesBox(pts[s - 1] as { x: number; y: number }, pts[s] as { x: number; y: number }, { x: c.x, y: c.y, w: CARD_W, h: CARD_H }),
+            `arrow ${i + 1} passes behind card ${c.id}`,
+          ).toBe(false);
         }
       }
     }
@@ -224,7 +272,13 @@ describe.skipIf(missing !== undefined)('supersession chain and dependency graph 
     await open(ids.late.partition, ids.late.head, 'Chain');
     await page.waitForSelector('.chain-steps');
     const steps = await page.$$eval('.chain-step', (ls) =>
-      ls.map((l) => ({ kind: [...l.classList].find((c) => c.startsWith('chain-step-'))?.replace('chain-step-', '') ?? '', head: l.querySelector('.chain-step-head')?.textContent ?? '', reason: l.querySelector('.chain-step-reason')?.textContent ?? '', del: l.querySelector('del')?.textContent ?? '', ins: l.querySelector('ins')?.textContent ?? '' })),
+      ls.map((l) => ({
+        kind: [...l.classList].find((c) => c.startsWith('chain-step-'))?.replace('chain-step-', '') ?? '',
+        head: l.querySelector('.chain-step-head')?.textContent ?? '',
+        reason: l.querySelector('.chain-step-reason')?.textContent ?? '',
+        del: l.querySelector('del')?.textContent ?? '',
+        ins: l.querySelector('ins')?.textContent ?? '',
+      })),
     );
     const lateSteps = steps.filter((s) => s.reason.startsWith('arrived late'));
     expect(lateSteps.map((s) => s.reason).sort()).toEqual([...ids.late.lateReasons].sort());
@@ -266,13 +320,19 @@ describe.skipIf(missing !== undefined)('supersession chain and dependency graph 
       });
     await open(ids.long.partition, ids.long.head, 'Chain');
     await page.waitForSelector(`[data-testid="chain-svg"] .chain-card[data-fact-id="${ids.long.head}"]`);
-    await page.waitForFunction((id) => document.querySelector(`[data-testid="chain-svg"] .chain-card[data-fact-id="${id}"]`)?.classList.contains('selected'), ids.long.head);
+    await page.waitForFunction(
+      (id) => document.querySelector(`[data-testid="chain-svg"] .chain-card[data-fact-id="${id}"]`)?.classList.contains('selected'),
+      ids.long.head,
+    );
     await page.waitForTimeout(300);
     expect(await visible(ids.long.head), 'the newest version, at the bottom of a long chain, is in view').toBe(true);
     await page.click(`[data-testid="chain-svg"] .chain-card[data-fact-id="${ids.long.head}"]`);
     // Select the oldest through a link to its chain (a fact link without ?tab= opens Detail): the chain scrolls back up to it.
     await page.goto(`${served.origin}/#/memories/${ids.long.partition}/${ids.long.first}?tab=chain`);
-    await page.waitForFunction((id) => document.querySelector(`[data-testid="chain-svg"] .chain-card[data-fact-id="${id}"]`)?.classList.contains('selected'), ids.long.first);
+    await page.waitForFunction(
+      (id) => document.querySelector(`[data-testid="chain-svg"] .chain-card[data-fact-id="${id}"]`)?.classList.contains('selected'),
+      ids.long.first,
+    );
     await page.waitForTimeout(300);
     expect(await visible(ids.long.first)).toBe(true);
     await screenshot(page, 'chain-long-scrolled-light');
@@ -308,7 +368,9 @@ describe.skipIf(missing !== undefined)('supersession chain and dependency graph 
     const nodes = new Map((await probe.nodes(page)).map((n) => [n.id, n]));
     expect(edges.length).toBeGreaterThan(5);
     expect(frame.arrowheads).toBe(edges.length);
-    const markers = await page.$$eval('[data-testid="graph-svg"] line.graph-link', (ls) => ls.filter((l) => l.getAttribute('visibility') !== 'hidden').map((l) => l.getAttribute('marker-end') ?? ''));
+    const markers = await page.$$eval('[data-testid="graph-svg"] line.graph-link', (ls) =>
+      ls.filter((l) => l.getAttribute('visibility') !== 'hidden').map((l) => l.getAttribute('marker-end') ?? ''),
+    );
     expect(markers.every((m) => /^url\(#.+\)$/.test(m))).toBe(true);
     for (const e of edges) {
       const dependent = nodes.get(e.from);
@@ -351,7 +413,8 @@ describe.skipIf(missing !== undefined)('supersession chain and dependency graph 
       const cx = Math.max(l.left, Math.min(n.x, l.right));
       const cy = Math.max(l.top, Math.min(n.y, l.bottom));
       expect(Math.hypot(n.x - cx, n.y - cy), `label of ${l.text} overlaps its node`).toBeGreaterThanOrEqual(n.r);
-      for (const o of labels) if (o !== l) expect(l.left < o.right && o.left < l.right && l.top < o.bottom && o.top < l.bottom, `labels ${l.text} / ${o.text}`).toBe(false);
+      for (const o of labels)
+        if (o !== l) expect(l.left < o.right && o.left < l.right && l.top < o.bottom && o.top < l.bottom, `labels ${l.text} / ${o.text}`).toBe(false);
     }
     await both('graph-svg-review', () => settled(page));
   });
@@ -362,8 +425,13 @@ describe.skipIf(missing !== undefined)('supersession chain and dependency graph 
     await settled(page);
     const before = new Map((await probe.nodes(page)).map((n) => [n.id, n]));
     const focus = before.get(ids.flaggedForecast);
-    const box = await page.$eval('[data-testid="graph-svg"]', (s) => s.getBoundingClientRect().toJSON() as { x: number; y: number; width: number; height: number });
-    const target = [...before.values()].find((n) => n.id !== ids.flaggedForecast && n.x > box.x + 60 && n.x < box.x + box.width - 200 && n.y > box.y + 60 && n.y < box.y + box.height - 140);
+    const box = await page.$eval(
+      '[data-testid="graph-svg"]',
+      (s) => s.getBoundingClientRect().toJSON() as { x: number; y: number; width: number; height: number },
+    );
+    const target = [...before.values()].find(
+      (n) => n.id !== ids.flaggedForecast && n.x > box.x + 60 && n.x < box.x + box.width - 200 && n.y > box.y + 60 && n.y < box.y + box.height - 140,
+    );
     if (!focus || !target) throw new Error('no node to drag');
     const hash = await page.evaluate(() => location.hash);
     await page.mouse.move(target.x, target.y);
@@ -387,7 +455,9 @@ describe.skipIf(missing !== undefined)('supersession chain and dependency graph 
     await settled(page);
     const f1 = await probe.frame(page);
     const h1 = await fontPx();
-    console.log(`e2e graph zoom: ${f0?.zoom.toFixed(2)}x (${f0?.labels} labels, ${f0?.labelDetail}) -> ${f1?.zoom.toFixed(2)}x (${f1?.labels} labels, ${f1?.labelDetail}); label height ${h0.toFixed(1)} -> ${h1.toFixed(1)} px`);
+    console.log(
+      `e2e graph zoom: ${f0?.zoom.toFixed(2)}x (${f0?.labels} labels, ${f0?.labelDetail}) -> ${f1?.zoom.toFixed(2)}x (${f1?.labels} labels, ${f1?.labelDetail}); label height ${h0.toFixed(1)} -> ${h1.toFixed(1)} px`,
+    );
     expect(f1?.zoom ?? 0).toBeGreaterThan((f0?.zoom ?? 0) * 2);
     expect(Math.abs(h1 - h0)).toBeLessThan(1.5);
     expect(f1?.labelDetail).toBe('value');
@@ -400,7 +470,11 @@ describe.skipIf(missing !== undefined)('supersession chain and dependency graph 
     await open(ids.web, ids.budget, 'Graph');
     await page.waitForSelector('[data-testid="graph-stats"]');
     await page.selectOption('select:near(:text("Neighbourhood"))', '3');
-    await page.waitForFunction(() => /^2,000 facts, [\d,]+ edges · canvas/.test(document.querySelector('[data-testid="graph-stats"]')?.textContent ?? ''), undefined, { timeout: 120_000 });
+    await page.waitForFunction(
+      () => /^2,000 facts, [\d,]+ edges · canvas/.test(document.querySelector('[data-testid="graph-stats"]')?.textContent ?? ''),
+      undefined,
+      { timeout: 120_000 },
+    );
     await page.waitForSelector('[data-testid="graph-canvas"]');
     await settled(page);
     const f0 = await probe.frame(page);
@@ -411,10 +485,15 @@ describe.skipIf(missing !== undefined)('supersession chain and dependency graph 
     expect(f0.reviewRings.length).toBeLessThanOrEqual(ids.reviewInBudgetHood);
     await both('graph-2000-canvas', () => settled(page));
 
-    const box = await page.$eval('[data-testid="graph-canvas"]', (s) => s.getBoundingClientRect().toJSON() as { x: number; y: number; width: number; height: number });
+    const box = await page.$eval(
+      '[data-testid="graph-canvas"]',
+      (s) => s.getBoundingClientRect().toJSON() as { x: number; y: number; width: number; height: number },
+    );
     const cx = box.x + box.width / 2;
     const cy = box.y + box.height / 2;
-    const candidates = (await probe.nodes(page)).filter((n) => n.id !== ids.budget && Math.hypot(n.x - cx, n.y - cy) < 160).sort((a, b) => Math.hypot(a.x - cx, a.y - cy) - Math.hypot(b.x - cx, b.y - cy));
+    const candidates = (await probe.nodes(page))
+      .filter((n) => n.id !== ids.budget && Math.hypot(n.x - cx, n.y - cy) < 160)
+      .sort((a, b) => Math.hypot(a.x - cx, a.y - cy) - Math.hypot(b.x - cx, b.y - cy));
     let grab: ProbedNode | undefined;
     for (const c of candidates) {
       if ((await probe.nodeAt(page, c.x, c.y)) === c.id) {
@@ -451,7 +530,9 @@ describe.skipIf(missing !== undefined)('supersession chain and dependency graph 
     await page.waitForTimeout(400);
     await settled(page);
     const zoomIn = await probe.frame(page);
-    console.log(`e2e graph canvas zoom: ${zoomOut?.zoom.toFixed(2)}x ${zoomOut?.labels} labels (${zoomOut?.labelDetail}) -> ${zoomIn?.zoom.toFixed(2)}x ${zoomIn?.labels} labels (${zoomIn?.labelDetail})`);
+    console.log(
+      `e2e graph canvas zoom: ${zoomOut?.zoom.toFixed(2)}x ${zoomOut?.labels} labels (${zoomOut?.labelDetail}) -> ${zoomIn?.zoom.toFixed(2)}x ${zoomIn?.labels} labels (${zoomIn?.labelDetail})`,
+    );
     expect(zoomOut?.labelDetail).toBe('none');
     expect(zoomIn?.labelDetail).not.toBe('none');
     expect(zoomIn?.labels ?? 0).toBeGreaterThan(zoomOut?.labels ?? 0);

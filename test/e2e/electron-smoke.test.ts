@@ -19,8 +19,10 @@ const electronVersion = (JSON.parse(fs.readFileSync(path.join(repoRoot, 'node_mo
 const nativeBinding = path.join(repoRoot, '.electron-native', `electron-${electronVersion}`, 'better_sqlite3.node');
 
 function missing(): string | undefined {
-  if (!fs.existsSync(electronDist)) return `no Electron binary at ${path.relative(repoRoot, electronDist)} (electron@${electronVersion} downloads it on install with internet)`;
-  if (!fs.existsSync(nativeBinding)) return `no Electron build of better-sqlite3 at ${path.relative(repoRoot, nativeBinding)} (run: node electron/build/electron-native.mjs, needs internet once)`;
+  if (!fs.existsSync(electronDist))
+    return `no Electron binary at ${path.relative(repoRoot, electronDist)} (electron@${electronVersion} downloads it on install with internet)`;
+  if (!fs.existsSync(nativeBinding))
+    return `no Electron build of better-sqlite3 at ${path.relative(repoRoot, nativeBinding)} (run: node electron/build/electron-native.mjs, needs internet once)`;
   return undefined;
 }
 const reason = missing();
@@ -33,7 +35,10 @@ describe.skipIf(reason !== undefined)(reason ? `the desktop app (Electron), skip
   let home: string;
 
   beforeAll(async () => {
-    const build = spawnSync(process.execPath, [path.join(repoRoot, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: repoRoot, encoding: 'utf8' });
+    const build = spawnSync(process.execPath, [path.join(repoRoot, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+    });
     if (build.status !== 0) throw new Error(`electron-vite build failed:\n${build.stdout}\n${build.stderr}`);
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-electron-'));
     const executablePath = (await import('electron')).default as unknown as string;
@@ -66,22 +71,37 @@ describe.skipIf(reason !== undefined)(reason ? `the desktop app (Electron), skip
       return {
         keys: Object.keys(s).sort(),
         methods: Object.fromEntries(Object.entries(s).map(([k, v]) => [k, typeof v === 'object' && v ? Object.keys(v).sort() : typeof v])),
-        node: [typeof (globalThis as { require?: unknown }).require, typeof (globalThis as { process?: unknown }).process, typeof (globalThis as { Buffer?: unknown }).Buffer],
+        node: [
+          typeof (globalThis as { require?: unknown }).require,
+          typeof (globalThis as { process?: unknown }).process,
+          typeof (globalThis as { Buffer?: unknown }).Buffer,
+        ],
       };
     });
     const namespaces = [...new Set(CALL_CHANNELS.map((c) => splitChannel(c)[0]))];
     expect(shape.keys).toEqual([...namespaces, 'on'].sort());
-    for (const ns of namespaces) expect(shape.methods[ns]).toEqual(CALL_CHANNELS.filter((c) => c.startsWith(`${ns}.`)).map((c) => splitChannel(c)[1]).sort());
+    for (const ns of namespaces)
+      expect(shape.methods[ns]).toEqual(
+        CALL_CHANNELS.filter((c) => c.startsWith(`${ns}.`))
+          .map((c) => splitChannel(c)[1])
+          .sort(),
+      );
     expect(shape.node).toEqual(['undefined', 'undefined', 'undefined']);
   });
 
   it('opens the embedded default database, seeded with demo data', async () => {
     await expect
-      .poll(async () => page.evaluate(async () => {
-        const s = (window as unknown as { statelens: { partitions: { list(): Promise<{ ok: boolean; value?: { partitions: Array<{ facts: number }> } }> } } }).statelens;
-        const r = await s.partitions.list();
-        return r.ok ? (r.value?.partitions.reduce((n, p) => n + p.facts, 0) ?? 0) : 0;
-      }), { timeout: 120_000 })
+      .poll(
+        async () =>
+          page.evaluate(async () => {
+            const s = (
+              window as unknown as { statelens: { partitions: { list(): Promise<{ ok: boolean; value?: { partitions: Array<{ facts: number }> } }> } } }
+            ).statelens;
+            const r = await s.partitions.list();
+            return r.ok ? (r.value?.partitions.reduce((n, p) => n + p.facts, 0) ?? 0) : 0;
+          }),
+        { timeout: 120_000 },
+      )
       .toBeGreaterThan(1000);
     const info = await page.evaluate(async () => (window as unknown as { statelens: { db: { info(): Promise<unknown> } } }).statelens.db.info());
     expect(info).toMatchObject({ ok: true, value: { mode: 'desktop', db: { isDefault: true } } });
@@ -102,7 +122,11 @@ describe.skipIf(reason !== undefined)(reason ? `the desktop app (Electron), skip
       } catch {
         // frozen
       }
-      return { same: Object.keys(w.statelens).length === before, frozen: Object.isFrozen(w.statelens), invoke: typeof (w.statelens as Record<string, unknown>).invoke };
+      return {
+        same: Object.keys(w.statelens).length === before,
+        frozen: Object.isFrozen(w.statelens),
+        invoke: typeof (w.statelens as Record<string, unknown>).invoke,
+      };
     });
     expect(result).toEqual({ same: true, frozen: true, invoke: 'undefined' });
   });

@@ -25,7 +25,11 @@ function addArchive(file: string): void {
     const archive = store.scope({ kind: 'user', org: 'acme', user: 'archive' }, { create: true });
     for (let i = 0; i < ARCHIVE_FACTS; i += 5000) {
       archive.writeFacts(
-        Array.from({ length: Math.min(5000, ARCHIVE_FACTS - i) }, (_, j) => ({ key: `archived_${i + j}`, value: `archived note ${i + j}: kept for the export cancel test`, ts: new Date(Date.UTC(2024, 0, 1) + (i + j) * 1000).toISOString() })),
+        Array.from({ length: Math.min(5000, ARCHIVE_FACTS - i) }, (_, j) => ({
+          key: `archived_${i + j}`,
+          value: `archived note ${i + j}: kept for the export cancel test`,
+          ts: new Date(Date.UTC(2024, 0, 1) + (i + j) * 1000).toISOString(),
+        })),
         { inferSupersession: false },
       );
     }
@@ -138,13 +142,22 @@ describe.skipIf(missing !== undefined)('inspector actions in Chromium', () => {
     await page.waitForSelector('text=No fact matches these filters');
     const expected = `of ${totalBefore - db.info.zebraCount} facts`;
     await page
-      .waitForFunction((text) => (document.querySelector('nav[aria-label="Partitions"] button[aria-current="true"]')?.getAttribute('aria-label') ?? '').includes(text), expected, { timeout: 15_000 })
+      .waitForFunction(
+        (text) => (document.querySelector('nav[aria-label="Partitions"] button[aria-current="true"]')?.getAttribute('aria-label') ?? '').includes(text),
+        expected,
+        { timeout: 15_000 },
+      )
       .catch(async (e: unknown) => {
-        throw new Error(`partition label never said "${expected}" (before: "${before}", now: "${await partitionButton().getAttribute('aria-label')}"): ${String(e)}`);
+        throw new Error(
+          `partition label never said "${expected}" (before: "${before}", now: "${await partitionButton().getAttribute('aria-label')}"): ${String(e)}`,
+        );
       });
 
     await page.fill('input[type="search"]', 'routine detail');
-    await page.waitForFunction((sel) => [...document.querySelectorAll(sel)].length > 8 && [...document.querySelectorAll(sel)].every((r) => /routine/.test(r.textContent ?? '')), ROW);
+    await page.waitForFunction(
+      (sel) => [...document.querySelectorAll(sel)].length > 8 && [...document.querySelectorAll(sel)].every((r) => /routine/.test(r.textContent ?? '')),
+      ROW,
+    );
     const ids = await page.$$eval(ROW, (rows) => rows.slice(5, 8).map((r) => r.getAttribute('data-fact-id') ?? ''));
     for (const id of ids) await page.click(`${ROW}[data-fact-id="${id}"] input[type="checkbox"]`);
     expect(await page.textContent('[data-testid="selection-count"]')).toBe('3 selected');
@@ -178,7 +191,10 @@ describe.skipIf(missing !== undefined)('inspector actions in Chromium', () => {
     await dialog.locator('.dialog-footer button:has-text("Close")').click();
 
     await page.fill('input[type="search"]', 'home_city');
-    await page.waitForFunction((sel) => [...document.querySelectorAll(sel)].length > 0 && [...document.querySelectorAll(sel)].every((r) => r.textContent?.includes('home_city')), ROW);
+    await page.waitForFunction(
+      (sel) => [...document.querySelectorAll(sel)].length > 0 && [...document.querySelectorAll(sel)].every((r) => r.textContent?.includes('home_city')),
+      ROW,
+    );
     const shown = Number(/^(\d+) facts?/.exec((await page.textContent('[data-testid="fact-count"]')) ?? '')?.[1]);
     expect(shown).toBeGreaterThanOrEqual(4);
     await page.click('button:has-text("Export…")');
@@ -203,7 +219,11 @@ describe.skipIf(missing !== undefined)('inspector actions in Chromium', () => {
     const started = page.waitForResponse((r) => r.url().endsWith('/api/export.start'));
     await dialog.locator('[data-testid="export-start"]').click();
     const bar = dialog.locator('[role="progressbar"][aria-label="Exporting"]');
-    await page.waitForFunction(() => Number(document.querySelector('[role="progressbar"][aria-label="Exporting"]')?.getAttribute('aria-valuenow') ?? 0) > 0, undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => Number(document.querySelector('[role="progressbar"][aria-label="Exporting"]')?.getAttribute('aria-valuenow') ?? 0) > 0,
+      undefined,
+      { timeout: 30_000 },
+    );
     const doneAtCancel = Number(await bar.getAttribute('aria-valuenow'));
     const total = Number(await bar.getAttribute('aria-valuemax'));
     expect(total).toBeGreaterThan(ARCHIVE_FACTS);

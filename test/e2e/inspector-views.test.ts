@@ -34,17 +34,26 @@ async function waitForSettledCanvas(page: Page): Promise<void> {
 }
 
 async function lastFrame(page: Page): Promise<DrawnFrame> {
-  const frame = await page.evaluate(([sel, key]) => (document.querySelector(sel) as unknown as Record<symbol, GraphCanvasProbe> | null)?.[Symbol.for(key)]?.lastFrame() ?? null, [CANVAS, PROBE_KEY] as const);
+  const frame = await page.evaluate(
+    ([sel, key]) => (document.querySelector(sel) as unknown as Record<symbol, GraphCanvasProbe> | null)?.[Symbol.for(key)]?.lastFrame() ?? null,
+    [CANVAS, PROBE_KEY] as const,
+  );
   if (!frame) throw new Error('the graph canvas has drawn no frame');
   return frame;
 }
 
 async function probeNodes(page: Page): Promise<ProbedNode[]> {
-  return page.evaluate(([sel, key]) => (document.querySelector(sel) as unknown as Record<symbol, GraphCanvasProbe> | null)?.[Symbol.for(key)]?.nodes() ?? [], [CANVAS, PROBE_KEY] as const);
+  return page.evaluate(([sel, key]) => (document.querySelector(sel) as unknown as Record<symbol, GraphCanvasProbe> | null)?.[Symbol.for(key)]?.nodes() ?? [], [
+    CANVAS,
+    PROBE_KEY,
+  ] as const);
 }
 
 async function nodeAt(page: Page, x: number, y: number): Promise<string | null> {
-  return page.evaluate(([sel, key, px, py]) => (document.querySelector(sel) as unknown as Record<symbol, GraphCanvasProbe> | null)?.[Symbol.for(key)]?.nodeAt(px, py) ?? null, [CANVAS, PROBE_KEY, x, y] as const);
+  return page.evaluate(
+    ([sel, key, px, py]) => (document.querySelector(sel) as unknown as Record<symbol, GraphCanvasProbe> | null)?.[Symbol.for(key)]?.nodeAt(px, py) ?? null,
+    [CANVAS, PROBE_KEY, x, y] as const,
+  );
 }
 
 /** For each propagation-path edge of the last frame: how many of the canvas pixels along it
@@ -136,7 +145,10 @@ describe.skipIf(missing !== undefined)('inspector views in Chromium', () => {
     await screenshot(page, 'memories-table');
 
     await page.fill('input[type="search"]', 'zebra crossing');
-    await page.waitForFunction((sel) => [...document.querySelectorAll(sel)].length > 0 && [...document.querySelectorAll(sel)].every((r) => /zebra/i.test(r.textContent ?? '')), ROW);
+    await page.waitForFunction(
+      (sel) => [...document.querySelectorAll(sel)].length > 0 && [...document.querySelectorAll(sel)].every((r) => /zebra/i.test(r.textContent ?? '')),
+      ROW,
+    );
     const marks = await page.$$eval(`${GRID} mark`, (ms) => ms.map((m) => m.textContent?.toLowerCase()));
     expect(marks.length).toBeGreaterThan(0);
     expect(new Set(marks)).toEqual(new Set(['zebra', 'crossing']));
@@ -172,7 +184,9 @@ describe.skipIf(missing !== undefined)('inspector views in Chromium', () => {
     const stats = await measureScroll(page, GRID, 4000, 240);
     await page.waitForTimeout(300);
     const loaded = await page.textContent('[data-testid="fact-count"]');
-    console.log(`${describeFrames('e2e table scroll (240 px per frame, keyset pages loading)', stats)}; scrolled ${Math.round(stats.scrolledPx).toLocaleString('en-US')} px; ${loaded}`);
+    console.log(
+      `${describeFrames('e2e table scroll (240 px per frame, keyset pages loading)', stats)}; scrolled ${Math.round(stats.scrolledPx).toLocaleString('en-US')} px; ${loaded}`,
+    );
     const domRows = await page.$$eval(ROW, (rows) => rows.length);
     // Virtualised: the DOM holds about a screenful however far the table went.
     expect(domRows).toBeLessThan(before + 60);
@@ -184,7 +198,8 @@ describe.skipIf(missing !== undefined)('inspector views in Chromium', () => {
     await go(`#/memories/${db.info.mainPartition}/${db.info.homeCityHead}`);
     await page.waitForSelector('.fact-detail');
     const fields = await page.textContent('.fact-detail');
-    for (const label of ['Source', 'Authority', 'Scope', 'Constraint', 'Importance', 'Accesses', 'Supersedes', 'Depends on', 'Audit']) expect(fields).toContain(label);
+    for (const label of ['Source', 'Authority', 'Scope', 'Constraint', 'Importance', 'Accesses', 'Supersedes', 'Depends on', 'Audit'])
+      expect(fields).toContain(label);
     expect(fields).toContain('executive');
     await screenshot(page, 'fact-detail');
 
@@ -237,7 +252,11 @@ describe.skipIf(missing !== undefined)('inspector views in Chromium', () => {
 
     // Four hops: hundreds of nodes, drawn on a canvas; the path must be painted there too.
     await page.selectOption('select:near(:text("Neighbourhood"))', '4');
-    await page.waitForFunction(() => /^[\d,]+ facts, [\d,]+ edges · canvas/.test(document.querySelector('[data-testid="graph-stats"]')?.textContent ?? ''), undefined, { timeout: 60_000 });
+    await page.waitForFunction(
+      () => /^[\d,]+ facts, [\d,]+ edges · canvas/.test(document.querySelector('[data-testid="graph-stats"]')?.textContent ?? ''),
+      undefined,
+      { timeout: 60_000 },
+    );
     await waitForSettledCanvas(page);
     const flaggedFrame = await lastFrame(page);
     expect(flaggedFrame.nodes).toBeGreaterThan(SVG_NODE_LIMIT);
@@ -254,11 +273,16 @@ describe.skipIf(missing !== undefined)('inspector views in Chromium', () => {
     await page.waitForTimeout(300);
     await waitForSettledCanvas(page);
     const painted = await pathPixels(page);
-    console.log(`e2e graph: propagation path on the canvas (${flaggedFrame.nodes} nodes): ${painted.map((e) => `${e.hits}/${e.samples} pixels in the path colour`).join(', ')}`);
+    console.log(
+      `e2e graph: propagation path on the canvas (${flaggedFrame.nodes} nodes): ${painted.map((e) => `${e.hits}/${e.samples} pixels in the path colour`).join(', ')}`,
+    );
     expect(painted).toHaveLength(2);
     for (const e of painted) {
       expect(e.samples, `path edge ${e.key.replace('\u0000', ' - ')} has no visible stretch`).toBeGreaterThan(0);
-      expect(e.hits / e.samples, `path edge ${e.key.replace('\u0000', ' - ')}: ${e.hits}/${e.samples} pixels in ${e.colour}; seen ${e.seen.join(' ')}`).toBeGreaterThanOrEqual(0.5);
+      expect(
+        e.hits / e.samples,
+        `path edge ${e.key.replace('\u0000', ' - ')}: ${e.hits}/${e.samples} pixels in ${e.colour}; seen ${e.seen.join(' ')}`,
+      ).toBeGreaterThanOrEqual(0.5);
     }
     await screenshot(page, 'graph-propagation-canvas');
 
@@ -267,7 +291,9 @@ describe.skipIf(missing !== undefined)('inspector views in Chromium', () => {
     await page.waitForSelector('[data-testid="graph-stats"]');
     await page.selectOption('select:near(:text("Neighbourhood"))', '5');
     const t0 = Date.now();
-    await page.waitForFunction(() => /^2,000 facts/.test(document.querySelector('[data-testid="graph-stats"]')?.textContent ?? ''), undefined, { timeout: 120_000 });
+    await page.waitForFunction(() => /^2,000 facts/.test(document.querySelector('[data-testid="graph-stats"]')?.textContent ?? ''), undefined, {
+      timeout: 120_000,
+    });
     console.log(`e2e graph: 5-hop neighbourhood of 2,000 facts loaded and drawn in ${Date.now() - t0} ms`);
     const canvas = await page.waitForSelector(CANVAS);
     await page.waitForTimeout(1500);
@@ -292,7 +318,15 @@ describe.skipIf(missing !== undefined)('inspector views in Chromium', () => {
     expect((await lastFrame(page)).selectedId).toBe(db.info.graphRoot);
     expect(await page.evaluate(() => location.hash)).toBe(`#/memories/${gp}/${db.info.graphRoot}?tab=graph`);
     const margin = 24;
-    const candidates = (await probeNodes(page)).filter((n) => n.id !== db.info.graphRoot && (n.hop ?? 0) >= 2 && n.x > box.x + margin && n.x < box.x + box.width - margin && n.y > box.y + margin && n.y < box.y + box.height - margin);
+    const candidates = (await probeNodes(page)).filter(
+      (n) =>
+        n.id !== db.info.graphRoot &&
+        (n.hop ?? 0) >= 2 &&
+        n.x > box.x + margin &&
+        n.x < box.x + box.width - margin &&
+        n.y > box.y + margin &&
+        n.y < box.y + box.height - margin,
+    );
     expect(candidates.length).toBeGreaterThan(100);
     let target: (typeof candidates)[number] | undefined;
     for (const c of candidates) {
@@ -353,12 +387,29 @@ describe.skipIf(missing !== undefined)('inspector views in Chromium', () => {
     await screenshot(page, 'session-context-documents');
   });
 
-  it('names every control in every view (Chromium\'s accessibility tree), and shows empty and error states', async () => {
+  it("names every control in every view (Chromium's accessibility tree), and shows empty and error states", async () => {
     // The accessible names Chromium itself computes (labels, aria-*, text), not a re-implementation.
     const cdp = await page.context().newCDPSession(page);
-    const CONTROLS = new Set(['button', 'textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton', 'link', 'tab', 'menuitem', 'listbox', 'option']);
+    const CONTROLS = new Set([
+      'button',
+      'textbox',
+      'searchbox',
+      'combobox',
+      'checkbox',
+      'radio',
+      'switch',
+      'slider',
+      'spinbutton',
+      'link',
+      'tab',
+      'menuitem',
+      'listbox',
+      'option',
+    ]);
     const unnamed = async (where: string): Promise<string[]> => {
-      const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: Array<{ ignored?: boolean; role?: { value?: string }; name?: { value?: string } }> };
+      const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as {
+        nodes: Array<{ ignored?: boolean; role?: { value?: string }; name?: { value?: string } }>;
+      };
       return nodes
         .filter((n) => !n.ignored && CONTROLS.has(String(n.role?.value)) && !String(n.name?.value ?? '').trim())
         .map((n) => `${where}: an unnamed ${String(n.role?.value)}`);

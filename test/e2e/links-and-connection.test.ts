@@ -22,7 +22,11 @@ const NOTICE = '[data-testid="link-notice"]';
 const INDICATOR = '[data-testid="live-indicator"]';
 
 function connectionIs(page: Page, states: readonly string[], timeout = 30_000) {
-  return page.waitForFunction((want) => want.includes(document.querySelector('[data-testid="live-indicator"]')?.getAttribute('data-connection') ?? ''), states, { timeout });
+  return page.waitForFunction(
+    (want) => want.includes(document.querySelector('[data-testid="live-indicator"]')?.getAttribute('data-connection') ?? ''),
+    states,
+    { timeout },
+  );
 }
 
 describe.skipIf(missing !== undefined)('bad links and a server that goes away', () => {
@@ -109,7 +113,14 @@ describe.skipIf(missing !== undefined)('bad links and a server that goes away', 
     const downloads = new DownloadRegistry();
     const services = createAppServices(engine, browserShell({ downloads, token: () => served.token }), { validate: true });
     await engine.call('db.openPath', { path: db.file, create: false, readonly: false });
-    const server = await startServer({ port, token: served.token, dispatch: services.dispatch, events: services.events, rendererDir: E2E_RENDERER_DIR, downloads });
+    const server = await startServer({
+      port,
+      token: served.token,
+      dispatch: services.dispatch,
+      events: services.events,
+      rendererDir: E2E_RENDERER_DIR,
+      downloads,
+    });
     second = { server, services, downloads };
     await connectionIs(page, ['live']);
     await page.waitForSelector(`${ROW}:has-text("written while the server was down")`, { state: 'attached', timeout: 30_000 });

@@ -23,7 +23,10 @@ interface Writer {
 
 /** The second agent process: `helpers/live-writer.ts` under tsx, one fact per line sent. */
 async function startWriter(db: string): Promise<Writer> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'test', 'e2e', 'helpers', 'live-writer.ts'), '--db', db], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'test', 'e2e', 'helpers', 'live-writer.ts'), '--db', db], {
+    cwd: repoRoot,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let err = '';
   proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const waiting: Array<(m: Record<string, unknown>) => void> = [];
@@ -109,7 +112,9 @@ describe.skipIf(missing !== undefined)('live updates from another process', () =
       await page.waitForSelector(`${ROW}[data-fact-id="${factId}"]`, { state: 'attached', timeout: 15_000 });
       delays.push(Date.now() - at);
     }
-    console.log(`e2e live update: another process's facts appeared in the open table after ${delays.map((d) => `${d} ms`).join(', ')} (server polls data_version, pushes data.changed over SSE, the table re-reads its pages)`);
+    console.log(
+      `e2e live update: another process's facts appeared in the open table after ${delays.map((d) => `${d} ms`).join(', ')} (server polls data_version, pushes data.changed over SSE, the table re-reads its pages)`,
+    );
 
     const after = await page.evaluate(
       ({ grid, open, ticked }) => {
@@ -144,7 +149,14 @@ describe.skipIf(missing !== undefined)('live updates from another process', () =
 
   it('updates the open chain and the review queue when the other process corrects a fact', async () => {
     if (!writer) throw new Error('the writer process is not running');
-    const offsite = await writer.write(JSON.stringify({ key: 'team_offsite', value: 'Offsite in Lisbon, paid from the Q3 travel budget', ts: '2031-02-01T00:00:00.000Z', dependsOn: ['q3_budget'] }));
+    const offsite = await writer.write(
+      JSON.stringify({
+        key: 'team_offsite',
+        value: 'Offsite in Lisbon, paid from the Q3 travel budget',
+        ts: '2031-02-01T00:00:00.000Z',
+        dependsOn: ['q3_budget'],
+      }),
+    );
     const q3 = await page.evaluate(() => location.hash);
     expect(q3).toContain('#/memories/');
     // Open the budget fact's chain, then let the other process correct the budget.
@@ -153,7 +165,15 @@ describe.skipIf(missing !== undefined)('live updates from another process', () =
     await page.click('role=tab[name="Chain"]');
     await page.waitForSelector('[data-testid="chain-svg"] .chain-card');
     expect(await page.$$('[data-testid="chain-svg"] .chain-card')).toHaveLength(1);
-    const correction = await writer.write(JSON.stringify({ key: 'q3_budget', value: 'Correction: the Q3 travel budget is $35,000', ts: '2031-02-02T00:00:00.000Z', supersedes: 'q3_budget', source: { type: 'user', identity: 'ana', authority: 'manager' } }));
+    const correction = await writer.write(
+      JSON.stringify({
+        key: 'q3_budget',
+        value: 'Correction: the Q3 travel budget is $35,000',
+        ts: '2031-02-02T00:00:00.000Z',
+        supersedes: 'q3_budget',
+        source: { type: 'user', identity: 'ana', authority: 'manager' },
+      }),
+    );
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="chain-svg"] .chain-card').length === 2, undefined, { timeout: 15_000 });
     console.log(`e2e live update: the open chain showed the other process's correction ${Date.now() - correction.at} ms after its commit`);
     await screenshot(page, 'live-update-chain');

@@ -30,7 +30,8 @@ describe.skipIf(missing !== undefined)(`the memories table on ${FACTS.toLocaleSt
     served = await startServe(db.file);
     browser = await launchChromium();
     page = await browser.newPage();
-  });
+    // Seeding a million facts through the engine takes minutes on a busy 2-core machine.
+  }, 900_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -46,7 +47,9 @@ describe.skipIf(missing !== undefined)(`the memories table on ${FACTS.toLocaleSt
     const stats = await measureScroll(page, GRID, 4000, 240);
     await page.waitForTimeout(300);
     const loaded = (await page.textContent('[data-testid="fact-count"]')) ?? '';
-    console.log(`${describeFrames(`e2e table scroll on ${FACTS.toLocaleString('en-US')} facts, ${label} (240 px per frame)`, stats)}; scrolled ${Math.round(stats.scrolledPx).toLocaleString('en-US')} px; ${loaded}`);
+    console.log(
+      `${describeFrames(`e2e table scroll on ${FACTS.toLocaleString('en-US')} facts, ${label} (240 px per frame)`, stats)}; scrolled ${Math.round(stats.scrolledPx).toLocaleString('en-US')} px; ${loaded}`,
+    );
     expect(stats.scrolledPx).toBeGreaterThan(10_000);
     expect(await page.$$eval(ROW, (rows) => rows.length)).toBeLessThan(before + 60);
     expect(loaded).toMatch(/[\d,]+ loaded/);
@@ -56,7 +59,9 @@ describe.skipIf(missing !== undefined)(`the memories table on ${FACTS.toLocaleSt
     const t0 = performance.now();
     await page.goto(`${served.url}#/memories/${db.info.mainPartition}`);
     await page.waitForSelector(ROW);
-    console.log(`e2e first page of a ${FACTS.toLocaleString('en-US')}-fact partition: ${Math.round(performance.now() - t0)} ms after navigation (page load included)`);
+    console.log(
+      `e2e first page of a ${FACTS.toLocaleString('en-US')}-fact partition: ${Math.round(performance.now() - t0)} ms after navigation (page load included)`,
+    );
     await scroll('newest first');
     await screenshot(page, 'memories-million');
 

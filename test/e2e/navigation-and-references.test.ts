@@ -25,7 +25,12 @@ function addPartitions(file: string): void {
     for (const org of EXTRA_ORGS)
       for (let i = 0; i < 8; i++) {
         const scope = store.scope({ kind: 'user', org, user: `user-${i}` }, { create: true });
-        scope.writeFact({ key: 'team', value: `${org} team ${i}`, ts: '2025-02-01T10:00:00.000Z', source: { type: 'user', identity: `user-${i}`, authority: 'employee' } });
+        scope.writeFact({
+          key: 'team',
+          value: `${org} team ${i}`,
+          ts: '2025-02-01T10:00:00.000Z',
+          source: { type: 'user', identity: `user-${i}`, authority: 'employee' },
+        });
       }
   } finally {
     store.close();
@@ -83,7 +88,8 @@ describe.skipIf(missing !== undefined)('navigation, state and readable reference
     const views = fresh.locator('role=navigation[name="Views"]');
     const box = await views.boundingBox();
     expect(box && box.y + box.height).toBeLessThanOrEqual(900);
-    for (const name of ['Memories', 'Review queue', 'Context preview', 'Sessions', 'Audit log']) expect(await views.locator(`role=button[name=/${name}/]`).isVisible()).toBe(true);
+    for (const name of ['Memories', 'Review queue', 'Context preview', 'Sessions', 'Audit log'])
+      expect(await views.locator(`role=button[name=/${name}/]`).isVisible()).toBe(true);
     // Only the organisation of the open partition starts open; another opens with a click.
     const initech = fresh.locator('details.partition-org:has(summary:has-text("initech"))');
     expect(await initech.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);

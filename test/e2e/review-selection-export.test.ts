@@ -89,7 +89,10 @@ describe.skipIf(missing !== undefined)('review, selection and export in Chromium
     await go(`#/memories/${db.info.mainPartition}`);
     await page.waitForSelector(ROW);
     await page.fill('input[type="search"]', 'routine detail');
-    await page.waitForFunction((sel) => [...document.querySelectorAll(sel)].length > 8 && [...document.querySelectorAll(sel)].every((r) => /routine/.test(r.textContent ?? '')), ROW);
+    await page.waitForFunction(
+      (sel) => [...document.querySelectorAll(sel)].length > 8 && [...document.querySelectorAll(sel)].every((r) => /routine/.test(r.textContent ?? '')),
+      ROW,
+    );
     const ids = await page.$$eval(ROW, (rows) => rows.slice(0, 8).map((r) => r.getAttribute('data-fact-id') ?? ''));
     await page.click(`${ROW}[data-fact-id="${ids[1]}"] input[type="checkbox"]`);
     await page.click(`${ROW}[data-fact-id="${ids[5]}"] input[type="checkbox"]`, { modifiers: ['Shift'] });
@@ -113,7 +116,9 @@ describe.skipIf(missing !== undefined)('review, selection and export in Chromium
     const dialog = page.locator('role=dialog[name="Delete every fact matching the filter"]');
     await dialog.locator('[data-testid="impact-delete-count"]').waitFor();
     expect(await dialog.locator('[data-testid="impact-delete-count"]').textContent()).toBe(`${matching.toLocaleString('en-US')} facts`);
-    expect(await dialog.locator('[data-testid="selected-count-echo"]').textContent()).toContain(`You selected all ${matching.toLocaleString('en-US')} matching facts`);
+    expect(await dialog.locator('[data-testid="selected-count-echo"]').textContent()).toContain(
+      `You selected all ${matching.toLocaleString('en-US')} matching facts`,
+    );
     expect(await dialog.locator('[data-testid="confirm-delete"]').textContent()).toBe(`Delete ${matching.toLocaleString('en-US')} facts`);
     await bothThemes('delete-all-matching-echo');
     await dialog.locator('button:has-text("Cancel")').click();
@@ -125,7 +130,10 @@ describe.skipIf(missing !== undefined)('review, selection and export in Chromium
     await go(`#/memories/${db.info.mainPartition}`);
     await page.waitForSelector(ROW);
     await page.fill('input[type="search"]', 'home_city');
-    await page.waitForFunction((sel) => [...document.querySelectorAll(sel)].length >= 4 && [...document.querySelectorAll(sel)].every((r) => r.textContent?.includes('home_city')), ROW);
+    await page.waitForFunction(
+      (sel) => [...document.querySelectorAll(sel)].length >= 4 && [...document.querySelectorAll(sel)].every((r) => r.textContent?.includes('home_city')),
+      ROW,
+    );
     await page.click('[aria-label="Select all loaded facts"]');
     await page.click('button:has-text("Delete selected…")');
     const dialog = page.locator('role=dialog[name^="Delete "]');

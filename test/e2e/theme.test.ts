@@ -56,7 +56,10 @@ describe.skipIf(missing)('theme tokens (Chromium)', () => {
       await seen('light', theme);
       const values = await page.evaluate((src) => {
         const read = (0, eval)(`(${src})`) as (name: string) => string;
-        const names = [...document.styleSheets].flatMap((s) => [...s.cssRules]).flatMap((r) => (r instanceof CSSStyleRule ? [...r.style] : [])).filter((n) => n.startsWith('--') && !['--font', '--mono', '--radius', '--row-h', '--gap', '--shadow'].includes(n));
+        const names = [...document.styleSheets]
+          .flatMap((s) => [...s.cssRules])
+          .flatMap((r) => (r instanceof CSSStyleRule ? [...r.style] : []))
+          .filter((n) => n.startsWith('--') && !['--font', '--mono', '--radius', '--row-h', '--gap', '--shadow'].includes(n));
         return names.map((n) => [n, read(n)]);
       }, cssVar.toString());
       expect(values.length).toBeGreaterThan(20);

@@ -273,7 +273,7 @@ describe('one consistent snapshot while an agent writes', () => {
     expect(done.errorCount, JSON.stringify(done.errors)).toBe(0);
     expect(done.written).toBe(done.attempted);
     store.close();
-  }, 240_000);
+  }, 600_000);
 });
 
 const WRITER_BATCH = 10;

@@ -114,12 +114,10 @@ function apply(store: Store, ops: readonly Op[]): void {
             .saveQuery({ label: 'Q', prompt: o.prompt, groundTruth: { must_mention: [o.prompt] } });
           break;
         case 'state':
-          store
-            .scope(PARTITIONS[o.p] ?? PARTITIONS[0], { create: true })
-            .applyAgentStateUpdate(o.session, {
-              expectations: [{ id: o.id, action: 'act', expected_outcome: 'n items', expected_count: o.count }],
-              assumptions: [{ id: 'a1', hypothesis: 'h', confidence: 0.5 }],
-            });
+          store.scope(PARTITIONS[o.p] ?? PARTITIONS[0], { create: true }).applyAgentStateUpdate(o.session, {
+            expectations: [{ id: o.id, action: 'act', expected_outcome: 'n items', expected_count: o.count }],
+            assumptions: [{ id: 'a1', hypothesis: 'h', confidence: 0.5 }],
+          });
           break;
         case 'doc':
           store.scope(PARTITIONS[o.p] ?? PARTITIONS[0], { create: true }).putContextDocument(o.session, o.body);

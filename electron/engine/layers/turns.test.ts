@@ -100,6 +100,21 @@ describe('recording a turn applies the facts it contradicts', () => {
   });
 });
 
+describe('who may change a fact by saying so', () => {
+  it("the user's turn changes the user's own words, which carry the identity's authority, but not a higher source's", () => {
+    const { store, p } = setup();
+    p.setIdentity({ userName: 'Ann', userId: 'u1', authority: 'Sales Manager', department: 'Sales', organization: 'Acme', permissions: [] });
+    const own = p.writeFact({ key: 'meeting', value: 'Meeting is Tuesday at 2pm' });
+    const cap = p.writeFact({ key: 'offsite', value: 'Offsite is Monday', source: { type: 'user', identity: 'CEO', authority: 'CEO' } });
+    const [turn] = p.recordTurns('s1', [{ speaker: 'user', text: "Let's do the meeting Thursday at 3pm" }]);
+    expect(turn?.conflicts).toEqual([expect.objectContaining({ factId: own.factId, outcome: 'superseded' })]);
+    const [other] = p.recordTurns('s1', [{ speaker: 'user', text: "Actually, let's do the offsite Friday" }]);
+    expect(other?.conflicts ?? []).toEqual([]);
+    expect(p.getFact(cap.factId)?.isValid).toBe(true);
+    store.close();
+  });
+});
+
 describe('a correction that refers back to what was just said', () => {
   it('replaces the fact the previous turns quoted with the value it states', () => {
     const { store, p } = setup();

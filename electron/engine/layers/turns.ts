@@ -11,6 +11,7 @@ import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
 import { flagFact } from '../facts/dependencies';
 import { authorityRank, ROLE_RANKS } from '../facts/authority';
+import { getIdentity } from './identity';
 import { backReference, describeKinds, detectTurnConflicts, mayChangeFacts, type TurnConflict, type ValueChange } from '../facts/turn-conflicts';
 import { writeFact } from '../facts/write';
 import { addWorkingItem } from './working-set';
@@ -80,9 +81,16 @@ function candidates(ctx: PartitionContext, sessionId: string, text: string, at: 
   return [...byId.values()].filter((f) => f.ts <= at && (f.scope === 'global' || f.scope === 'task' || (f.scope === 'session' && f.scope_id === sessionId)));
 }
 
-/** A fact the speaker of a turn may not override: a constraint, or a source above a peer's rank. */
-function outranksSpeaker(f: CandidateRow): boolean {
-  return f.is_constraint === 1 || authorityRank(f.source_authority, f.source_type) > ROLE_RANKS.peer;
+/** A fact the speaker of a turn may not override: a constraint, or a source ranked above the
+ * speaker. The user speaks with the partition identity's authority (so their own words, which a
+ * write records with that authority, stay theirs to change); any other speaker as a peer. */
+function outranksSpeaker(f: CandidateRow, speakerRank: number): boolean {
+  return f.is_constraint === 1 || authorityRank(f.source_authority, f.source_type) > speakerRank;
+}
+
+function speakerRankOf(ctx: PartitionContext, speaker: string): number {
+  const identity = speaker.trim().toLowerCase() === 'user' ? getIdentity(ctx) : undefined;
+  return Math.max(ROLE_RANKS.peer, identity ? authorityRank(identity.authority, 'user') : ROLE_RANKS.peer);
 }
 
 function turnRef(sessionId: string, turnIndex: number, speaker: string): string {
@@ -110,6 +118,7 @@ function backReferenceConflict(
   turnIndex: number,
   text: string,
   at: string,
+  speakerRank: number,
 ): { fact: CandidateRow; conflict: TurnConflict } | null {
   const back = backReference(text);
   if (!back) return null;
@@ -127,7 +136,7 @@ function backReferenceConflict(
       named && back.names ? [...candidates(ctx, sessionId, said, at), ...candidates(ctx, sessionId, back.names, at)] : candidates(ctx, sessionId, said, at);
     const quoted = [...new Map(pool.map((f) => [f.id, f])).values()].filter(
       (f) =>
-        !outranksSpeaker(f) &&
+        !outranksSpeaker(f, speakerRank) &&
         f.value.trim().length > 0 &&
         lower.includes(f.value.trim().toLowerCase()) &&
         (!named || queryWords(f.key.replace(/_/g, ' ')).some((w) => named.has(w.stem))),
@@ -169,12 +178,13 @@ export function recordTurn(ctx: PartitionContext, sessionId: string, raw: TurnIn
   const byId = new Map(facts.map((f) => [f.id, f]));
   const ref = turnRef(sessionId, turnIndex, turn.speaker);
   const conflicts: TurnConflictOutcome[] = [];
+  const speakerRank = speakerRankOf(ctx, turn.speaker);
   const detected = detectTurnConflicts(
     turn.text,
-    facts.filter((f) => !outranksSpeaker(f)),
+    facts.filter((f) => !outranksSpeaker(f, speakerRank)),
   );
   if (detected.length === 0) {
-    const back = backReferenceConflict(ctx, sessionId, turnIndex, turn.text, at);
+    const back = backReferenceConflict(ctx, sessionId, turnIndex, turn.text, at, speakerRank);
     if (back) {
       byId.set(back.fact.id, back.fact);
       detected.push(back.conflict);

@@ -83,7 +83,11 @@ export async function startBackend<T>(seed: (store: Store) => T): Promise<TestBa
 
 /** Writes facts into acme/ana through its own connection, one after another, each stamped (audit
  * entries included) with its `at` instead of the wall clock. */
-export function externalWritesAt(dbPath: string, writes: ReadonlyArray<{ input: FactWriteInput; at: string }>, ref: PartitionRef = { kind: 'user', org: 'acme', user: 'ana' }): string[] {
+export function externalWritesAt(
+  dbPath: string,
+  writes: ReadonlyArray<{ input: FactWriteInput; at: string }>,
+  ref: PartitionRef = { kind: 'user', org: 'acme', user: 'ana' },
+): string[] {
   let now = '';
   const writer = Store.open(dbPath, { clock: { now: () => now } });
   try {
@@ -108,7 +112,13 @@ export function externalWrite(dbPath: string, input: FactWriteInput, ref: Partit
 
 /** Writes facts and then records turns in acme/ana through its own connection, as another agent
  * process would (turns may supersede or flag the facts they contradict). */
-export function externalTurns(dbPath: string, facts: readonly FactWriteInput[], sessionId: string, turns: ReadonlyArray<{ speaker: string; text: string }>, ref: PartitionRef = { kind: 'user', org: 'acme', user: 'ana' }): void {
+export function externalTurns(
+  dbPath: string,
+  facts: readonly FactWriteInput[],
+  sessionId: string,
+  turns: ReadonlyArray<{ speaker: string; text: string }>,
+  ref: PartitionRef = { kind: 'user', org: 'acme', user: 'ana' },
+): void {
   const writer = Store.open(dbPath);
   try {
     const h = writer.scope(ref);

@@ -20,7 +20,12 @@ for await (const line of createInterface({ input: process.stdin })) {
   n += 1;
   const input: FactWriteInput = text.startsWith('{')
     ? (JSON.parse(text) as FactWriteInput)
-    : { key: `live_${n}`, value: text || `live fact ${n}`, ts: new Date(Date.UTC(2031, 0, n)).toISOString(), source: { type: 'agent', identity: 'live-writer', authority: 'manager' } };
+    : {
+        key: `live_${n}`,
+        value: text || `live fact ${n}`,
+        ts: new Date(Date.UTC(2031, 0, n)).toISOString(),
+        source: { type: 'agent', identity: 'live-writer', authority: 'manager' },
+      };
   const r = ana.writeFact(input);
   say({ type: 'wrote', n, factId: r.factId, outcome: r.outcome, flagged: r.flagged, at: Date.now() });
 }

@@ -47,18 +47,66 @@ function must(id: string | undefined, what: string): string {
 
 export function seedInspectorData(store: Store, options: SeedOptions): SeedInfo {
   const ana = store.scope({ kind: 'user', org: 'acme', user: 'ana' }, { create: true });
-  ana.setIdentity({ userName: 'Ana Lima', userId: 'ana', authority: 'manager', department: 'Operations', organization: 'Acme', permissions: ['finance', 'travel'], communicationStyle: 'brief' });
+  ana.setIdentity({
+    userName: 'Ana Lima',
+    userId: 'ana',
+    authority: 'manager',
+    department: 'Operations',
+    organization: 'Acme',
+    permissions: ['finance', 'travel'],
+    communicationStyle: 'brief',
+  });
   ana.setEnvironment([{ key: 'timezone', value: 'Europe/Berlin', observedAt: at(200) }]);
 
   const user = (authority: string | null, turnIndex: number) => ({ type: 'user', identity: 'ana', authority, turnIndex });
   const lyon = ana.writeFact({ label: 'F-1', key: 'home_city', value: 'Ana lives in Lyon', ts: at(4), source: user('employee', 1), importance: 0.9 });
-  const commute = ana.writeFact({ label: 'F-2', key: 'commute_plan', value: 'Takes the TER train from Lyon Part-Dieu every Monday', ts: at(5), source: user('employee', 2), dependsOn: ['home_city'] });
-  const weekend = ana.writeFact({ label: 'F-3', key: 'weekend_trips', value: 'Plans weekend hikes reachable by the Monday train', ts: at(6), source: user('employee', 3), dependsOn: [commute.factId] });
+  const commute = ana.writeFact({
+    label: 'F-2',
+    key: 'commute_plan',
+    value: 'Takes the TER train from Lyon Part-Dieu every Monday',
+    ts: at(5),
+    source: user('employee', 2),
+    dependsOn: ['home_city'],
+  });
+  const weekend = ana.writeFact({
+    label: 'F-3',
+    key: 'weekend_trips',
+    value: 'Plans weekend hikes reachable by the Monday train',
+    ts: at(6),
+    source: user('employee', 3),
+    dependsOn: [commute.factId],
+  });
   ana.writeFact({ key: 'home_city', value: 'Ana lives in Paris now', ts: at(59), source: user('employee', 4) });
-  ana.writeFact({ key: 'home_city', value: 'Correction: Ana lives in Berlin, not Paris', ts: at(151), source: user('employee', 5), supersedes: 'home_city', rule: 'explicit', reason: 'the user corrected the city' });
-  const munich = ana.writeFact({ key: 'home_city', value: 'HR record: Ana is based in Munich', ts: at(212), source: { type: 'document', identity: 'hr-system', authority: 'executive' } });
-  const proposal = ana.writeFact({ key: 'home_city', value: 'An intern noted Ana moved to Madrid', ts: at(243), source: { type: 'user', identity: 'intern-bot', authority: 'intern' } });
-  ana.writeFact({ key: 'q3_budget', value: 'The Q3 travel budget is capped at $50,000', ts: at(30), source: user('manager', 6), isConstraint: true, constraintType: 'budget', importance: 1 });
+  ana.writeFact({
+    key: 'home_city',
+    value: 'Correction: Ana lives in Berlin, not Paris',
+    ts: at(151),
+    source: user('employee', 5),
+    supersedes: 'home_city',
+    rule: 'explicit',
+    reason: 'the user corrected the city',
+  });
+  const munich = ana.writeFact({
+    key: 'home_city',
+    value: 'HR record: Ana is based in Munich',
+    ts: at(212),
+    source: { type: 'document', identity: 'hr-system', authority: 'executive' },
+  });
+  const proposal = ana.writeFact({
+    key: 'home_city',
+    value: 'An intern noted Ana moved to Madrid',
+    ts: at(243),
+    source: { type: 'user', identity: 'intern-bot', authority: 'intern' },
+  });
+  ana.writeFact({
+    key: 'q3_budget',
+    value: 'The Q3 travel budget is capped at $50,000',
+    ts: at(30),
+    source: user('manager', 6),
+    isConstraint: true,
+    constraintType: 'budget',
+    importance: 1,
+  });
   ana.writeFact({ key: 'release_date', value: 'Launch is planned for 1 October', ts: at(40), source: user('manager', 7) });
   ana.writeFact({ key: 'deploy_plan', value: 'Freeze deploys two weeks before launch', ts: at(41), source: user('manager', 8), dependsOn: ['release_date'] });
   ana.writeFact({ key: 'release_date', value: 'Launch moved to 15 November', ts: at(120), source: user('manager', 9) });
@@ -89,7 +137,13 @@ export function seedInspectorData(store: Store, options: SeedOptions): SeedInfo 
     { sessionId: 'sess-1', key: 'task', value: 'Booking travel within the Q3 budget', itemType: 'task', createdAt: at(240) },
   ]);
   ana.applyAgentStateUpdate('sess-1', {
-    current_understanding: { entities: [{ id: 'e-ana', kind: 'person', name: 'Ana' }, { id: 'e-munich', kind: 'city', name: 'Munich' }], dependencies: [{ from: 'e-ana', to: 'e-munich', rel: 'lives in' }] },
+    current_understanding: {
+      entities: [
+        { id: 'e-ana', kind: 'person', name: 'Ana' },
+        { id: 'e-munich', kind: 'city', name: 'Munich' },
+      ],
+      dependencies: [{ from: 'e-ana', to: 'e-munich', rel: 'lives in' }],
+    },
     assumptions: [
       { id: 'a1', hypothesis: 'Ana prefers trains over flights', confidence: 0.82, evidence: ['turn 1'] },
       { id: 'a2', hypothesis: 'The trip is for work', confidence: 0.4 },
@@ -121,20 +175,47 @@ export function seedInspectorData(store: Store, options: SeedOptions): SeedInfo 
     const deps: string[] = [];
     if (i > 0) deps.push(`node_${Math.floor((i - 1) / 5)}`);
     if (i > 20 && i % 7 === 0) deps.push(`node_${(i * 13) % Math.floor(i / 2)}`);
-    graphInputs.push({ key: `node_${i}`, value: `graph fact ${i}`, ts: new Date(BASE + i * 1000).toISOString(), dependsOn: [...new Set(deps)], memoryType: i % 11 === 0 ? 'organizational' : 'user' });
+    graphInputs.push({
+      key: `node_${i}`,
+      value: `graph fact ${i}`,
+      ts: new Date(BASE + i * 1000).toISOString(),
+      dependsOn: [...new Set(deps)],
+      memoryType: i % 11 === 0 ? 'organizational' : 'user',
+    });
   }
-  for (let i = 0; i < graphInputs.length; i += 500) for (const r of g.writeFacts(graphInputs.slice(i, i + 500), { inferSupersession: false })) ids.push(r.factId);
+  for (let i = 0; i < graphInputs.length; i += 500)
+    for (const r of g.writeFacts(graphInputs.slice(i, i + 500), { inferSupersession: false })) ids.push(r.factId);
   if (options.graph > 10) g.writeFact({ key: 'node_3', value: 'graph fact 3, revised', ts: new Date(BASE + DAY).toISOString() });
 
   let cap = store.scope({ kind: 'capability', org: 'acme', capability: 'support-bot' }, { create: true });
   store.setMaturity(cap.id, 'senior', { actor: 'seed' });
   cap = store.scopeById(cap.id);
   cap.writeFacts([
-    { key: 'refund_flow', value: 'Refunds above $500 need a manager', level: 'heuristic', ts: at(10), source: { type: 'agent', identity: 'support-bot', authority: 'system' } },
-    { key: 'ticket_8812', value: 'Customer asked for an invoice copy', level: 'event', ts: at(11), source: { type: 'agent', identity: 'support-bot', authority: 'system' } },
+    {
+      key: 'refund_flow',
+      value: 'Refunds above $500 need a manager',
+      level: 'heuristic',
+      ts: at(10),
+      source: { type: 'agent', identity: 'support-bot', authority: 'system' },
+    },
+    {
+      key: 'ticket_8812',
+      value: 'Customer asked for an invoice copy',
+      level: 'event',
+      ts: at(11),
+      source: { type: 'agent', identity: 'support-bot', authority: 'system' },
+    },
   ]);
   const org = store.scope({ kind: 'organizational', org: 'acme' }, { create: true });
-  org.writeFacts([{ key: 'travel_policy', value: 'Economy class for trips under six hours', ts: at(1), source: { type: 'policy', identity: 'handbook', authority: 'policy' }, memoryType: 'organizational' }]);
+  org.writeFacts([
+    {
+      key: 'travel_policy',
+      value: 'Economy class for trips under six hours',
+      ts: at(1),
+      source: { type: 'policy', identity: 'handbook', authority: 'policy' },
+      memoryType: 'organizational',
+    },
+  ]);
   org.putDocument({ title: 'Travel handbook', body: 'Book through the portal.', acl: ['travel'] });
   const bob = store.scope({ kind: 'user', org: 'globex', user: 'bob' }, { create: true });
   bob.writeFact({ key: 'favourite_colour', value: 'Bob likes teal', ts: at(3) });
