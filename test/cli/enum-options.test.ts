@@ -27,7 +27,6 @@ const cases: Array<[string, string[], string, string]> = [
   ['statebench --strategy', ['statebench', events, '--strategy', 'bogus'], 'strategy', STRATEGIES],
   ['statebench --compare', ['statebench', events, '--strategy', 'recent', '--compare', 'bogus'], 'compare', `${STRATEGIES}, none`],
   ['statebench --tokenizer', ['statebench', events, '--strategy', 'recent', '--tokenizer', 'bogus'], 'tokenizer', 'cl100k_base, o200k_base'],
-  ['ingest --maturity', ['ingest', events, '--db', db, '--maturity', 'bogus'], 'maturity', 'junior, senior, master'],
   ['delete --validity', ['delete', '--db', db, '--partition', '1', '--validity', 'bogus'], 'validity', 'valid, superseded, proposal, all'],
 ];
 
@@ -42,8 +41,8 @@ describe('enum options of the CLI (child processes)', () => {
   }
 
   it('a required one that is missing says so and lists the set', async () => {
-    const r = await statelens(['context', '--db', db, '--partition', '1']);
+    const r = await statelens(['export', '--db', db, '--out', path.join(dir, 'y')]);
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain(`--strategy is required: one of ${STRATEGIES}`);
+    expect(r.stderr).toContain('--format is required: one of json, ndjson, sqlite, markdown, csv, statebench');
   });
 });

@@ -70,7 +70,7 @@ describe('environment fields', () => {
     for (const strategy of ['state_based', 'reference'] as const) {
       const text = p.assemble({ strategy, query: 'What is the ACME stock price?', budget: 2000, asOf: '2026-03-01T20:00:00Z' }).text;
       for (const line of [
-        '- current_time: 2026-03-01T20:00:00Z',
+        '- current_time: 2026-03-01T20:00:00.000Z',
         '- current_date: 2026-03-02',
         '- timezone: Asia/Tokyo',
         '- location: Tokyo office',

@@ -11,7 +11,7 @@ describe('working set', () => {
     const [again] = p.addWorkingItems([{ sessionId: 's1', key: 'objective', value: 'Prepare the Q4 plan', expiresAt: '2030-01-01T00:00:00Z' }]);
     expect(again).toBe(first);
     expect(p.workingItems({ sessionId: 's1' }).map((w) => [w.key, w.value, w.expiresAt])).toEqual([
-      ['objective', 'Prepare the Q4 plan', '2030-01-01T00:00:00Z'],
+      ['objective', 'Prepare the Q4 plan', '2030-01-01T00:00:00.000Z'],
     ]);
     // Another session has its own item under the same key.
     p.addWorkingItems([{ sessionId: 's2', key: 'objective', value: 'Hire a designer' }]);

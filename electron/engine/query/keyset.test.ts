@@ -120,8 +120,8 @@ describe('keyset paging', () => {
     all = store.db.prepare('SELECT * FROM facts WHERE partition_id = ?').all(p.id) as RefRow[];
     const cases: Array<[FactFilterInput, (r: RefRow) => boolean, PagePlan[]]> = [
       [
-        { validity: 'valid', from: '2026-02-01', to: '2026-05-15' },
-        (r) => r.is_valid === 1 && r.ts >= '2026-02-01' && r.ts < '2026-05-15',
+        { validity: 'valid', from: '2026-02-01T00:00:00.000Z', to: '2026-05-15T00:00:00.000Z' },
+        (r) => r.is_valid === 1 && r.ts >= '2026-02-01T00:00:00.000Z' && r.ts < '2026-05-15T00:00:00.000Z',
         ['sort-index', 'range'],
       ],
       // Exact words (the last one is too short to become a prefix), and a prefix.
