@@ -26,7 +26,11 @@ describe('query plans of the memories table', () => {
     for (const direction of ['asc', 'desc'] as const) {
       it(`sorts by ${column} ${direction} along ${SORT_SPECS[column].index} on every page`, () => {
         const sort = FactSort.parse({ column, direction });
-        for (const filter of [{}, { validity: 'valid' }, { validity: 'all', memoryTypes: ['user'], from: '2026-01-01T00:00:00Z', asOf: '2026-06-01T00:00:00Z' }]) {
+        for (const filter of [
+          {},
+          { validity: 'valid' },
+          { validity: 'all', memoryTypes: ['user'], from: '2026-01-01T00:00:00Z', asOf: '2026-06-01T00:00:00Z' },
+        ]) {
           const sql = filterSql(p.id, FactFilter.parse(filter));
           for (const segment of SEGMENTS) {
             const steps = plan(store.db, pageSql('sort-index', sort, whereOf(sql), segment), {
@@ -58,7 +62,11 @@ describe('query plans of the memories table', () => {
       ['memory', { memoryTypes: ['user'] }, /USING (COVERING )?INDEX facts_sort_memory_type \(partition_id=\? AND memory_type=\?\)/],
       ['scope', { scopes: ['draft'] }, /USING (COVERING )?INDEX facts_sort_scope \(partition_id=\? AND scope=\?\)/],
       ['status', { validity: 'proposal' }, /USING (COVERING )?INDEX facts_sort_status \(partition_id=\? AND status=\?\)/],
-      ['range', { from: '2026-01-01T00:00:00Z', to: '2026-02-01T00:00:00Z' }, /USING (COVERING )?INDEX facts_partition_ts \(partition_id=\? AND ts>\? AND ts<\?\)/],
+      [
+        'range',
+        { from: '2026-01-01T00:00:00Z', to: '2026-02-01T00:00:00Z' },
+        /USING (COVERING )?INDEX facts_partition_ts \(partition_id=\? AND ts>\? AND ts<\?\)/,
+      ],
     ];
     for (const [planName, filter, expected] of cases) {
       const sql = filterSql(p.id, FactFilter.parse(filter));
