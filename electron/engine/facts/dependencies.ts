@@ -45,6 +45,13 @@ const FLAG = `UPDATE facts SET needs_review = 1,
   review_cause_fact = @root
   WHERE id = @id AND partition_id = @pid`;
 
+/** The cause text a flag leaves, as FLAG computes it in SQL: for rows held in memory by a batch. */
+export function nextReviewCause(flagged: boolean, current: string | null, cause: string): string {
+  if (!flagged || current === null || current === '') return cause;
+  if (current === cause || current.startsWith(cause + EARLIER_CAUSE_SEPARATOR)) return current;
+  return (cause + EARLIER_CAUSE_SEPARATOR + current).slice(0, MAX_REVIEW_CAUSE_CHARS);
+}
+
 /** Marks one fact needs_review because of `root` (null: the cause is not a fact, e.g. a turn). */
 export function flagFact(ctx: PartitionContext, id: string, cause: string, root: string | null): void {
   stmt<[Record<string, unknown>]>(ctx.db, FLAG).run({ cause, sep: EARLIER_CAUSE_SEPARATOR, max: MAX_REVIEW_CAUSE_CHARS, root, id, pid: ctx.partitionId });

@@ -13,7 +13,7 @@ import { recogniseAuthority, recogniseRole, type RecognisedAuthority } from './a
 import { entityKey, lookupEntities } from './entity';
 import { decideSupersession } from './supersession-decision';
 import type { SourceInput } from '../../../shared/writes';
-import { addEdge, derivedFactsOf, flagDependents, flagFact } from './dependencies';
+import { addEdge, derivedFactsOf, flagDependents, flagFact, nextReviewCause } from './dependencies';
 import { recordAudit } from '../audit/audit';
 import { parseInput } from '../query/validate';
 
@@ -689,8 +689,8 @@ export class FactWriteBatch {
             flagFact(ctx, id, cause, root);
             continue;
           }
+          held.review_cause = nextReviewCause(held.needs_review === 1, held.review_cause, cause);
           held.needs_review = 1;
-          held.review_cause = cause;
           held.review_cause_fact = root;
         }
         return ids;
