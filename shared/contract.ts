@@ -14,15 +14,20 @@ import {
   RestoreReviewResult,
   FactBrief,
   FactDetail,
+  FactChanges,
   FactPage,
+  MAX_CHANGES,
   MAX_DISMISS_IDS,
+  MAX_TIMELINE_BUCKETS,
   Neighbourhood,
   NeighbourhoodRequest,
   ReviewQueuePage,
   SessionSummary,
+  Timeline,
 } from './inspect';
 import { DeletionSelection, FactFilter, FactSort, PageRequest } from './query';
 import { ExportFormat, ExportRequest } from './snapshot';
+import { Timestamp } from './timestamp';
 
 /** Largest input any channel accepts, counted as its JSON text would be for ASCII (a deletion
  * of 100,000 ids of ~40 characters fits). */
@@ -112,6 +117,21 @@ export const FactsListInput = z.strictObject({
   page: PageRequest.optional(),
 });
 export const FactRef = z.strictObject({ partitionId: PartitionId, factId: FactId });
+/** A fact's detail; with `asOf`, also how it (and the facts it links to) stood at that instant. */
+export const FactGetInput = z.strictObject({ ...FactRef.shape, asOf: Timestamp.optional() });
+/** With `asOf`: fact counts as of that instant (facts recorded by then, facts valid then), and
+ * working items and documents created by then. Review flags are not kept historically, so
+ * `needsReview` is always today's queue. */
+export const PartitionsListInput = z.strictObject({ asOf: Timestamp.optional() });
+/** A partition's history as change counts in equal slices (the time-travel density strip). */
+export const TimelineInput = z.strictObject({ partitionId: PartitionId, buckets: z.number().int().min(1).max(MAX_TIMELINE_BUCKETS).default(60) });
+/** What changed between two instants (either order). */
+export const FactChangesInput = z.strictObject({
+  partitionId: PartitionId,
+  from: Timestamp,
+  to: Timestamp,
+  limit: z.number().int().min(1).max(MAX_CHANGES).default(200),
+});
 /** Most facts one `facts.briefs` call describes (a screenful of references). */
 export const MAX_BRIEF_IDS = 200;
 /** Facts to show as readable references (key, value snippet, status) instead of raw ids. */
@@ -282,15 +302,19 @@ export const CONTRACT = {
   'db.open': mutation(DbOpenInput, DbOpenResult),
   'db.close': mutation(NoInput, DbState),
 
-  'partitions.list': query(NoInput, z.strictObject({ partitions: z.array(PartitionSummary) })),
+  'partitions.list': query(PartitionsListInput, z.strictObject({ partitions: z.array(PartitionSummary) })),
 
   'facts.list': query(FactsListInput, FactPage),
-  'facts.get': query(FactRef, FactDetail),
+  'facts.get': query(FactGetInput, FactDetail),
   'facts.chain': query(FactRef, FactDetail.shape.chain),
   /** Read-only: key, value snippet and status of the given facts, in the order asked; facts that
    * no longer exist (deleted) are left out, so a caller can say so. */
   'facts.briefs': query(FactBriefsInput, z.strictObject({ briefs: z.array(FactBrief).max(MAX_BRIEF_IDS) })),
   'facts.neighbourhood': query(NeighbourhoodInput, Neighbourhood),
+  /** Read-only: change counts over the partition's history (time travel's density strip). */
+  'facts.timeline': query(TimelineInput, Timeline),
+  /** Read-only: facts that became valid, were superseded or invalidated, or were deleted between two instants. */
+  'facts.changes': query(FactChangesInput, FactChanges),
 
   'review.queue': query(ReviewQueueInput, ReviewQueuePage),
   'review.dismiss': mutation(ReviewDismissInput, DismissResult),

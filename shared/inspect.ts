@@ -128,6 +128,24 @@ export const ReviewCause = z.strictObject({
 });
 export type ReviewCause = z.infer<typeof ReviewCause>;
 
+/** How a fact stood at an instant: `valid` then; `not-yet` recorded after it; `ended` (its
+ * window closed by then: superseded or replaced); `never` (a proposal, or a late write that
+ * never took effect). */
+export const AsOfState = z.enum(['valid', 'not-yet', 'ended', 'never']);
+export type AsOfState = z.infer<typeof AsOfState>;
+
+/** The fact detail as of a past instant. The detail's `dependsOn` / `derivedFacts` then hold
+ * only the facts recorded by that instant, with their status as it was then. */
+export const FactAsOf = z.strictObject({
+  at: z.string(),
+  state: AsOfState,
+  /** When this fact was not the valid one: the version of its chain that was valid then. */
+  validVersion: FactBrief.nullable(),
+  /** Edges to facts recorded only after the instant (left out of the lists). */
+  laterEdges: z.number().int().nonnegative(),
+});
+export type FactAsOf = z.infer<typeof FactAsOf>;
+
 export const FactDetail = z.strictObject({
   fact: Fact,
   /** The supersession chain the fact belongs to (for a proposal: the chain it was made against). */
@@ -138,6 +156,8 @@ export const FactDetail = z.strictObject({
   edgesTruncated: z.boolean(),
   reviewCause: ReviewCause.nullable(),
   audit: z.array(AuditEntry),
+  /** Set when the detail was asked as of a past instant (time travel). */
+  asOf: FactAsOf.nullable(),
 });
 export type FactDetail = z.infer<typeof FactDetail>;
 
@@ -248,3 +268,58 @@ export const ContextDocumentVersionSummary = z.strictObject({
   words: z.number().int().nonnegative(),
 });
 export type ContextDocumentVersionSummary = z.infer<typeof ContextDocumentVersionSummary>;
+
+// --- Time travel ---------------------------------------------------------------------------------
+
+/** Most buckets a timeline answer holds (a density strip a few hundred pixels wide). */
+export const MAX_TIMELINE_BUCKETS = 400;
+/** Most changes one `facts.changes` answer lists (the totals still count every one). */
+export const MAX_CHANGES = 500;
+
+/** One slice of a partition's history: facts that took effect in it (their time) and facts
+ * whose validity ended in it (superseded or replaced). */
+export const TimelineBucket = z.strictObject({
+  start: z.string(),
+  added: z.number().int().nonnegative(),
+  ended: z.number().int().nonnegative(),
+});
+export type TimelineBucket = z.infer<typeof TimelineBucket>;
+
+/** A partition's history in equal slices from its oldest to its newest fact time; `first` and
+ * `last` are null for a partition without facts. */
+export const Timeline = z.strictObject({
+  first: z.string().nullable(),
+  last: z.string().nullable(),
+  buckets: z.array(TimelineBucket).max(MAX_TIMELINE_BUCKETS),
+});
+export type Timeline = z.infer<typeof Timeline>;
+
+/** What happened to a fact between two instants: it became valid, it was superseded (by
+ * `by`), its validity ended without a successor (invalidated), or it was deleted. */
+export const ChangeKind = z.enum(['became-valid', 'superseded', 'invalidated', 'deleted']);
+export type ChangeKind = z.infer<typeof ChangeKind>;
+
+export const FactChange = z.strictObject({
+  kind: ChangeKind,
+  at: z.string(),
+  factId: z.string(),
+  /** The fact that superseded it (kind `superseded`), else null. */
+  by: z.string().nullable(),
+});
+export type FactChange = z.infer<typeof FactChange>;
+
+export const FactChanges = z.strictObject({
+  /** The instants compared, earlier first (the caller's order does not matter). */
+  from: z.string(),
+  to: z.string(),
+  /** In time order, at most the limit asked for. */
+  changes: z.array(FactChange).max(MAX_CHANGES),
+  totals: z.strictObject({
+    'became-valid': z.number().int().nonnegative(),
+    superseded: z.number().int().nonnegative(),
+    invalidated: z.number().int().nonnegative(),
+    deleted: z.number().int().nonnegative(),
+  }),
+  truncated: z.boolean(),
+});
+export type FactChanges = z.infer<typeof FactChanges>;

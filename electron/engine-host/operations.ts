@@ -24,6 +24,8 @@ export type EngineChannel =
   | 'facts.chain'
   | 'facts.briefs'
   | 'facts.neighbourhood'
+  | 'facts.timeline'
+  | 'facts.changes'
   | 'review.queue'
   | 'review.dismiss'
   | 'review.undoDismiss'
@@ -77,10 +79,10 @@ export function createOperations(session: EngineSession, actor: string): EngineO
     },
     'db.current': () => session.info(),
 
-    'partitions.list': () => ({ partitions: session.store.listPartitions() }),
+    'partitions.list': ({ asOf }) => ({ partitions: session.store.listPartitions(asOf) }),
     'facts.list': ({ partitionId, filter, sort, page }) =>
       session.scope(partitionId).listFacts({ ...(filter ? { filter } : {}), ...(sort ? { sort } : {}), ...(page ? { page } : {}) }),
-    'facts.get': ({ partitionId, factId }) => session.scope(partitionId).factDetail(factId),
+    'facts.get': ({ partitionId, factId, asOf }) => session.scope(partitionId).factDetail(factId, asOf),
     'facts.chain': ({ partitionId, factId }) => {
       const handle = session.scope(partitionId);
       if (!handle.getFact(factId)) throw new StatelensError('NOT_FOUND', `No fact ${factId} in this partition`, { factId });
@@ -88,6 +90,8 @@ export function createOperations(session: EngineSession, actor: string): EngineO
     },
     'facts.briefs': ({ partitionId, factIds }) => ({ briefs: session.scope(partitionId).briefs(factIds) }),
     'facts.neighbourhood': ({ partitionId, factId, hops, maxNodes }) => session.scope(partitionId).neighbourhood(factId, { hops, maxNodes }),
+    'facts.timeline': ({ partitionId, buckets }) => session.scope(partitionId).timeline(buckets),
+    'facts.changes': ({ partitionId, from, to, limit }) => session.scope(partitionId).changesBetween(from, to, limit),
     'review.queue': ({ partitionId, page }) => session.scope(partitionId).reviewQueue(page ?? {}),
     'review.dismiss': ({ partitionId, factIds, reason }) =>
       session.scope(partitionId).dismissReview(factIds, { actor, ...(reason !== undefined ? { reason } : {}) }),

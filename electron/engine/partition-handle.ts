@@ -18,6 +18,7 @@ import { listSavedQueries, saveQuery } from './layers/saved-queries';
 import type { Environment, EnvironmentSignal, OrgDocument, SavedQuery, WorkingItem } from '../../shared/domain';
 import {
   briefsOf,
+  changesBetween,
   countFacts,
   dismissReview,
   undoDismissReview,
@@ -26,6 +27,7 @@ import {
   neighbourhood,
   propagationPath,
   reviewQueue,
+  timeline,
   type ListFactsRequest,
 } from './query';
 import { agentStateRecord, applyAgentStateUpdate, getAgentState, verifyExpectation } from './agent-state/agent-state';
@@ -37,6 +39,7 @@ import type {
   DismissResult,
   RestoreReviewResult,
   FactBrief,
+  FactChanges,
   FactDetail,
   FactPage,
   Neighbourhood,
@@ -44,6 +47,7 @@ import type {
   PropagationPath,
   ReviewQueuePage,
   SessionSummary,
+  Timeline,
 } from '../../shared/inspect';
 import type { AgentStateRecord, AgentStateUpdateInput, ToolResult, VerificationResult } from '../../shared/agent-state';
 import type { AgentState, ContextDocumentVersion } from '../../shared/domain';
@@ -243,8 +247,19 @@ export class PartitionHandle implements WritablePartition {
     return countFacts(this.ctx, filter, cap);
   }
 
-  factDetail(id: string): FactDetail {
-    return factDetail(this.ctx, id);
+  /** With `asOf`: also how the fact and its edges stood at that instant (time travel). */
+  factDetail(id: string, asOf?: string): FactDetail {
+    return factDetail(this.ctx, id, asOf);
+  }
+
+  /** Change counts over the partition's history in `buckets` equal slices. */
+  timeline(buckets = 60): Timeline {
+    return timeline(this.ctx, buckets);
+  }
+
+  /** What changed between two instants (either order): at most `limit` changes, every total. */
+  changesBetween(from: string, to: string, limit = 200): FactChanges {
+    return changesBetween(this.ctx, from, to, limit);
   }
 
   neighbourhood(id: string, request: NeighbourhoodRequestInput = {}): Neighbourhood {

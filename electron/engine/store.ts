@@ -5,6 +5,7 @@ import { Maturity as MaturitySchema, PartitionRef, showUnsafe, type AuditEntry, 
 import { recordAudit } from './audit/audit';
 import { auditPage, type AuditPageQuery } from './audit/audit-page';
 import { StatelensError } from '../../shared/errors';
+import { requireTimestamp } from '../../shared/timestamp';
 import type { AgentStateChange, ChangeEvent, EngineClock, EngineServices, PartitionContext } from './context';
 import { closeConnection, mapSqliteError, openDatabase, type OpenOptions, type Sqlite } from './db/open';
 import { retainRawFile } from './db/raw-file';
@@ -192,17 +193,35 @@ export class Store {
   }
 
   /** Every partition with its counts, ordered org, kind, subject. */
-  listPartitions(): PartitionSummary[] {
-    const rows = stmt<[], PartitionRow & { facts: number; valid_facts: number; needs_review: number; working_items: number; documents: number }>(
-      this.db,
-      `SELECT p.*,
+  /** Every partition with its counts; with `asOf`, the fact counts as they stood then (facts
+   * recorded by then, facts valid then) and the working items and documents created by then.
+   * Review flags are not kept historically: `needsReview` is always today's. */
+  listPartitions(asOf?: string): PartitionSummary[] {
+    type Row = PartitionRow & { facts: number; valid_facts: number; needs_review: number; working_items: number; documents: number };
+    const at = asOf === undefined ? null : requireTimestamp(asOf, 'as-of time');
+    const rows =
+      at === null
+        ? stmt<[], Row>(
+            this.db,
+            `SELECT p.*,
          (SELECT count(*) FROM facts f WHERE f.partition_id = p.id) AS facts,
          (SELECT count(*) FROM facts f WHERE f.partition_id = p.id AND f.is_valid = 1) AS valid_facts,
          (SELECT count(*) FROM facts f WHERE f.partition_id = p.id AND f.needs_review = 1) AS needs_review,
          (SELECT count(*) FROM working_items w WHERE w.partition_id = p.id) AS working_items,
          (SELECT count(*) FROM org_documents d WHERE d.partition_id = p.id) AS documents
        FROM partitions p ORDER BY p.org_id, p.kind, p.subject`,
-    ).all();
+          ).all()
+        : stmt<[{ at: string }], Row>(
+            this.db,
+            `SELECT p.*,
+         (SELECT count(*) FROM facts f WHERE f.partition_id = p.id AND f.ts <= @at) AS facts,
+         (SELECT count(*) FROM facts f WHERE f.partition_id = p.id AND f.ts <= @at AND +f.status <> 'proposal'
+            AND (f.valid_to IS NULL OR f.valid_to > @at)) AS valid_facts,
+         (SELECT count(*) FROM facts f WHERE f.partition_id = p.id AND f.needs_review = 1) AS needs_review,
+         (SELECT count(*) FROM working_items w WHERE w.partition_id = p.id AND w.created_at <= @at) AS working_items,
+         (SELECT count(*) FROM org_documents d WHERE d.partition_id = p.id AND d.created_at <= @at) AS documents
+       FROM partitions p ORDER BY p.org_id, p.kind, p.subject`,
+          ).all({ at });
     return rows.map((r) => ({
       id: r.id,
       ref: refFromRow(r),

@@ -86,6 +86,8 @@ export function createHandlers({ engine, shell }: HandlerDeps): Handlers {
     'facts.chain': forward('facts.chain'),
     'facts.briefs': forward('facts.briefs'),
     'facts.neighbourhood': forward('facts.neighbourhood'),
+    'facts.timeline': forward('facts.timeline'),
+    'facts.changes': forward('facts.changes'),
     'review.queue': forward('review.queue'),
     'review.dismiss': forward('review.dismiss'),
     'review.undoDismiss': forward('review.undoDismiss'),

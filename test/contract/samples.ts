@@ -14,7 +14,7 @@ export function readSamples(
   return {
     'db.info': [{}],
     'db.recent': [{}],
-    'partitions.list': [{}],
+    'partitions.list': [{}, { asOf: '2026-03-01T09:03:30.000Z' }],
     'facts.list': [
       { partitionId: p },
       { partitionId: p, filter: { validity: 'valid' }, sort: { column: 'importance', direction: 'desc' }, page: { limit: 5 } },
@@ -27,6 +27,7 @@ export function readSamples(
     'facts.get': [
       { partitionId: p, factId: fx.chainHeadId },
       { partitionId: p, factId: fx.flaggedId },
+      { partitionId: p, factId: fx.chainHeadId, asOf: '2026-03-01T09:03:30.000Z' },
     ],
     'facts.chain': [{ partitionId: p, factId: fx.chainHeadId }],
     'facts.briefs': [
@@ -36,6 +37,11 @@ export function readSamples(
     'facts.neighbourhood': [
       { partitionId: p, factId: fx.flaggedId },
       { partitionId: p, factId: fx.factIds[0] ?? '', hops: 3, maxNodes: 10 },
+    ],
+    'facts.timeline': [{ partitionId: p }, { partitionId: p, buckets: 12 }],
+    'facts.changes': [
+      { partitionId: p, from: '2026-01-01T00:00:00.000Z', to: '2026-12-31T00:00:00.000Z' },
+      { partitionId: p, from: '2026-12-31T00:00:00.000Z', to: '2026-01-01T00:00:00.000Z', limit: 3 },
     ],
     'review.queue': [{ partitionId: p }, { partitionId: p, page: { limit: 1 } }],
     'deletion.preview': [

@@ -9,6 +9,8 @@ import { stmt } from '../db/statements';
 import { getFact } from '../facts/read';
 import { chainFor } from './chain';
 import { briefOf, briefsOf } from './row-view';
+import { detailAsOf } from './history';
+import { requireTimestamp } from '../../../shared/timestamp';
 
 /** Edges listed with briefs per direction; the fact itself carries every id. */
 export const DETAIL_EDGE_LIMIT = 1000;
@@ -69,19 +71,26 @@ export function reviewCauseOf(ctx: PartitionContext, fact: Pick<Fact, 'id' | 'ne
   };
 }
 
-export function factDetail(ctx: PartitionContext, id: string): FactDetail {
+/** With `asOf`: also how the fact stood then, and its edges as they stood then. */
+export function factDetail(ctx: PartitionContext, id: string, asOf?: string): FactDetail {
   if (typeof id !== 'string' || id.length === 0 || id.length > 200) throw new StatelensError('INVALID_INPUT', 'A fact id is a string of 1 to 200 characters');
   const fact = getFact(ctx, id);
   if (!fact) throw new StatelensError('NOT_FOUND', `No fact ${id} in this partition`, { factId: id });
   // A proposal has no chain of its own: show the chain it was made against.
   const chain = chainFor(ctx, fact.status === 'proposal' && fact.proposalFor ? fact.proposalFor : id);
+  const edges = {
+    dependsOn: briefsOf(ctx, fact.dependsOn.slice(0, DETAIL_EDGE_LIMIT)),
+    derivedFacts: briefsOf(ctx, fact.derivedFacts.slice(0, DETAIL_EDGE_LIMIT)),
+  };
+  const past = asOf === undefined ? null : detailAsOf(ctx, fact, chain, edges, requireTimestamp(asOf, 'as-of time'));
   return {
     fact,
     chain,
-    dependsOn: briefsOf(ctx, fact.dependsOn.slice(0, DETAIL_EDGE_LIMIT)),
-    derivedFacts: briefsOf(ctx, fact.derivedFacts.slice(0, DETAIL_EDGE_LIMIT)),
+    dependsOn: past?.dependsOn ?? edges.dependsOn,
+    derivedFacts: past?.derivedFacts ?? edges.derivedFacts,
     edgesTruncated: fact.dependsOn.length > DETAIL_EDGE_LIMIT || fact.derivedFacts.length > DETAIL_EDGE_LIMIT,
     reviewCause: reviewCauseOf(ctx, fact),
     audit: factAudit(ctx, id),
+    asOf: past?.asOf ?? null,
   };
 }

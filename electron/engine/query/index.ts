@@ -6,3 +6,4 @@ export { neighbourhood, propagationPath } from './neighbourhood';
 export { dismissReview, reviewQueue, undoDismissReview } from './review';
 export { toFtsQuery } from './fts';
 export { briefsOf } from './row-view';
+export { changesBetween, timeline } from './history';
