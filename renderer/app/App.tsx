@@ -14,7 +14,7 @@ import { SessionsView } from '../sessions/SessionsView';
 import { ShortcutOverlay } from '../shortcuts/ShortcutOverlay';
 import { useShortcut } from '../shortcuts/shortcuts';
 import { useTheme } from '../theme/theme';
-import { TimeTravel, TimeTravelBanner } from '../timetravel/TimeTravel';
+import { TimeTravel, TimeTravelBanner, TimeTravelButton, useTimeTravelPanel } from '../timetravel/TimeTravel';
 import { Button, IconButton } from '../ui/Button';
 import { ErrorBoundary } from '../ui/ErrorBoundary';
 import { formatNumber, formatTime } from '../ui/format';
@@ -105,6 +105,12 @@ export function App() {
   const partitions = useQuery('partitions.list', info.data?.db ? {} : null, { keepPrevious: true });
   const list = partitions.data?.partitions;
   const current = list?.find((p) => p.id === state.partitionId) ?? null;
+  // While time travelling, the sidebar and the status bar count the facts as they stood then.
+  const pastPartitions = useQuery('partitions.list', info.data?.db && state.asOf ? { asOf: state.asOf } : null, { keepPrevious: true });
+  const past = state.asOf ? (pastPartitions.data?.partitions ?? null) : null;
+  const shownList = past ?? list;
+  const shownCurrent = shownList?.find((p) => p.id === state.partitionId) ?? null;
+  const travel = useTimeTravelPanel();
 
   // Pick a partition when none is chosen (or the chosen one vanished): the one with most facts.
   useEffect(() => {
@@ -205,7 +211,7 @@ export function App() {
         <h1 className="brand">Statelens</h1>
         <span className="topbar-partition muted">{current ? current.label : ''}</span>
         <span className="grow" />
-        {state.partitionId !== null ? <TimeTravel /> : null}
+        {state.partitionId !== null ? <TimeTravelButton open={travel.open} onToggle={() => travel.setOpen(!travel.open)} /> : null}
         <Button small onClick={() => dispatch({ type: 'export', open: true })} disabled={!info.data?.db} title="Export a snapshot (e)">
           Export…
         </Button>
@@ -220,20 +226,39 @@ export function App() {
       <aside className="sidebar" aria-label="Database and partitions">
         <ViewNav view={state.view} reviewCount={current?.needsReview ?? 0} />
         <DatabasePanel />
-        {list && list.length > 0 ? (
-          <PartitionTree partitions={list} selectedId={state.partitionId} onSelect={(id) => dispatch({ type: 'partition', partitionId: id })} />
+        {shownList && shownList.length > 0 ? (
+          <PartitionTree
+            partitions={shownList}
+            asOf={past ? state.asOf : null}
+            selectedId={state.partitionId}
+            onSelect={(id) => dispatch({ type: 'partition', partitionId: id })}
+          />
         ) : null}
       </aside>
       <main className="main" id="main">
         {state.notice ? <LinkNotice text={state.notice} onDismiss={() => dispatch({ type: 'notice', notice: null })} /> : null}
+        {travel.open && state.partitionId !== null ? (
+          <TimeTravel
+            key={state.partitionId}
+            onClose={() => {
+              travel.setOpen(false);
+              document.querySelector<HTMLElement>('button[aria-label="Time travel"]')?.focus();
+            }}
+          />
+        ) : null}
         <TimeTravelBanner />
         <ErrorBoundary key={`${state.view}-${state.partitionId ?? ''}`} label={VIEW_LABELS[state.view]}>
           {main}
         </ErrorBoundary>
       </main>
       <footer className="statusbar">
-        {current ? (
-          <span className="muted">
+        {shownCurrent && past && state.asOf ? (
+          <span className="muted" data-testid="status-counts">
+            {shownCurrent.label} as of {formatTime(state.asOf)}: {formatNumber(shownCurrent.validFacts)} valid of {formatNumber(shownCurrent.facts)} facts
+            recorded then · {formatNumber(shownCurrent.workingItems)} working items · {formatNumber(shownCurrent.needsReview)} need review now
+          </span>
+        ) : current ? (
+          <span className="muted" data-testid="status-counts">
             {current.label}: {formatNumber(current.validFacts)} valid of {formatNumber(current.facts)} facts · {formatNumber(current.needsReview)} need review ·{' '}
             {formatNumber(current.workingItems)} working items
           </span>

@@ -106,6 +106,52 @@ export function ReviewCauseView({
   );
 }
 
+const AS_OF_WORDS: Record<NonNullable<FactDetailData['asOf']>['state'], string> = {
+  valid: 'valid then',
+  'not-yet': 'not recorded yet',
+  ended: 'no longer valid then',
+  never: 'never valid',
+};
+
+/** How the fact stood at the time-travel instant, and which version of it was valid then. */
+function AsOfCard({ data, onOpen }: { data: FactDetailData; onOpen: (id: string) => void }) {
+  const past = data.asOf;
+  if (!past) return null;
+  const f = data.fact;
+  const why =
+    past.state === 'not-yet'
+      ? `It was recorded later, at ${formatTime(f.ts)}.`
+      : past.state === 'ended'
+        ? `Its validity ended at ${formatTime(f.validTo)}${f.supersessionRule ? ` (${f.supersessionRule} supersession)` : ''}.`
+        : past.state === 'never'
+          ? f.status === 'proposal'
+            ? 'A proposal is kept beside the fact it failed to replace; it is never the valid version.'
+            : 'A newer write outranked it from the start.'
+          : f.validTo
+            ? `It stayed valid until ${formatTime(f.validTo)}.`
+            : 'It is still valid now.';
+  return (
+    <section aria-label="As of the time-travel instant" className={`card fact-asof fact-asof-${past.state}`} data-testid="fact-asof" data-state={past.state}>
+      <p>
+        As of <strong>{formatTime(past.at)}</strong>: <strong className="fact-asof-state">{AS_OF_WORDS[past.state]}</strong>. {why}
+      </p>
+      {past.validVersion ? (
+        <p>
+          Valid then: <FactRef id={past.validVersion.id} brief={past.validVersion} onOpen={onOpen} />
+        </p>
+      ) : null}
+      {past.laterEdges > 0 ? (
+        <p className="faint">
+          {past.laterEdges === 1 ? 'One linked fact was' : `${past.laterEdges} linked facts were`} recorded after this instant and{' '}
+          {past.laterEdges === 1 ? 'is' : 'are'} left out below; the links below show their status as it was then.
+        </p>
+      ) : (
+        <p className="faint">The links below show their status as it was then.</p>
+      )}
+    </section>
+  );
+}
+
 export function FactDetail({ data, actions, terms = [] }: { data: FactDetailData; actions: FactDetailActions; terms?: readonly string[] }) {
   const f = data.fact;
   return (
@@ -135,6 +181,8 @@ export function FactDetail({ data, actions, terms = [] }: { data: FactDetailData
       <section aria-label="Value" className="fact-value card">
         <Highlight className="memory-text" text={f.value} terms={terms} />
       </section>
+
+      <AsOfCard data={data} onOpen={actions.onOpen} />
 
       {f.needsReview ? <ReviewCauseView fact={f} cause={data.reviewCause} onOpen={actions.onOpen} /> : null}
 
@@ -182,6 +230,7 @@ export function FactDetail({ data, actions, terms = [] }: { data: FactDetailData
           </dd>
           <dt>Superseded by</dt>
           <dd>
+            {data.asOf?.state === 'valid' && f.supersededBy ? <span className="muted">not yet then; later by </span> : null}
             <ChainRef id={f.supersededBy} chain={data.chain} onOpen={actions.onOpen} />
           </dd>
           {f.supersessionRule ? (

@@ -54,6 +54,7 @@ export function FactPanel() {
             <DetailTabBody
               partitionId={partitionId}
               factId={factId}
+              asOf={asOf}
               terms={terms}
               onOpen={open}
               onCopy={(id) => void copyText(id).then((ok) => toast(ok ? `Copied ${id}` : 'Could not reach the clipboard', ok ? 'info' : 'error'))}
@@ -79,6 +80,7 @@ export function FactPanel() {
 function DetailTabBody({
   partitionId,
   factId,
+  asOf,
   terms,
   onOpen,
   onCopy,
@@ -87,18 +89,21 @@ function DetailTabBody({
 }: {
   partitionId: number;
   factId: string;
+  /** Time travel: the detail also says how the fact and its links stood then. */
+  asOf: string | null;
   terms: readonly string[];
   onOpen: (id: string) => void;
   onCopy: (id: string) => void;
   onDelete: (id: string) => void;
   onDismiss: (id: string) => void;
 }) {
-  const q = useQuery('facts.get', { partitionId, factId });
+  const q = useQuery('facts.get', asOf ? { partitionId, factId, asOf } : { partitionId, factId }, { keepPrevious: true });
   if (q.error) {
     if (q.error.code === 'NOT_FOUND')
       return <EmptyState title="This fact is gone">It was deleted (here or by another process). Pick another fact in the table.</EmptyState>;
     return <ErrorState error={q.error} onRetry={q.refetch} context="Fact" />;
   }
-  if (!q.data) return <Loading label="Loading the fact" />;
+  // Kept while another instant loads; never another fact's.
+  if (!q.data || q.data.fact.id !== factId) return <Loading label="Loading the fact" />;
   return <FactDetail data={q.data} terms={terms} actions={{ onOpen, onCopyId: onCopy, onDelete, onDismiss }} />;
 }

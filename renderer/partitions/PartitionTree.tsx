@@ -2,7 +2,7 @@
 // organisational knowledge, with fact counts (valid / all) and the number awaiting review.
 import { useMemo, useState } from 'react';
 import type { PartitionKind, PartitionSummary } from '../../shared/domain';
-import { formatNumber } from '../ui/format';
+import { formatNumber, formatTime } from '../ui/format';
 
 const KIND_TITLES: Record<PartitionKind, string> = {
   user: 'Users',
@@ -40,14 +40,17 @@ export function groupPartitions(
 /** Above this many partitions (a StateBench import has hundreds) the picker offers a filter. */
 export const PARTITION_FILTER_FROM = 12;
 
+/** `asOf`: the counts are those of that past instant (time travel): valid then, recorded by then. */
 export function PartitionTree({
   partitions,
   selectedId,
   onSelect,
+  asOf = null,
 }: {
   partitions: readonly PartitionSummary[];
   selectedId: number | null;
   onSelect: (id: number) => void;
+  asOf?: string | null;
 }) {
   const [query, setQuery] = useState('');
   const shown = useMemo(() => {
@@ -62,6 +65,11 @@ export function PartitionTree({
   const isOpen = (org: string) => query.trim() !== '' || (openChoice.get(org) ?? (partitions.length <= PARTITION_FILTER_FROM || org === selectedOrg));
   return (
     <nav className="partition-tree" aria-label="Partitions">
+      {asOf ? (
+        <p className="partition-asof" data-testid="partition-asof">
+          Counts as of {formatTime(asOf)}
+        </p>
+      ) : null}
       {partitions.length > PARTITION_FILTER_FROM ? (
         <label className="field">
           <span className="sr-only">Filter partitions</span>
@@ -98,13 +106,21 @@ export function PartitionTree({
                       type="button"
                       className="partition-item"
                       aria-current={p.id === selectedId ? 'true' : undefined}
-                      aria-label={`${p.label}: ${p.validFacts} valid of ${p.facts} facts${p.needsReview > 0 ? `, ${p.needsReview} need review` : ''}`}
+                      aria-label={
+                        asOf
+                          ? `${p.label}: ${p.validFacts} valid of ${p.facts} facts as of ${formatTime(asOf)}`
+                          : `${p.label}: ${p.validFacts} valid of ${p.facts} facts${p.needsReview > 0 ? `, ${p.needsReview} need review` : ''}`
+                      }
                       onClick={() => onSelect(p.id)}
                     >
                       <span className="grow partition-name">{subjectOf(p)}</span>
                       {p.maturity ? <span className="badge">{p.maturity}</span> : null}
-                      {p.needsReview > 0 ? <span className="badge badge-review">{formatNumber(p.needsReview)}</span> : null}
-                      <span className="partition-count mono" title={`${p.validFacts} valid of ${p.facts} facts`}>
+                      {/* Review flags are today's, not the past instant's: left out while travelling. */}
+                      {p.needsReview > 0 && !asOf ? <span className="badge badge-review">{formatNumber(p.needsReview)}</span> : null}
+                      <span
+                        className="partition-count mono"
+                        title={asOf ? `${p.validFacts} valid of ${p.facts} facts as of ${formatTime(asOf)}` : `${p.validFacts} valid of ${p.facts} facts`}
+                      >
                         {formatNumber(p.validFacts)}
                         <span className="faint">/{formatNumber(p.facts)}</span>
                       </span>
