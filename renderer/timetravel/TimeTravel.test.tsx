@@ -77,3 +77,98 @@ describe('time travel on a real database', () => {
     expect(screen.getByRole('button', { name: 'Time travel' })).toBeTruthy();
   });
 });
+
+describe('the whole inspector as of a past instant', () => {
+  it('shows the open fact, the partition counts and the status bar as they stood then', async () => {
+    await mountInspector({ initial: (s) => ({ partitionId: s.mainPartition, factId: s.homeCityFirst }) });
+    const panel = await screen.findByRole('complementary', { name: 'Fact detail' });
+    await within(panel).findByRole('article', { name: 'Fact home_city' });
+    expect(within(panel).queryByTestId('fact-asof')).toBeNull();
+    const status = await screen.findByTestId('status-counts');
+    await waitFor(() => expect(status.textContent).toMatch(/: 67 valid of 72 facts/));
+    expect(status.textContent).not.toContain('as of');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Time travel' }));
+    const control = await screen.findByRole('group', { name: 'Time travel' });
+    fireEvent.change(within(control).getByLabelText('As of (UTC)'), { target: { value: '2025-04-01T12:00' } });
+
+    // The detail: Lyon was no longer valid on 1 April; Paris was.
+    const asOf = await within(panel).findByTestId('fact-asof');
+    expect(asOf.getAttribute('data-state')).toBe('ended');
+    expect(asOf.textContent).toContain('As of 2025-04-01 12:00:00 UTC: no longer valid then');
+    expect(within(asOf).getByRole('button', { name: /^Open home_city: Ana lives in Paris now/ })).toBeTruthy();
+    // Its dependent, the commute plan, was recorded by then.
+    expect(within(within(panel).getByRole('region', { name: 'Derived facts' })).getByText('commute_plan')).toBeTruthy();
+
+    // The status bar and the sidebar count the facts recorded by then and valid then.
+    await waitFor(() => expect(screen.getByTestId('status-counts').textContent).toContain('as of 2025-04-01 12:00:00 UTC: 66 valid of 67 facts recorded then'));
+    const tree = screen.getByRole('navigation', { name: 'Partitions' });
+    expect(within(tree).getByTestId('partition-asof').textContent).toBe('Counts as of 2025-04-01 12:00:00 UTC');
+    const mainLabel = within(tree)
+      .getAllByRole('button')
+      .map((b) => b.getAttribute('aria-label') ?? '')
+      .find((l) => l.startsWith('acme / user ana:'));
+    expect(mainLabel).toBe('acme / user ana: 66 valid of 67 facts as of 2025-04-01 12:00:00 UTC');
+
+    // The version valid then, opened from the table, says so.
+    fireEvent.click(within(screen.getByRole('grid', { name: 'Memories' })).getByText('Ana lives in Paris now'));
+    await waitFor(() => expect(within(panel).getByTestId('fact-asof').getAttribute('data-state')).toBe('valid'));
+    expect(within(panel).getByTestId('fact-asof').textContent).toContain('It stayed valid until 2025-06-01 09:00:00 UTC.');
+
+    // Back to now: every part shows today again.
+    fireEvent.click(within(control).getByRole('button', { name: 'Now (leave time travel)' }));
+    await waitFor(() => expect(within(panel).queryByTestId('fact-asof')).toBeNull());
+    await waitFor(() => expect(screen.getByTestId('status-counts').textContent).toMatch(/: 67 valid of 72 facts/));
+    expect(within(tree).queryByTestId('partition-asof')).toBeNull();
+  });
+
+  it('draws date ticks and the change density over the history', async () => {
+    await mountInspector();
+    await screen.findByRole('grid', { name: 'Memories' });
+    fireEvent.click(screen.getByRole('button', { name: 'Time travel' }));
+    const control = await screen.findByRole('group', { name: 'Time travel' });
+    const strip = await within(control).findByRole('img', { name: /^Changes over time: / });
+    // 71 facts took effect (the proposal never did) and 4 versions were replaced.
+    expect(strip.getAttribute('aria-label')).toMatch(/^Changes over time: 75 changes, most around 2024-06-15$/);
+    const bars = [...strip.querySelectorAll('g')].map((g) => Number(g.getAttribute('data-changes')));
+    expect(bars).toHaveLength(80);
+    expect(bars.reduce((a, b) => a + b, 0)).toBe(75);
+    // The history runs from June 2024 to September 2025: month ticks.
+    const ticks = [...within(control).getByTestId('time-ticks').querySelectorAll('.time-tick')].map((t) => t.textContent);
+    expect(ticks.length).toBeGreaterThanOrEqual(4);
+    for (const t of ticks) expect(t).toMatch(/^\d{4}-\d\d$/);
+  });
+
+  it('lists what changed between two times, each change a link to its fact', async () => {
+    await mountInspector();
+    await screen.findByRole('grid', { name: 'Memories' });
+    fireEvent.click(screen.getByRole('button', { name: 'Time travel' }));
+    const control = await screen.findByRole('group', { name: 'Time travel' });
+    const compare = within(control).getByRole('button', { name: 'What changed between two times' }) as HTMLButtonElement;
+    await waitFor(() => expect(compare.disabled).toBe(false));
+    fireEvent.click(compare);
+    const dialog = await screen.findByRole('dialog', { name: 'What changed between two times' });
+    fireEvent.change(within(dialog).getByLabelText('From (UTC)'), { target: { value: '2025-02-01T00:00' } });
+    fireEvent.change(within(dialog).getByLabelText('To (UTC)'), { target: { value: '2025-04-01T00:00' } });
+    await waitFor(() =>
+      expect(within(dialog).getByTestId('changes-summary').textContent).toBe(
+        'Between 2025-02-01 00:00:00 UTC and 2025-04-01 00:00:00 UTC: 3 became valid · 1 superseded · 0 invalidated · 0 deleted',
+      ),
+    );
+    const items = () => within(within(dialog).getByRole('list', { name: 'Changes' })).getAllByRole('listitem');
+    await waitFor(() =>
+      expect(items().map((li) => li.textContent)).toContain(
+        '2025-03-01 09:00:00 UTCsupersededhome_cityAna lives in Lyonsupersededby home_cityAna lives in Paris nowsuperseded',
+      ),
+    );
+    expect(items().map((li) => li.getAttribute('data-kind'))).toEqual(['became-valid', 'became-valid', 'superseded', 'became-valid']);
+    expect(items()[0]?.textContent).toContain('release_date');
+    expect(items()[0]?.textContent).toContain('Launch is planned for 1 October');
+
+    // A reference opens its fact (and closes the dialog).
+    fireEvent.click(within(items()[3] as HTMLElement).getByRole('button', { name: /^Open home_city: Ana lives in Paris now/ }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const panel = await screen.findByRole('complementary', { name: 'Fact detail' });
+    await within(panel).findByText('Ana lives in Paris now', { selector: '.fact-value *' });
+  });
+});
