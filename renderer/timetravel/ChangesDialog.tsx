@@ -1,6 +1,7 @@
 // "What changed between two times": the facts that became valid, were superseded or
 // invalidated, or were deleted between two instants, each as a readable reference to the fact.
 import { useState } from 'react';
+import { MAX_BRIEF_IDS } from '../../shared/contract';
 import type { ChangeKind } from '../../shared/inspect';
 import { useDispatch } from '../app/state';
 import { useQuery } from '../api/hooks';
@@ -45,14 +46,18 @@ export function ChangesDialog({
   const to = localInputToIso(toText);
   const q = useQuery('facts.changes', from && to ? { partitionId, from, to, limit: LISTED } : null, { keepPrevious: true });
   const changes = q.data?.changes ?? [];
-  const { briefFor } = useFactBriefs(
-    partitionId,
-    changes.flatMap((c) => (c.by ? [c.factId, c.by] : [c.factId])),
-  );
+  const ids = [...new Set(changes.flatMap((c) => (c.by ? [c.factId, c.by] : [c.factId])))].slice(0, MAX_BRIEF_IDS);
+  const { briefFor } = useFactBriefs(partitionId, ids);
+  // useFactBriefs keeps the previous list's answer on screen while this one loads, where an id
+  // it did not cover reads as gone: the same read without it (one cache entry, no second
+  // request) says when this list's answer is in.
+  const current = useQuery('facts.briefs', ids.length > 0 ? { partitionId, factIds: ids } : null);
+  const loaded = ids.length === 0 || current.data !== undefined;
   const open = (factId: string) => {
     dispatch({ type: 'openFact', factId, view: 'memories', tab: 'detail' });
     onClose();
   };
+  const ref = (id: string) => (loaded ? <FactRef id={id} brief={briefFor(id)} onOpen={open} /> : <span className="fact-ref faint">…</span>);
   const travel = (at: string) => {
     dispatch({ type: 'asOf', asOf: at });
     onClose();
@@ -111,12 +116,8 @@ export function ChangesDialog({
                 <li key={`${c.kind}-${c.factId}-${c.at}`} className="change-item" data-kind={c.kind}>
                   <span className="mono faint change-at">{formatTime(c.at)}</span>
                   <span className={`badge change-kind change-${c.kind}`}>{CHANGE_WORDS[c.kind]}</span>
-                  <FactRef id={c.factId} brief={briefFor(c.factId)} onOpen={open} />
-                  {c.by ? (
-                    <span className="change-by muted">
-                      by <FactRef id={c.by} brief={briefFor(c.by)} onOpen={open} />
-                    </span>
-                  ) : null}
+                  {ref(c.factId)}
+                  {c.by ? <span className="change-by muted">by {ref(c.by)}</span> : null}
                 </li>
               ))}
             </ul>
