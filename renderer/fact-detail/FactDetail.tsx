@@ -237,6 +237,7 @@ export function FactDetail({ data, actions, terms = [] }: { data: FactDetailData
             <>
               <dt>Rule</dt>
               <dd>
+                {data.asOf?.state === 'valid' ? <span className="muted">later: </span> : null}
                 <span className="badge">{f.supersessionRule}</span> {f.supersessionReason ? <span className="memory-text">{f.supersessionReason}</span> : null}
               </dd>
             </>

@@ -41,19 +41,21 @@ export function TimeTravelButton({ open, onToggle }: { open: boolean; onToggle: 
   );
 }
 
-/** Bars of change counts (facts taking effect, validity ending) over the history; a square-root
- * scale keeps a quiet slice visible beside a bulk import. */
+const HEIGHT = 24;
+
+/** Bars of change counts (facts taking effect, validity ending) over the history; a log scale
+ * (and a floor) keeps a slice with one change visible beside a bulk import. */
 function DensityStrip({ timeline }: { timeline: Timeline }) {
   const buckets = timeline.buckets;
   const counts = buckets.map((b) => b.added + b.ended);
   const max = Math.max(1, ...counts);
   const total = counts.reduce((a, b) => a + b, 0);
   const busiest = buckets[counts.indexOf(Math.max(...counts))];
-  const h = (c: number) => (c === 0 ? 0 : Math.max(2, (Math.sqrt(c) / Math.sqrt(max)) * 20));
+  const h = (c: number) => (c === 0 ? 0 : Math.max(5, (Math.log1p(c) / Math.log1p(max)) * HEIGHT));
   return (
     <svg
       className="time-density"
-      viewBox={`0 0 ${buckets.length} 20`}
+      viewBox={`0 0 ${buckets.length} ${HEIGHT}`}
       preserveAspectRatio="none"
       role="img"
       aria-label={`Changes over time: ${plural(total, 'change')}${busiest && total > 0 ? `, most around ${formatDate(busiest.start)}` : ''}`}
@@ -65,8 +67,8 @@ function DensityStrip({ timeline }: { timeline: Timeline }) {
         return (
           <g key={b.start} data-changes={b.added + b.ended}>
             <title>{`From ${formatTime(b.start)}: ${plural(b.added, 'fact')} took effect, ${plural(b.ended, 'fact')} stopped being valid`}</title>
-            <rect className="time-density-ended" x={i + 0.08} width={0.84} y={20 - all} height={all - added} />
-            <rect className="time-density-added" x={i + 0.08} width={0.84} y={20 - added} height={added} />
+            <rect className="time-density-ended" x={i + 0.08} width={0.84} y={HEIGHT - all} height={all - added} />
+            <rect className="time-density-added" x={i + 0.08} width={0.84} y={HEIGHT - added} height={added} />
           </g>
         );
       })}

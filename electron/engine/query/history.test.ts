@@ -35,7 +35,8 @@ describe('a fact as of an instant', () => {
 
     const april = p.factDetail(lyon, '2025-04-01T00:00:00.000Z');
     expect(april.asOf).toMatchObject({ state: 'ended', laterEdges: 1 });
-    expect(april.asOf?.validVersion).toMatchObject({ id: paris, value: 'Paris' });
+    // Paris is superseded now, but the version valid then is shown as it stood then.
+    expect(april.asOf?.validVersion).toMatchObject({ id: paris, value: 'Paris', status: 'active', isValid: true, supersessionRule: null });
     expect(p.factDetail(berlin, '2025-04-01T00:00:00.000Z').asOf).toMatchObject({ state: 'not-yet', validVersion: { id: paris } });
 
     // An edge's status is the one it had then: Lyon was valid in February, superseded in April.

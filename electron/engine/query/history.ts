@@ -66,10 +66,17 @@ export function detailAsOf(
 ): { asOf: FactAsOf; dependsOn: FactBrief[]; derivedFacts: FactBrief[] } {
   const state = stateAt(fact, at);
   const then = state === 'valid' ? undefined : chain.versions.find((v) => stateAt(v, at) === 'valid');
+  const thenBrief = then ? briefOf(ctx, then.id) : null;
   const dependsOn = briefsAsOf(ctx, edges.dependsOn, at);
   const derivedFacts = briefsAsOf(ctx, edges.derivedFacts, at);
   return {
-    asOf: { at, state, validVersion: then ? briefOf(ctx, then.id) : null, laterEdges: dependsOn.later + derivedFacts.later },
+    asOf: {
+      at,
+      state,
+      // As it stood then: valid, not (yet) superseded.
+      validVersion: thenBrief ? { ...thenBrief, status: 'active', isValid: true, supersessionRule: null } : null,
+      laterEdges: dependsOn.later + derivedFacts.later,
+    },
     dependsOn: dependsOn.briefs,
     derivedFacts: derivedFacts.briefs,
   };
