@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { useState } from 'react';
+import { StrictMode, useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { externalWrite } from '../../test/e2e/helpers/backend';
 import type { CallChannel } from '../../shared/contract';
@@ -175,10 +175,13 @@ describe('queries on the real backend', () => {
         </div>
       );
     }
+    // In strict mode, as the app runs in development: effects are set up, torn down and set up again.
     render(
-      <ApiProvider transport={gate.transport}>
-        <Panel />
-      </ApiProvider>,
+      <StrictMode>
+        <ApiProvider transport={gate.transport}>
+          <Panel />
+        </ApiProvider>
+      </StrictMode>,
     );
     await waitFor(() => expect(screen.getByTestId('flag').textContent).toBe('flagged'));
     expect(count(calls, 'facts.get')).toBe(1);

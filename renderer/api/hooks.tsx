@@ -24,6 +24,7 @@ export function ApiProvider({ transport, children }: { transport: Transport; chi
     return { transport, queryClient, live: new LiveRefresh(queryClient) };
   }, [transport]);
   useEffect(() => {
+    const stop = value.live.start();
     let timer: ReturnType<typeof setTimeout> | undefined;
     // Every change is refreshed everywhere: `agentState.changed` always comes with a
     // `data.changed`, so it needs no refresh of its own.
@@ -48,7 +49,7 @@ export function ApiProvider({ transport, children }: { transport: Transport; chi
       off();
       offConnection?.();
       if (timer) clearTimeout(timer);
-      value.live.dispose();
+      stop();
     };
   }, [transport, value]);
   return (

@@ -36,25 +36,32 @@ export class LiveRefresh {
   private readonly again = new Set<Query>();
   private readonly before = new Set<RefreshListener>();
   private readonly after = new Set<RefreshListener>();
-  private readonly offs: Array<() => void>;
 
-  constructor(readonly client: QueryClient) {
-    this.offs = [
-      client.getMutationCache().subscribe(() => {
+  constructor(readonly client: QueryClient) {}
+
+  /** Follows the client's mutations and fetches (for holds and repeats); returns the stop. */
+  start(): () => void {
+    const offs = [
+      this.client.getMutationCache().subscribe(() => {
         if (this.held && !this.mutating()) {
           this.held = false;
           this.refreshNow();
         }
       }),
-      client.getQueryCache().subscribe((e) => {
+      this.client.getQueryCache().subscribe((e) => {
         if (e.type === 'removed') this.again.delete(e.query);
-        else if (e.type === 'updated' && (e.action.type === 'success' || e.action.type === 'error') && this.again.delete(e.query)) {
+        else if (e.type === 'updated' && ((e.action.type === 'success' && !e.action.manual) || e.action.type === 'error') && this.again.delete(e.query)) {
           const query = e.query;
           // After the cache has finished telling everyone about the landing.
           queueMicrotask(() => this.refreshOne(query));
         }
       }),
     ];
+    return () => {
+      for (const off of offs) off();
+      this.again.clear();
+      this.held = false;
+    };
   }
 
   private mutating(): boolean {
@@ -98,13 +105,5 @@ export class LiveRefresh {
   onRefresh(listener: RefreshListener): () => void {
     this.after.add(listener);
     return () => this.after.delete(listener);
-  }
-
-  dispose(): void {
-    for (const off of this.offs) off();
-    this.before.clear();
-    this.after.clear();
-    this.again.clear();
-    this.client.clear();
   }
 }
