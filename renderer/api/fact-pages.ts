@@ -91,10 +91,8 @@ export function useFactPages(partitionId: number | null, filter: FactFilterInput
   const version = useRef({ rows, n: 0 });
   if (version.current.rows !== rows) version.current = { rows, n: version.current.n + 1 };
 
-  const total = useMemo(() => {
-    for (const p of [...(data?.pages ?? [])].reverse()) if (p.total !== null) return p.total;
-    return null;
-  }, [data]);
+  // Counted on the first page only.
+  const total = data?.pages[0]?.total ?? null;
   const reloading = enabled && q.isPlaceholderData;
   const loading = enabled && q.isPending && !reloading;
   const { hasNextPage, isFetching, fetchNextPage, refetch } = q;
