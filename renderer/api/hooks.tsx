@@ -1,14 +1,16 @@
-// React bindings of the contract: the provider (transport + cache, `data.changed` turned into
-// cache invalidation), typed query / mutation hooks, event subscriptions and progress.
+// React bindings of the contract: the provider (transport + react-query client, `data.changed`
+// turned into a live refresh), typed query / mutation hooks, event subscriptions and progress.
+import { QueryClientProvider, useMutation as useReactMutation, useQuery as useReactQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { CallChannel, ChannelInput, ChannelOutput, DataChanged, EventChannel, EventPayload, Progress } from '../../shared/contract';
 import { toErrorShape, type ErrorShape } from '../../shared/errors';
-import { QueryCache, type QueryState } from './cache';
+import { createQueryClient, LiveRefresh } from './live-refresh';
 import type { ConnectionState, Transport } from './transport';
 
 interface ApiValue {
   readonly transport: Transport;
-  readonly cache: QueryCache;
+  readonly queryClient: QueryClient;
+  readonly live: LiveRefresh;
 }
 
 const ApiContext = createContext<ApiValue | null>(null);
@@ -17,14 +19,20 @@ const ApiContext = createContext<ApiValue | null>(null);
 export const INVALIDATION_COALESCE_MS = 60;
 
 export function ApiProvider({ transport, children }: { transport: Transport; children: ReactNode }) {
-  const value = useMemo<ApiValue>(() => ({ transport, cache: new QueryCache(transport) }), [transport]);
+  const value = useMemo<ApiValue>(() => {
+    const queryClient = createQueryClient();
+    return { transport, queryClient, live: new LiveRefresh(queryClient) };
+  }, [transport]);
   useEffect(() => {
+    const stop = value.live.start();
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // Every change is refreshed everywhere: `agentState.changed` always comes with a
+    // `data.changed`, so it needs no refresh of its own.
     const off = transport.on('data.changed', () => {
       if (timer) return;
       timer = setTimeout(() => {
         timer = undefined;
-        value.cache.invalidateAll();
+        value.live.refresh();
       }, INVALIDATION_COALESCE_MS);
     });
     // Changes made while the stream was down were never announced: refresh once it is back.
@@ -34,17 +42,21 @@ export function ApiProvider({ transport, children }: { transport: Transport; chi
       if (state === 'reconnecting' || state === 'offline') dropped = true;
       else if (state === 'live' && dropped) {
         dropped = false;
-        value.cache.invalidateAll();
+        value.live.refresh();
       }
     });
     return () => {
       off();
       offConnection?.();
       if (timer) clearTimeout(timer);
-      value.cache.clear();
+      stop();
     };
   }, [transport, value]);
-  return <ApiContext.Provider value={value}>{children}</ApiContext.Provider>;
+  return (
+    <ApiContext.Provider value={value}>
+      <QueryClientProvider client={value.queryClient}>{children}</QueryClientProvider>
+    </ApiContext.Provider>
+  );
 }
 
 export function useApi(): ApiValue {
@@ -53,13 +65,31 @@ export function useApi(): ApiValue {
   return v;
 }
 
+export interface QueryState<T> {
+  readonly data: T | undefined;
+  readonly error: ErrorShape | undefined;
+  /** True while a request for this entry is in flight (first load or refresh). */
+  readonly fetching: boolean;
+  /** Bumped every time fresh data lands; lets views notice a refresh. */
+  readonly version: number;
+}
+
 export interface QueryResult<T> extends QueryState<T> {
   /** No data yet and a request in flight. */
   readonly loading: boolean;
   refetch(): void;
 }
 
-const DISABLED: QueryState<never> = { data: undefined, error: undefined, fetching: false, version: 0 };
+/** The cache key of one call: react-query hashes it with sorted object keys, so equal inputs
+ * share an entry whatever their key order. */
+export function queryKeyOf<C extends CallChannel>(channel: C, input: ChannelInput<C> | null): readonly [C, ChannelInput<C> | null] {
+  return [channel, input];
+}
+
+/** The error a hook shows: the contract's shape, kept the same object while the error is. */
+export function useErrorShape(error: unknown): ErrorShape | undefined {
+  return useMemo(() => (error === null || error === undefined ? undefined : toErrorShape(error)), [error]);
+}
 
 /**
  * Subscribes to one call. `input` null disables the query. With `keepPrevious`, the data of the
@@ -70,32 +100,33 @@ export function useQuery<C extends CallChannel>(
   input: ChannelInput<C> | null,
   options: { keepPrevious?: boolean } = {},
 ): QueryResult<ChannelOutput<C>> {
-  const { cache } = useApi();
-  const key = input === null ? null : cache.keyOf(channel, input);
-  // The input object may be rebuilt every render; the key decides identity.
+  const { transport } = useApi();
+  const client = useQueryClient();
+  const queryKey = queryKeyOf(channel, input);
+  const q = useReactQuery({
+    queryKey,
+    queryFn: () => transport.call(channel, input as ChannelInput<C>),
+    enabled: input !== null,
+  });
+  const error = useErrorShape(input === null ? undefined : q.error);
+  const state = input === null ? undefined : q.data;
+  const previous = useRef<ChannelOutput<C> | undefined>(undefined);
+  if (state !== undefined) previous.current = state;
+  const data = state ?? (options.keepPrevious ? previous.current : undefined);
   const inputRef = useRef(input);
   inputRef.current = input;
-  const subscribe = useCallback(
-    (onChange: () => void) => {
-      const current = inputRef.current;
-      if (key === null || current === null) return () => {};
-      return cache.subscribe(channel, current, onChange);
-    },
-    [cache, channel, key],
-  );
-  const getSnapshot = useCallback(() => {
-    const current = inputRef.current;
-    return key === null || current === null ? DISABLED : cache.peek(channel, current);
-  }, [cache, channel, key]);
-  const state = useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
-  const previous = useRef<ChannelOutput<C> | undefined>(undefined);
-  if (state.data !== undefined) previous.current = state.data;
-  const data = state.data ?? (options.keepPrevious ? previous.current : undefined);
-  const refetch = useCallback(() => {
-    const current = inputRef.current;
-    if (current !== null) cache.refetch(channel, current);
-  }, [cache, channel]);
-  return { ...state, data, loading: data === undefined && state.error === undefined && key !== null, refetch };
+  const refetch = q.refetch;
+  const refetchNow = useCallback(() => {
+    if (inputRef.current !== null) void refetch();
+  }, [refetch]);
+  return {
+    data,
+    error,
+    fetching: input !== null && q.isFetching,
+    version: input === null ? 0 : (client.getQueryState(queryKey)?.dataUpdateCount ?? 0),
+    loading: data === undefined && error === undefined && input !== null,
+    refetch: refetchNow,
+  };
 }
 
 export interface MutationResult<C extends CallChannel> {
@@ -109,48 +140,25 @@ export interface MutationResult<C extends CallChannel> {
 /**
  * A state-changing call; on success every open view refreshes (the engine also announces it).
  * `onSuccess` runs before that refresh, so a view showing what the call removed (a deleted fact)
- * can close first instead of asking for it again.
+ * can close first instead of asking for it again: refreshes wait while any mutation is pending.
  */
 export function useMutation<C extends CallChannel>(channel: C, options: { onSuccess?: (data: ChannelOutput<C>) => void } = {}): MutationResult<C> {
-  const { transport, cache } = useApi();
+  const { transport, live } = useApi();
   const onSuccess = useRef(options.onSuccess);
   onSuccess.current = options.onSuccess;
-  const [state, setState] = useState<{ pending: boolean; error: ErrorShape | undefined; data: ChannelOutput<C> | undefined }>({
-    pending: false,
-    error: undefined,
-    data: undefined,
-  });
-  const mounted = useRef(true);
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
-  const mutate = useCallback(
-    async (input: ChannelInput<C>) => {
-      setState({ pending: true, error: undefined, data: undefined });
-      const release = cache.hold();
+  const m = useReactMutation<ChannelOutput<C>, unknown, ChannelInput<C>>({
+    mutationFn: (input) => transport.call(channel, input),
+    onSuccess: (data) => {
       try {
-        const data = await transport.call(channel, input);
-        if (mounted.current) setState({ pending: false, error: undefined, data });
-        try {
-          onSuccess.current?.(data);
-        } finally {
-          cache.invalidateAll();
-        }
-        return data;
-      } catch (e) {
-        if (mounted.current) setState({ pending: false, error: toErrorShape(e), data: undefined });
-        throw e;
+        onSuccess.current?.(data);
       } finally {
-        release();
+        // Held until this mutation has landed (it is still pending here).
+        live.refresh();
       }
     },
-    [transport, cache, channel],
-  );
-  const reset = useCallback(() => setState({ pending: false, error: undefined, data: undefined }), []);
-  return { mutate, reset, ...state };
+  });
+  const error = useErrorShape(m.error);
+  return { mutate: m.mutateAsync, reset: m.reset, pending: m.isPending, error, data: m.data };
 }
 
 /** Listens to one contract event for the component's lifetime. */
@@ -161,12 +169,12 @@ export function useEvent<E extends EventChannel>(event: E, listener: (payload: E
   useEffect(() => transport.on(event, (p) => ref.current(p)), [transport, event]);
 }
 
-/** Calls `listener` after every refresh the cache performs (coalesced data.changed). */
+/** Calls `listener` after every live refresh (coalesced data.changed, reconnection, a mutation). */
 export function useInvalidation(listener: () => void): void {
-  const { cache } = useApi();
+  const { live } = useApi();
   const ref = useRef(listener);
   ref.current = listener;
-  useEffect(() => cache.onInvalidate(() => ref.current()), [cache]);
+  useEffect(() => live.onRefresh(() => ref.current()), [live]);
 }
 
 /** The latest progress of one operation (export, deletion, assembly), or undefined. */
