@@ -4,49 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { externalWrite } from '../../test/e2e/helpers/backend';
 import type { CallChannel } from '../../shared/contract';
 import type { FactFilterInput, FactSort } from '../../shared/query';
+import { gatedTransport } from '../test-utils/gated-transport';
 import { startSeeded, transportFor } from '../test-utils/harness';
 import { useFactPages } from './fact-pages';
 import { ApiProvider, INVALIDATION_COALESCE_MS, useMutation, useQuery } from './hooks';
-import type { Transport } from './transport';
 
 const NEWEST: FactSort = { column: 'ts', direction: 'desc' };
-
-/** A transport on the real backend whose answers on the gated channels wait while the gate is
- * shut (the call itself reaches the engine at once, so its writes and events happen). */
-function gatedTransport(inner: Transport) {
-  let shut: Set<string> = new Set();
-  let waiting: Array<() => void> = [];
-  const held: string[] = [];
-  const transport: Transport = {
-    ...inner,
-    async call(channel, input) {
-      const answer = inner.call(channel, input).then(
-        (value) => ({ ok: true as const, value }),
-        (error: unknown) => ({ ok: false as const, error }),
-      );
-      if (shut.has(channel)) {
-        held.push(channel);
-        await new Promise<void>((resolve) => waiting.push(resolve));
-      }
-      const r = await answer;
-      if (r.ok) return r.value;
-      throw r.error;
-    },
-  };
-  return {
-    transport,
-    held,
-    shut(...channels: CallChannel[]) {
-      shut = new Set(channels);
-    },
-    open() {
-      shut = new Set();
-      const w = waiting;
-      waiting = [];
-      for (const resolve of w) resolve();
-    },
-  };
-}
 
 const count = (calls: readonly string[], channel: CallChannel) => calls.filter((c) => c === channel).length;
 const settle = () => act(() => new Promise((resolve) => setTimeout(resolve, INVALIDATION_COALESCE_MS * 4)));

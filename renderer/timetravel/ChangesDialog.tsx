@@ -47,12 +47,7 @@ export function ChangesDialog({
   const q = useQuery('facts.changes', from && to ? { partitionId, from, to, limit: LISTED } : null, { keepPrevious: true });
   const changes = q.data?.changes ?? [];
   const ids = [...new Set(changes.flatMap((c) => (c.by ? [c.factId, c.by] : [c.factId])))].slice(0, MAX_BRIEF_IDS);
-  const { briefFor } = useFactBriefs(partitionId, ids);
-  // useFactBriefs keeps the previous list's answer on screen while this one loads, where an id
-  // it did not cover reads as gone: the same read without it (one cache entry, no second
-  // request) says when this list's answer is in.
-  const current = useQuery('facts.briefs', ids.length > 0 ? { partitionId, factIds: ids } : null);
-  const loaded = ids.length === 0 || current.data !== undefined;
+  const { briefFor, loaded } = useFactBriefs(partitionId, ids);
   const open = (factId: string) => {
     dispatch({ type: 'openFact', factId, view: 'memories', tab: 'detail' });
     onClose();

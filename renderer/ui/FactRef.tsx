@@ -1,6 +1,7 @@
 // A readable, clickable reference to a fact: its key, a snippet of its value and its status, never
 // a raw id. Lists fetch their references in one read (useFactBriefs); a lone reference fetches its
 // own. A fact that no longer exists says so (its id stays in the tooltip for support).
+import { useRef } from 'react';
 import { MAX_BRIEF_IDS } from '../../shared/contract';
 import type { FactBrief } from '../../shared/inspect';
 import { useAppState, useDispatch } from '../app/state';
@@ -16,14 +17,17 @@ export function snippet(value: string, max = SNIPPET_CHARS): string {
 }
 
 /** Briefs of `ids` in one read. `briefFor(id)` is the brief, null when the fact no longer exists,
- * or undefined when not known (still loading, or beyond what one read covers: fetch it alone). */
+ * or undefined when not known (still loading, or beyond what one read covers: fetch it alone).
+ * While a changed list loads, the previous answer stays on screen for the ids it covered; an id
+ * it did not ask about stays unknown rather than reading as gone. */
 export function useFactBriefs(partitionId: number | null, ids: readonly string[]): { briefFor: (id: string) => FactBrief | null | undefined; loaded: boolean } {
   const unique = [...new Set(ids)].slice(0, MAX_BRIEF_IDS);
-  const q = useQuery('facts.briefs', partitionId !== null && unique.length > 0 ? { partitionId, factIds: unique } : null, { keepPrevious: true });
+  const q = useQuery('facts.briefs', partitionId !== null && unique.length > 0 ? { partitionId, factIds: unique } : null);
+  const answered = useRef<{ asked: ReadonlySet<string>; byId: ReadonlyMap<string, FactBrief> } | undefined>(undefined);
+  if (q.data !== undefined) answered.current = { asked: new Set(unique), byId: new Map(q.data.briefs.map((b) => [b.id, b])) };
+  const shown = answered.current;
   const loaded = unique.length === 0 || q.data !== undefined;
-  const byId = new Map((q.data?.briefs ?? []).map((b) => [b.id, b]));
-  const asked = new Set(q.data ? unique : []);
-  return { briefFor: (id) => byId.get(id) ?? (asked.has(id) ? null : undefined), loaded };
+  return { briefFor: (id) => shown?.byId.get(id) ?? (shown?.asked.has(id) ? null : undefined), loaded };
 }
 
 type RefProps = {
