@@ -340,3 +340,28 @@ describe('state_based and turns that recount a current fact', () => {
     store.close();
   });
 });
+
+describe('state_based and the last word of the conversation', () => {
+  it('leaves out a turn repeating a replaced instruction when the conversation came back to its replacement', () => {
+    const store = openTmpStore();
+    const p = store.scope(user, { create: true });
+    p.writeFact({ key: 'pto_rule', value: 'Manager Mia can approve PTO up to 2 weeks', ts: '2026-01-01T09:00:00Z' });
+    p.writeFact({ key: 'pto_rule', value: 'All PTO over 3 days now requires VP approval', ts: '2026-01-01T09:01:00Z' });
+    p.recordTurns('s1', [
+      { speaker: 'user', text: 'Vince: Manager Mia can approve PTO up to 2 weeks', ts: '2026-01-01T09:05:00Z' },
+      { speaker: 'user', text: 'Vince: All PTO over 3 days now requires VP approval', ts: '2026-01-01T09:06:00Z' },
+    ]);
+    const r = p.assemble({ strategy: 'state_based', budget: 2000, query: 'Can Manager Mia approve a 5-day PTO request?', sessionId: 's1' });
+    expect(r.text).toContain('over 3 days now requires VP approval');
+    expect(r.text).not.toContain('2 weeks');
+    expect(reasonOf(r, 'turn:0')).toBe('superseded');
+    // Without the replacement said again, the repeated value is the newer word and stays.
+    const q = store.scope({ ...user, user: 'u2' }, { create: true });
+    q.writeFact({ key: 'pto_rule', value: 'Manager Mia can approve PTO up to 2 weeks', ts: '2026-01-01T09:00:00Z' });
+    q.writeFact({ key: 'pto_rule', value: 'All PTO over 3 days now requires VP approval', ts: '2026-01-01T09:01:00Z' });
+    q.recordTurns('s1', [{ speaker: 'user', text: 'Vince: Manager Mia can approve PTO up to 2 weeks', ts: '2026-01-01T09:05:00Z' }]);
+    const s = q.assemble({ strategy: 'state_based', budget: 2000, query: 'Can Manager Mia approve a 5-day PTO request?', sessionId: 's1' });
+    expect(s.text).toContain('2 weeks');
+    store.close();
+  });
+});

@@ -4,8 +4,9 @@
 // value apart from the value that replaced it, and at least half of its words overall. Text that
 // a valid fact still states (as its whole value) is never dead. A valid fact has a quote withheld
 // only when it frames the quote as wrong ("invalidated", "was based on", ...): otherwise the quote
-// may be the start of a value the fact extends. Lookups go through a word index, so thousands of
-// dead values cost little per line.
+// may be the start of a value the fact extends. A turn said after a value died asserts it anew,
+// unless the conversation came back to its replacement later still (the last word stands).
+// Lookups go through a word index, so thousands of dead values cost little per line.
 import { hasCorrectionCue } from '../facts/inference';
 import { stemSet, words } from './terms';
 
@@ -42,6 +43,31 @@ export interface DeadSource {
   readonly value: string;
   readonly valid_to: string | null;
   readonly successor_value?: string | null;
+}
+
+/** Was `value` (which replaced `dead`) said again after `at`? */
+export type Reaffirmed = (value: string, dead: string, at: string) => boolean;
+
+/**
+ * Does `text` restate `value` as against `other`: does it hold every word of `value` that
+ * `other` lacks (there must be one) and at least half of the words of `value`? The rule a turn
+ * restating a dead value is caught by, usable the other way round.
+ */
+export function restatesAgainst(text: string | ReadonlySet<string>, value: string, other: string): boolean {
+  const stems = typeof text === 'string' ? stemSet(text) : text;
+  const own = stemSet(value);
+  const theirs = stemSet(other);
+  let distinct = 0;
+  let held = 0;
+  for (const x of own) {
+    const has = stems.has(x);
+    if (has) held++;
+    if (!theirs.has(x)) {
+      if (!has) return false;
+      distinct++;
+    }
+  }
+  return distinct > 0 && held / Math.max(1, own.size) >= 0.5;
 }
 
 export interface DeadHit {
@@ -124,14 +150,32 @@ export class DeadValues {
     return v;
   }
 
-  private quoted(t: string, at: string | undefined): DeadValue[] {
+  /** The value that replaced `d`, if known. */
+  private successorOf(d: DeadValue): string | null {
+    if (d.fact.successor_value !== undefined) return d.fact.successor_value;
+    return this.successors([d.fact.id]).get(d.fact.id) ?? null;
+  }
+
+  /**
+   * Does `d` count against a text said at `at`? When the text was said before `d` died, yes.
+   * Said after, it asserts `d` again, which is newer evidence, unless the conversation came
+   * back to the value that replaced `d` after it (`reaffirmed`): the last word stands.
+   */
+  private deadAt(d: DeadValue, at: string | undefined, reaffirmed: Reaffirmed | undefined): boolean {
+    if (diedAfter(d, at)) return true;
+    if (!reaffirmed || at === undefined) return false;
+    const next = this.successorOf(d);
+    return next !== null && reaffirmed(next, d.fact.value, at);
+  }
+
+  private quoted(t: string, at: string | undefined, reaffirmed?: Reaffirmed): DeadValue[] {
     const out: DeadValue[] = [];
     const seen = new Set<DeadValue>();
     for (const w of new Set(words(t))) {
       for (const d of this.byWord.get(w) ?? []) {
         if (seen.has(d)) continue;
         seen.add(d);
-        if (wholeWordsAt(t, d.text) >= 0 && diedAfter(d, at) && !this.live(d)) out.push(d);
+        if (wholeWordsAt(t, d.text) >= 0 && this.deadAt(d, at, reaffirmed) && !this.live(d)) out.push(d);
       }
     }
     return out.sort((a, b) => b.text.length - a.text.length);
@@ -140,19 +184,20 @@ export class DeadValues {
   /**
    * The dead value a text quotes verbatim or (when allowed) clearly restates, if any. With `at`
    * (when the text was said), only values that died at or after it count: a value asserted
-   * again after it was superseded is newer evidence, not a stale assertion.
+   * again after it was superseded is newer evidence, not a stale assertion, unless `reaffirmed`
+   * says its replacement was said again later still.
    */
-  find(text: string, options: { restates?: boolean; at?: string } = {}): DeadHit | undefined {
+  find(text: string, options: { restates?: boolean; at?: string; reaffirmed?: Reaffirmed } = {}): DeadHit | undefined {
     if (this.count === 0) return undefined;
     const allowRestates = options.restates ?? true;
-    const q = this.quoted(norm(text), options.at)[0];
+    const q = this.quoted(norm(text), options.at, options.reaffirmed)[0];
     if (q) return { fact: q.fact, how: 'quotes' };
     if (!allowRestates) return undefined;
     const stems = stemSet(text);
     const index = this.stemIndex();
     const shared = new Map<DeadValue, number>();
     for (const x of stems) for (const d of index.get(x) ?? []) shared.set(d, (shared.get(d) ?? 0) + 1);
-    const close = [...shared].filter(([d, n]) => n / (d.stems?.size ?? 1) >= 0.5 && diedAfter(d, options.at)).map(([d]) => d);
+    const close = [...shared].filter(([d, n]) => n / (d.stems?.size ?? 1) >= 0.5 && this.deadAt(d, options.at, options.reaffirmed)).map(([d]) => d);
     this.withDistinct(close);
     for (const d of close) {
       const distinct = d.distinct ?? new Set<string>();

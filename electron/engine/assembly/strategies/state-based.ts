@@ -9,7 +9,7 @@
 // from the (partition_id, ts) index, only tried lines are tokenised, filling stops when full.
 import type { ItemMark } from '../../../../shared/assembly';
 import { agentStateRecord } from '../../agent-state/agent-state';
-import { DeadValues, normalised, type DeadSource } from '../curation';
+import { DeadValues, normalised, restatesAgainst, type DeadSource, type Reaffirmed } from '../curation';
 import { asksForHistory, continuity, episodes } from '../conversation';
 import { agentStateLines, environmentLines, factLine, factMarks, identityLines, isTurn, itemLine, itemMarks, oneLine } from '../format';
 import { contrastWithCurrent, type ValueContrast } from '../../facts/turn-conflicts';
@@ -238,6 +238,16 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
   // Layer 3: the curated working set with what remains.
   const freshStems = env.fresh.map((s) => ({ s, stems: stemSet(s.value) }));
   const history = asksForHistory(req.query);
+  // The conversation as said by the as-of time, for "was this said again later?".
+  const said = items.filter((w) => isTurn(w) && (view.asOf === null || w.created_at <= view.asOf));
+  const saidStems = new Map<string, ReadonlySet<string>>();
+  const reaffirmed: Reaffirmed = (value, deadValue, at) =>
+    said.some((w) => {
+      if (w.created_at <= at) return false;
+      let stems = saidStems.get(w.id);
+      if (!stems) saidStems.set(w.id, (stems = stemSet(w.value)));
+      return restatesAgainst(stems, value, deadValue);
+    });
   const usable: Array<{ w: WorkingRow; text: string; redacted: boolean; superseded?: boolean }> = [];
   for (const w of items) {
     const why = itemExclusion(w);
@@ -251,7 +261,7 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
     if (label) return label;
     let text = w.value;
     let redacted = false;
-    const hit = deadValues.find(w.value, { restates: isTurn(w), at: w.created_at });
+    const hit = deadValues.find(w.value, { restates: isTurn(w), at: w.created_at, ...(isTurn(w) ? { reaffirmed } : {}) });
     if (hit) {
       // A correction that quotes the old value keeps its news with the quote withheld.
       const r = hit.how === 'quotes' ? deadValues.redact(w.value, { at: w.created_at, corrections: true }) : { text, redacted: false };
