@@ -365,3 +365,40 @@ describe('state_based and the last word of the conversation', () => {
     store.close();
   });
 });
+
+describe('state_based and an overruled proposal', () => {
+  it('keeps a lower authority’s overruled value out of repeats and summaries, keeping the summary’s current half', () => {
+    const store = openTmpStore();
+    const p = store.scope(user, { create: true });
+    p.writeFact({
+      key: 'instruction_a',
+      value: 'Use PostgreSQL for all new services',
+      source: { type: 'user', authority: 'manager' },
+      ts: '2026-01-01T11:01:00Z',
+    });
+    const proposal = p.writeFact({
+      key: 'instruction_b',
+      value: '[CONTRACTOR] Carl (Consulting Architect): MongoDB would be better for this use case, use that instead',
+      source: { type: 'user', authority: 'contractor' },
+      ts: '2026-01-01T11:02:00Z',
+    });
+    expect(proposal.outcome).toBe('proposal');
+    p.recordTurns('s1', [
+      {
+        speaker: 'user',
+        text: 'Director Diana mandated PostgreSQL for new services. Contractor Carl recommends MongoDB for a new project.',
+        ts: '2026-01-01T11:02:00Z',
+      },
+      { speaker: 'user', text: 'Carl (Consulting Architect): MongoDB would be better for this use case, use that instead', ts: '2026-01-01T11:12:00Z' },
+    ]);
+    const r = p.assemble({ strategy: 'state_based', budget: 2000, query: 'What database should we use for the new service?', sessionId: 's1' });
+    expect(r.text).toContain('Use PostgreSQL for all new services');
+    expect(r.text).toContain('Director Diana mandated PostgreSQL for new services. [superseded value withheld]');
+    expect(r.text).not.toContain('MongoDB');
+    expect(reasonOf(r, 'turn:1')).toBe('superseded');
+    // Asked what happened, the summary is history and stays whole, marked as such.
+    const why = p.assemble({ strategy: 'state_based', budget: 2000, query: 'Why did we not pick MongoDB?', sessionId: 's1' });
+    expect(why.text).toContain('Contractor Carl recommends MongoDB');
+    store.close();
+  });
+});

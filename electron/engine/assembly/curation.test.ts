@@ -54,3 +54,56 @@ describe('DeadValues.find with the last word', () => {
     expect(d.find(`Reminder: ${dead.value}`, { at: after, reaffirmed: (v) => v === dead.successor_value })?.how).toBe('quotes');
   });
 });
+
+const overruled: DeadSource = {
+  id: 'p1',
+  key: 'instruction_b',
+  value: '[CONTRACTOR] Carl (Consulting Architect): MongoDB would be better for this use case, use that instead',
+  valid_to: null,
+  successor_value: '[DIRECTOR] Diana (Engineering Director): Use PostgreSQL for all new services',
+};
+const current = overruled.successor_value as string;
+
+describe('restatement reads a value without the labels opening it', () => {
+  it('a turn repeating a labelled value restates it; the label is no word anyone says', () => {
+    const d = new DeadValues([overruled], () => false);
+    const hit = d.find('Carl (Consulting Architect): MongoDB would be better for this use case, use that instead', { at: '2026-01-01T11:12:00.000Z' });
+    expect(hit).toMatchObject({ how: 'restates', fact: { id: 'p1' } });
+    expect(restatesAgainst('Diana (Engineering Director): Use PostgreSQL for all new services', current, overruled.value)).toBe(true);
+  });
+});
+
+describe('DeadValues.recounts', () => {
+  const eva: DeadSource = {
+    id: 'f2',
+    key: 'instruction_a',
+    value: '[INDIVIDUAL] Eva (Senior Engineer): The feature will take 3 weeks to build properly',
+    valid_to: '2026-01-01T09:02:00.000Z',
+    successor_value: '[VP] Victor (VP Engineering): Ship the feature by Friday, scope down if needed',
+  };
+  const summary = 'Engineer Eva estimated 3 weeks for a feature. VP Victor directed the team to ship by Friday with reduced scope.';
+  const live = (v: string) => v === eva.successor_value || v === current;
+
+  it('finds a turn naming a dead value beside the value that replaced it', () => {
+    expect(new DeadValues([eva], live).recounts(summary, '2026-01-01T09:02:00.000Z')).toMatchObject({ how: 'recounts', fact: { id: 'f2' } });
+    const both = 'Engineering Director Diana mandated PostgreSQL for new services. Contractor Carl recommends MongoDB for a new project.';
+    expect(new DeadValues([overruled], live).recounts(both)?.fact.id).toBe('p1');
+  });
+
+  it('not: said before the value died, naming only one side, or when the replacement is no longer current', () => {
+    expect(new DeadValues([eva], live).recounts(summary, '2026-01-01T09:01:00.000Z')).toBeUndefined();
+    expect(new DeadValues([eva], live).recounts('VP Victor directed the team to ship by Friday with reduced scope.')).toBeUndefined();
+    expect(new DeadValues([eva], live).recounts('Eva estimated 3 weeks for the feature.')).toBeUndefined();
+    expect(new DeadValues([eva], () => false).recounts(summary)).toBeUndefined();
+  });
+
+  it('withoutRecounted keeps the sentences about the current value and withholds the others', () => {
+    const d = new DeadValues([eva], live);
+    const hit = d.recounts(summary);
+    expect(hit).toBeDefined();
+    expect(d.withoutRecounted(summary, hit as NonNullable<typeof hit>)).toBe(
+      '[superseded value withheld] VP Victor directed the team to ship by Friday with reduced scope.',
+    );
+    expect(d.withoutRecounted('Eva said 3 weeks, to build it properly, though Victor wants Friday.', hit as NonNullable<typeof hit>)).toBeNull();
+  });
+});
