@@ -212,7 +212,8 @@ describe('StateBench import of hand-written timelines', () => {
       instruction('F-D', 'directive_b', 'MongoDB would be better, use that instead', 'subordinate', '2025-01-01T09:02:00'),
     ];
     t.events = [];
-    importStatebenchText(store, `${JSON.stringify(t)}\n`);
+    const stats = importStatebenchText(store, `${JSON.stringify(t)}\n`);
+    expect(stats).toMatchObject({ initialFacts: 4, facts: 4, inferredSupersessions: 1, proposals: 1 });
     const facts = store.scope({ kind: 'user', org: 'acme', user: 'T-3' }).allFacts();
     const byLabel = (l: string) => facts.find((f) => f.label === l);
     expect(byLabel('F-A')?.isValid).toBe(false);

@@ -440,13 +440,15 @@ function importInitialFacts(
       ...statedConstraint(f),
     });
     ownId.set(i, result.factId);
-    stats.facts++;
+    count(stats, result);
     stats.initialFacts++;
     const named = f.supersedes ?? null;
     if (named) {
       stats.supersessionWrites++;
       if (result.supersededId) stats.supersessionsResolved++;
       else stats.unresolved.push({ line, timeline, event: -1, supersedes: named });
+    } else if (result.supersededId) {
+      stats.inferredSupersessions++;
     }
     state.set(i, 'done');
   };
