@@ -340,3 +340,65 @@ describe('state_based and turns that recount a current fact', () => {
     store.close();
   });
 });
+
+describe('state_based and the last word of the conversation', () => {
+  it('leaves out a turn repeating a replaced instruction when the conversation came back to its replacement', () => {
+    const store = openTmpStore();
+    const p = store.scope(user, { create: true });
+    p.writeFact({ key: 'pto_rule', value: 'Manager Mia can approve PTO up to 2 weeks', ts: '2026-01-01T09:00:00Z' });
+    p.writeFact({ key: 'pto_rule', value: 'All PTO over 3 days now requires VP approval', ts: '2026-01-01T09:01:00Z' });
+    p.recordTurns('s1', [
+      { speaker: 'user', text: 'Vince: Manager Mia can approve PTO up to 2 weeks', ts: '2026-01-01T09:05:00Z' },
+      { speaker: 'user', text: 'Vince: All PTO over 3 days now requires VP approval', ts: '2026-01-01T09:06:00Z' },
+    ]);
+    const r = p.assemble({ strategy: 'state_based', budget: 2000, query: 'Can Manager Mia approve a 5-day PTO request?', sessionId: 's1' });
+    expect(r.text).toContain('over 3 days now requires VP approval');
+    expect(r.text).not.toContain('2 weeks');
+    expect(reasonOf(r, 'turn:0')).toBe('superseded');
+    // Without the replacement said again, the repeated value is the newer word and stays.
+    const q = store.scope({ ...user, user: 'u2' }, { create: true });
+    q.writeFact({ key: 'pto_rule', value: 'Manager Mia can approve PTO up to 2 weeks', ts: '2026-01-01T09:00:00Z' });
+    q.writeFact({ key: 'pto_rule', value: 'All PTO over 3 days now requires VP approval', ts: '2026-01-01T09:01:00Z' });
+    q.recordTurns('s1', [{ speaker: 'user', text: 'Vince: Manager Mia can approve PTO up to 2 weeks', ts: '2026-01-01T09:05:00Z' }]);
+    const s = q.assemble({ strategy: 'state_based', budget: 2000, query: 'Can Manager Mia approve a 5-day PTO request?', sessionId: 's1' });
+    expect(s.text).toContain('2 weeks');
+    store.close();
+  });
+});
+
+describe('state_based and an overruled proposal', () => {
+  it('keeps a lower authority’s overruled value out of repeats and summaries, keeping the summary’s current half', () => {
+    const store = openTmpStore();
+    const p = store.scope(user, { create: true });
+    p.writeFact({
+      key: 'instruction_a',
+      value: 'Use PostgreSQL for all new services',
+      source: { type: 'user', authority: 'manager' },
+      ts: '2026-01-01T11:01:00Z',
+    });
+    const proposal = p.writeFact({
+      key: 'instruction_b',
+      value: '[CONTRACTOR] Carl (Consulting Architect): MongoDB would be better for this use case, use that instead',
+      source: { type: 'user', authority: 'contractor' },
+      ts: '2026-01-01T11:02:00Z',
+    });
+    expect(proposal.outcome).toBe('proposal');
+    p.recordTurns('s1', [
+      {
+        speaker: 'user',
+        text: 'Director Diana mandated PostgreSQL for new services. Contractor Carl recommends MongoDB for a new project.',
+        ts: '2026-01-01T11:02:00Z',
+      },
+      { speaker: 'user', text: 'Carl (Consulting Architect): MongoDB would be better for this use case, use that instead', ts: '2026-01-01T11:12:00Z' },
+    ]);
+    const r = p.assemble({ strategy: 'state_based', budget: 2000, query: 'What database should we use for the new service?', sessionId: 's1' });
+    expect(r.text).toContain('Use PostgreSQL for all new services');
+    expect(r.text).toContain('Director Diana mandated PostgreSQL for new services. [superseded value withheld]');
+    expect(r.text).not.toContain('MongoDB');
+    expect(reasonOf(r, 'turn:1')).toBe('superseded');
+    // Asked what happened, the summary is history and stays whole, marked as such.
+    const why = p.assemble({ strategy: 'state_based', budget: 2000, query: 'Why did we not pick MongoDB?', sessionId: 's1' });
+    expect(why.text).toContain('Contractor Carl recommends MongoDB');
+    store.close();
+  });
+});

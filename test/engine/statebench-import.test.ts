@@ -194,6 +194,36 @@ describe('StateBench import of hand-written timelines', () => {
     store.close();
   });
 
+  it('initial facts meet the supersession rules as any write does: an outranked instruction is replaced, an overruling one is a proposal', () => {
+    const store = openTmpStore();
+    const t = JSON.parse(good) as { id: string; initial_state: { persistent_facts: unknown[] }; events: unknown[] };
+    const instruction = (id: string, key: string, value: string, authority: string, ts: string) => ({
+      id,
+      key,
+      value,
+      source: { type: 'user', identity: null, authority },
+      ts,
+    });
+    t.id = 'T-3';
+    t.initial_state.persistent_facts = [
+      instruction('F-A', 'instruction_a', 'The feature will take 3 weeks to build', 'peer', '2025-01-01T09:01:00'),
+      instruction('F-B', 'instruction_b', 'Ship the feature by Friday, scope down if needed', 'executive', '2025-01-01T09:02:00'),
+      instruction('F-C', 'directive_a', 'Use PostgreSQL for all new services', 'manager', '2025-01-01T09:01:00'),
+      instruction('F-D', 'directive_b', 'MongoDB would be better, use that instead', 'subordinate', '2025-01-01T09:02:00'),
+    ];
+    t.events = [];
+    const stats = importStatebenchText(store, `${JSON.stringify(t)}\n`);
+    expect(stats).toMatchObject({ initialFacts: 4, facts: 4, inferredSupersessions: 1, proposals: 1 });
+    const facts = store.scope({ kind: 'user', org: 'acme', user: 'T-3' }).allFacts();
+    const byLabel = (l: string) => facts.find((f) => f.label === l);
+    expect(byLabel('F-A')?.isValid).toBe(false);
+    expect(byLabel('F-A')?.supersededBy).toBe(byLabel('F-B')?.id);
+    expect(byLabel('F-B')?.isValid).toBe(true);
+    expect(byLabel('F-C')?.isValid).toBe(true);
+    expect(byLabel('F-D')?.status).toBe('proposal');
+    store.close();
+  });
+
   it('a malformed line imports nothing and names the line and field', () => {
     const store = openTmpStore();
     const broken = JSON.parse(good) as { id: string; events: Array<Record<string, unknown>> };

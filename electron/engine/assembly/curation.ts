@@ -1,12 +1,15 @@
 // Keeping dead values out of a context: a superseded fact's value must not come back through a
 // turn that asserted it or a valid fact that quotes it. A verbatim quote is found by normalised
 // containment; a turn "clearly restates" a dead value when it holds every word that tells that
-// value apart from the value that replaced it, and at least half of its words overall. Text that
+// value apart from the value that replaced it, and at least half of its words overall (labels
+// opening a value, "[VP]", are not words anyone says). Text that
 // a valid fact still states (as its whole value) is never dead. A valid fact has a quote withheld
 // only when it frames the quote as wrong ("invalidated", "was based on", ...): otherwise the quote
-// may be the start of a value the fact extends. Lookups go through a word index, so thousands of
-// dead values cost little per line.
+// may be the start of a value the fact extends. A turn said after a value died asserts it anew,
+// unless the conversation came back to its replacement later still (the last word stands).
+// Lookups go through a word index, so thousands of dead values cost little per line.
 import { hasCorrectionCue } from '../facts/inference';
+import { withoutLabels } from './labels';
 import { stemSet, words } from './terms';
 
 const MIN_QUOTE_CHARS = 6;
@@ -44,9 +47,34 @@ export interface DeadSource {
   readonly successor_value?: string | null;
 }
 
+/** Was `value` (which replaced `dead`) said again after `at`? */
+export type Reaffirmed = (value: string, dead: string, at: string) => boolean;
+
+/**
+ * Does `text` restate `value` as against `other`: does it hold every word of `value` that
+ * `other` lacks (there must be one) and at least half of the words of `value`? The rule a turn
+ * restating a dead value is caught by, usable the other way round.
+ */
+export function restatesAgainst(text: string | ReadonlySet<string>, value: string, other: string): boolean {
+  const stems = typeof text === 'string' ? stemSet(text) : text;
+  const own = stemSet(withoutLabels(value));
+  const theirs = stemSet(withoutLabels(other));
+  let distinct = 0;
+  let held = 0;
+  for (const x of own) {
+    const has = stems.has(x);
+    if (has) held++;
+    if (!theirs.has(x)) {
+      if (!has) return false;
+      distinct++;
+    }
+  }
+  return distinct > 0 && held / Math.max(1, own.size) >= 0.5;
+}
+
 export interface DeadHit {
   readonly fact: DeadSource;
-  readonly how: 'quotes' | 'restates';
+  readonly how: 'quotes' | 'restates' | 'recounts';
 }
 
 interface DeadValue {
@@ -55,6 +83,9 @@ interface DeadValue {
   /** Filled when restatement is first checked (stemming thousands of values costs). */
   stems?: ReadonlySet<string>;
   distinct?: ReadonlySet<string>;
+  /** The words of the replacing value that this one lacks (filled with `distinct`). */
+  added?: ReadonlySet<string>;
+  next?: string | null;
 }
 
 export class DeadValues {
@@ -93,7 +124,7 @@ export class DeadValues {
     if (this.byStem) return this.byStem;
     this.byStem = new Map();
     for (const d of this.all) {
-      d.stems = stemSet(d.fact.value);
+      d.stems = stemSet(withoutLabels(d.fact.value));
       if (d.stems.size >= 2) for (const s of d.stems) push(this.byStem, s, d);
     }
     return this.byStem;
@@ -106,8 +137,10 @@ export class DeadValues {
     const asked = this.successors(need.filter((d) => d.fact.successor_value === undefined).map((d) => d.fact.id));
     for (const d of need) {
       const next = d.fact.successor_value === undefined ? asked.get(d.fact.id) : d.fact.successor_value;
-      const successor = next === undefined || next === null ? new Set<string>() : stemSet(next);
+      const successor = next === undefined || next === null ? new Set<string>() : stemSet(withoutLabels(next));
+      d.next = next ?? null;
       d.distinct = new Set([...(d.stems ?? [])].filter((x) => !successor.has(x)));
+      d.added = new Set([...successor].filter((x) => !d.stems?.has(x)));
     }
   }
 
@@ -124,14 +157,33 @@ export class DeadValues {
     return v;
   }
 
-  private quoted(t: string, at: string | undefined): DeadValue[] {
+  /** The value that replaced `d`, if known. */
+  private successorOf(d: DeadValue): string | null {
+    if (d.next !== undefined) return d.next;
+    if (d.fact.successor_value !== undefined) return d.fact.successor_value;
+    return this.successors([d.fact.id]).get(d.fact.id) ?? null;
+  }
+
+  /**
+   * Does `d` count against a text said at `at`? When the text was said before `d` died, yes.
+   * Said after, it asserts `d` again, which is newer evidence, unless the conversation came
+   * back to the value that replaced `d` after it (`reaffirmed`): the last word stands.
+   */
+  private deadAt(d: DeadValue, at: string | undefined, reaffirmed: Reaffirmed | undefined): boolean {
+    if (diedAfter(d, at)) return true;
+    if (!reaffirmed || at === undefined) return false;
+    const next = this.successorOf(d);
+    return next !== null && reaffirmed(next, d.fact.value, at);
+  }
+
+  private quoted(t: string, at: string | undefined, reaffirmed?: Reaffirmed): DeadValue[] {
     const out: DeadValue[] = [];
     const seen = new Set<DeadValue>();
     for (const w of new Set(words(t))) {
       for (const d of this.byWord.get(w) ?? []) {
         if (seen.has(d)) continue;
         seen.add(d);
-        if (wholeWordsAt(t, d.text) >= 0 && diedAfter(d, at) && !this.live(d)) out.push(d);
+        if (wholeWordsAt(t, d.text) >= 0 && this.deadAt(d, at, reaffirmed) && !this.live(d)) out.push(d);
       }
     }
     return out.sort((a, b) => b.text.length - a.text.length);
@@ -140,19 +192,20 @@ export class DeadValues {
   /**
    * The dead value a text quotes verbatim or (when allowed) clearly restates, if any. With `at`
    * (when the text was said), only values that died at or after it count: a value asserted
-   * again after it was superseded is newer evidence, not a stale assertion.
+   * again after it was superseded is newer evidence, not a stale assertion, unless `reaffirmed`
+   * says its replacement was said again later still.
    */
-  find(text: string, options: { restates?: boolean; at?: string } = {}): DeadHit | undefined {
+  find(text: string, options: { restates?: boolean; at?: string; reaffirmed?: Reaffirmed } = {}): DeadHit | undefined {
     if (this.count === 0) return undefined;
     const allowRestates = options.restates ?? true;
-    const q = this.quoted(norm(text), options.at)[0];
+    const q = this.quoted(norm(text), options.at, options.reaffirmed)[0];
     if (q) return { fact: q.fact, how: 'quotes' };
     if (!allowRestates) return undefined;
     const stems = stemSet(text);
     const index = this.stemIndex();
     const shared = new Map<DeadValue, number>();
     for (const x of stems) for (const d of index.get(x) ?? []) shared.set(d, (shared.get(d) ?? 0) + 1);
-    const close = [...shared].filter(([d, n]) => n / (d.stems?.size ?? 1) >= 0.5 && diedAfter(d, options.at)).map(([d]) => d);
+    const close = [...shared].filter(([d, n]) => n / (d.stems?.size ?? 1) >= 0.5 && this.deadAt(d, options.at, options.reaffirmed)).map(([d]) => d);
     this.withDistinct(close);
     for (const d of close) {
       const distinct = d.distinct ?? new Set<string>();
@@ -162,6 +215,61 @@ export class DeadValues {
       if (all && !this.live(d)) return { fact: d.fact, how: 'restates' };
     }
     return undefined;
+  }
+
+  /**
+   * The dead value a text recounts beside the value that replaced it, if any: said no earlier
+   * than the value died (`at`), it holds two or more of the words that tell the dead value apart
+   * and at least half (two or more) of those that tell the current one apart ("Eva estimated
+   * 3 weeks; the VP directed shipping by Friday with reduced scope"). Such a summary hands
+   * the dead value over beside the current one, which the current fact already states alone.
+   */
+  recounts(text: string, at?: string): DeadHit | undefined {
+    if (this.count === 0) return undefined;
+    const stems = stemSet(text);
+    const index = this.stemIndex();
+    const shared = new Map<DeadValue, number>();
+    for (const x of stems) for (const d of index.get(x) ?? []) shared.set(d, (shared.get(d) ?? 0) + 1);
+    const close = [...shared].filter(([d, n]) => n >= 2 && (at === undefined || d.fact.valid_to === null || at >= d.fact.valid_to)).map(([d]) => d);
+    this.withDistinct(close);
+    for (const d of close) {
+      const next = d.next;
+      if (next === null || next === undefined || !this.isLiveValue(next) || this.live(d)) continue;
+      if (countIn(d.distinct, stems) < 2) continue;
+      const added = countIn(d.added, stems);
+      if (added >= 2 && added * 2 >= (d.added?.size ?? 0)) return { fact: d.fact, how: 'recounts' };
+    }
+    return undefined;
+  }
+
+  /**
+   * A recounting text with each sentence that names the dead value (holds a word telling it
+   * apart from its replacement) withheld, so the sentences about the current value stay; null
+   * when no sentence would be left.
+   */
+  withoutRecounted(text: string, hit: DeadHit): string | null {
+    const d = this.all.find((x) => x.fact === hit.fact);
+    if (!d?.distinct) return null;
+    const distinct = d.distinct;
+    let kept = 0;
+    const out = text
+      .split(/(?<=[.!?])\s+/)
+      .map((sentence) => {
+        for (const x of stemSet(sentence)) if (distinct.has(x)) return REDACTED;
+        kept++;
+        return sentence;
+      })
+      .filter((x, i, all) => x !== REDACTED || all[i - 1] !== REDACTED);
+    return kept === 0 ? null : out.join(' ');
+  }
+
+  private isLiveValue(value: string): boolean {
+    let v = this.liveCache.get(norm(value));
+    if (v === undefined) {
+      v = this.isLive(value);
+      this.liveCache.set(norm(value), v);
+    }
+    return v;
   }
 
   /**
@@ -202,6 +310,12 @@ function wholeWordsAt(hay: string, needle: string, from = 0): number {
     at = hay.indexOf(needle, at + 1);
   }
   return -1;
+}
+
+function countIn(set: ReadonlySet<string> | undefined, stems: ReadonlySet<string>): number {
+  let n = 0;
+  for (const x of set ?? []) if (stems.has(x)) n++;
+  return n;
 }
 
 function diedAfter(d: DeadValue, at: string | undefined): boolean {

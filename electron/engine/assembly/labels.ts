@@ -1,7 +1,8 @@
 // Inline labels that memory text may carry and state_based honours: a sensitivity label
 // ("[RESTRICTED: ... restricted to <audience>]", also CONFIDENTIAL / INTERNAL ONLY) checked
 // against the identity (permission mirroring for facts, which have no ACL column), and a scope
-// label ("[SCOPE: <name>]") that keeps an item inside its task or session.
+// label ("[SCOPE: <name>]") that keeps an item inside its task or session. Any leading bracketed
+// label ("[VP]", "[DRAFT]") is about the text, not part of what anyone said.
 import type { Identity } from '../../../shared/domain';
 
 const RESTRICTION = /^\s*\[(?:RESTRICTED|CONFIDENTIAL|INTERNAL ONLY|PRIVATE)\b[^\]]*?\b(?:restricted to|only for|limited to|visible to)\s+([^\]]+?)\s*\]/i;
@@ -56,4 +57,12 @@ export function restrictionOf(text: string): string | undefined {
 /** The scope a text's "[SCOPE: name]" label confines it to, if it has one. */
 export function scopeLabelOf(text: string): string | undefined {
   return SCOPE_LABEL.exec(text)?.[1];
+}
+
+const LEADING_LABELS = /^(?:\s*\[[^\]]*\])+\s*/;
+
+/** The text without the bracketed labels that open it ("[VP] Vince: ..." gives "Vince: ..."):
+ * what a person repeating it would say. */
+export function withoutLabels(text: string): string {
+  return text.replace(LEADING_LABELS, '');
 }

@@ -454,6 +454,17 @@ export function deadFacts(ctx: PartitionContext, view: TimeView, limit: number):
   return stmt<[Record<string, unknown>], DeadFactRow>(ctx.db, sql).all(params(ctx, view, { limit }));
 }
 
+/** Proposals established in the view, each with the value of the fact it was proposed against:
+ * a lower authority's value that did not override it is no more current than a superseded one,
+ * whenever it is repeated (so no `valid_to`). */
+export function overruledProposals(ctx: PartitionContext, view: TimeView, limit: number): Array<DeadFactRow & { successor_value: string }> {
+  const upTo = view.asOf === null ? '' : 'AND +f.ts <= @asOf';
+  const sql = `SELECT f.id, f.key, f.value, NULL AS valid_to, f.superseded_by, o.value AS successor_value
+    FROM facts f JOIN facts o ON o.id = f.proposal_for
+    WHERE f.partition_id = @pid AND f.status = 'proposal' ${upTo} ORDER BY f.ts DESC LIMIT @limit`;
+  return stmt<[Record<string, unknown>], DeadFactRow & { successor_value: string }>(ctx.db, sql).all(params(ctx, view, { limit }));
+}
+
 /** Dead facts matching an FTS5 expression, newest first (the large-partition complement of deadFacts). */
 export function deadFactsMatching(ctx: PartitionContext, view: TimeView, match: string, limit: number): DeadFactRow[] {
   const sql = `SELECT ${DEAD_COLUMNS} FROM facts_fts JOIN facts f ON f.rid = facts_fts.rowid

@@ -1,6 +1,6 @@
 // Same-entity evidence, one rule per test, with the near misses each rule must refuse.
 import { describe, expect, it } from 'vitest';
-import { entityKey, keyEntity, keyStem, lookupEntities, sameEntity, slotConflict } from './entity';
+import { changeCue, entityKey, keyEntity, keyStem, lookupEntities, sameEntity, slotConflict } from './entity';
 
 const fact = (key: string, value: string, entity: string | null = null) => ({ key, value, entity });
 
@@ -84,6 +84,27 @@ describe('sameEntity', () => {
     expect(sameEntity(fact('meeting', 'Tuesday at 2pm'), fact('note', 'The meeting Thursday at 3pm went well'))).toBeNull();
     expect(sameEntity(fact('meeting_time', 'Tuesday at 2pm'), fact('lunch_time', 'Lunch is now after the meeting, Thursday at 1pm'))).toBeNull();
     expect(sameEntity(fact('meeting', 'Tuesday at 2pm'), fact('update', 'Actually the meeting agenda changed'))).toBeNull();
+  });
+
+  it('a lettered series: instruction_a and instruction_b are entries of one series, filed under it', () => {
+    expect(sameEntity(fact('instruction_a', 'Use PostgreSQL'), fact('instruction_b', 'Use MongoDB instead'))).toEqual({
+      kind: 'key-series',
+      entity: 'instruction',
+      detail: 'keys instruction_a and instruction_b are entries of the series "instruction"',
+    });
+    expect(sameEntity(fact('Approval-A', 'x'), fact('approvalB', 'y'))?.kind).toBe('key-series');
+    expect(entityKey('instruction_b', null)).toBe('instruction');
+    // A letter after a different stem, a numbered sibling, a bare letter or a word: not a series.
+    expect(sameEntity(fact('instruction_a', 'x'), fact('directive_b', 'y'))).toBeNull();
+    expect(sameEntity(fact('instruction_a', 'x'), fact('instruction_2', 'y'))).toBeNull();
+    expect(sameEntity(fact('a', 'x'), fact('b', 'y'))).toBeNull();
+    expect(sameEntity(fact('instruction_a', 'x'), fact('instruction_ab', 'y'))).toBeNull();
+  });
+
+  it('calling something off is a change cue', () => {
+    expect(changeCue('Project Phoenix is cancelled due to budget constraints')).toBe('cancelled');
+    expect(changeCue('The offsite was called off')).toBe('called off');
+    expect(changeCue('The launch went ahead')).toBeNull();
   });
 
   it('lookupEntities: the write’s own entity and, for a generic key with a change cue, its value’s words', () => {

@@ -1,11 +1,14 @@
 // Whether two facts are about the same entity, so that a write under a different key can still
-// supersede: keys that differ only by a version marker, one explicitly named entity, or one
-// entity (from the key, or named in a corrected value) with conflicting values. Pure and
-// conservative: anything short of clear evidence is "not the same entity".
+// supersede: keys that differ only by a version marker, entries of one lettered series, one
+// explicitly named entity, or one entity (from the key, or named in a corrected value) with
+// conflicting values. Pure and conservative: anything short of clear evidence is "not the same entity".
 import { wordsOf } from './words';
 import { correctionCue } from './inference';
 
-export type EntityEvidenceKind = 'key-version' | 'explicit-entity' | 'key-entity' | 'value-entity';
+/** `key-series`: keys lettered as entries of one series (instruction_a, instruction_b) are
+ * statements on one matter; whether a later entry replaces an earlier is the decision's call
+ * (authority or a change cue), since equals may simply disagree. */
+export type EntityEvidenceKind = 'key-version' | 'key-series' | 'explicit-entity' | 'key-entity' | 'value-entity';
 
 export interface EntityEvidence {
   readonly kind: EntityEvidenceKind;
@@ -26,6 +29,7 @@ export interface EntityFacts {
 const VERSION_WORDS = new Set(['new', 'old', 'updated', 'corrected', 'revised', 'latest', 'previous', 'prev', 'amended']);
 const isVersionWord = (w: string): boolean => /^v\d+$/.test(w) || VERSION_WORDS.has(w);
 const isNumber = (w: string): boolean => /^\d+$/.test(w);
+const isLetter = (w: string): boolean => /^[a-z]$/.test(w);
 
 /** The key's words without trailing version markers: address_v2, Address-New and addressUpdated
  * all give "address". A trailing bare number stays (fact_1 and fact_2 are different facts). */
@@ -87,14 +91,15 @@ export function normaliseEntity(entity: string): string {
 }
 
 /** The entity a fact is filed under for lookups: its explicit entity, else its key's head, with
- * a number that ends the key dropped (so address_2 finds address; the rules below still tell
- * fact_1 from fact_2). A number inside the key names the entity (account.A-17.owner is filed
+ * a number or a series letter that ends the key dropped (so address_2 finds address and
+ * instruction_b finds instruction_a; the rules below still tell fact_1 from fact_2). A number inside the key names the entity (account.A-17.owner is filed
  * under "account a 17", not beside every other account). */
 export function entityKey(key: string, entity: string | null | undefined): string {
   if (entity && normaliseEntity(entity)) return normaliseEntity(entity);
   const { head, attribute } = keyEntity(key);
   const words = head.split(' ');
-  if (attribute === null && words.length > 1 && isNumber(words[words.length - 1] as string)) words.pop();
+  const last = words[words.length - 1] as string;
+  if (attribute === null && words.length > 1 && (isNumber(last) || isLetter(last))) words.pop();
   return words.join(' ');
 }
 
@@ -184,7 +189,9 @@ function isGenericKey(key: string): boolean {
 }
 
 // A value that changes something says so: the correction cues, or a proposal to do it otherwise.
-const CHANGE_CUE = /\b(let'?s (do|move|have|make|hold|switch)|reschedul\w*|switch(ed)? to|postpone\w*|push(ed)? (it |back )?to)\b/i;
+// Calling something off changes it as surely as moving it does.
+const CHANGE_CUE =
+  /\b(let'?s (do|move|have|make|hold|switch)|reschedul\w*|switch(ed)? to|postpone\w*|push(ed)? (it |back )?to|cancell?ed|called off|revoked|rescinded|withdrawn)\b/i;
 
 export function changeCue(text: string): string | null {
   return correctionCue(text) ?? CHANGE_CUE.exec(text)?.[0] ?? null;
@@ -228,6 +235,17 @@ export function sameEntity(old: EntityFacts, neu: EntityFacts): EntityEvidence |
   const [shorter, longer] = oldStem.length < newStem.length ? [oldStem, newStem] : [newStem, oldStem];
   if (longer.length === shorter.length + 1 && isNumber(longer[longer.length - 1] as string) && stem(longer.slice(0, -1)) === stem(shorter)) {
     return { kind: 'key-version', entity: shorter.join(' '), detail: `key ${neu.key} is a numbered version of ${old.key}` };
+  }
+  // instruction_a and instruction_b: one stem, each ended by a single letter.
+  if (
+    oldStem.length === newStem.length &&
+    oldStem.length > 1 &&
+    isLetter(oldStem[oldStem.length - 1] as string) &&
+    isLetter(newStem[newStem.length - 1] as string) &&
+    stem(oldStem.slice(0, -1)) === stem(newStem.slice(0, -1))
+  ) {
+    const series = oldStem.slice(0, -1).join(' ');
+    return { kind: 'key-series', entity: series, detail: `keys ${old.key} and ${neu.key} are entries of the series "${series}"` };
   }
 
   const a = keyEntity(old.key);

@@ -74,6 +74,32 @@ describe('decideSupersession', () => {
     expect(peer).toMatchObject({ kind: 'supersede', rule: 'implicit' });
   });
 
+  it('a lettered series: the higher authority decides; between equals only a change cue replaces', () => {
+    const director = current('instruction_a', 'Use PostgreSQL for all new services', { source_authority: 'manager' });
+    const contractor = write('instruction_b', 'MongoDB would be better, use that instead', { authorityText: 'contractor' });
+    expect(decideSupersession(contractor, undefined, [director])).toMatchObject({ kind: 'proposal', rule: 'authority', fact: director });
+    const engineer = current('instruction_a', 'The feature will take 3 weeks', { source_authority: 'peer' });
+    const vp = write('instruction_b', 'Ship the feature by Friday', { authorityText: 'executive' });
+    expect(decideSupersession(vp, undefined, [engineer])).toMatchObject({ kind: 'supersede', rule: 'authority', fact: engineer });
+    // Equals: two directors disagreeing both stand; one saying it changes or calls off the earlier replaces it.
+    const product = current('instruction_a', 'Prioritize the mobile app launch', { source_authority: 'manager' });
+    expect(decideSupersession(write('instruction_b', 'Prioritize technical debt reduction', { authorityText: 'manager' }), undefined, [product])).toEqual({
+      kind: 'create',
+    });
+    const pto = current('instruction_a', 'Manager Mia can approve PTO up to 2 weeks', { source_authority: 'executive' });
+    expect(
+      decideSupersession(write('instruction_b', 'All PTO over 3 days now requires VP approval', { authorityText: 'executive' }), undefined, [pto]),
+    ).toMatchObject({
+      kind: 'supersede',
+      rule: 'explicit',
+    });
+    const launch = current('instruction_a', 'Approved: launch Project Phoenix in Q1', { source_authority: 'executive' });
+    expect(decideSupersession(write('instruction_b', 'Project Phoenix is cancelled', { authorityText: 'executive' }), undefined, [launch])).toMatchObject({
+      kind: 'supersede',
+      rule: 'implicit',
+    });
+  });
+
   it('temporal: an older timestamp on a time-sensitive fact is stale; a newer one supersedes', () => {
     const price = current('stock_price', '$100', { time_sensitive: 1, ts: '2026-01-15T00:00:00Z' });
     expect(decideSupersession(write('stock_price', '$95', { ts: '2026-01-01T00:00:00Z' }), price)).toMatchObject({ kind: 'stale', rule: 'temporal' });

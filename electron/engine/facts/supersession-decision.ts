@@ -4,7 +4,7 @@
 // The write path (write.ts) reads the candidates and applies the decision.
 import type { SupersessionRule } from '../../../shared/domain';
 import { describeAuthority, recogniseAuthority, type RecognisedAuthority } from './authority';
-import { sameEntity, type EntityEvidence } from './entity';
+import { changeCue, sameEntity, type EntityEvidence } from './entity';
 import { correctionCue } from './inference';
 import type { FactRow } from './rows';
 
@@ -45,7 +45,8 @@ function entityNote(e: EntityEvidence | null): string {
  * Decides what a write does to the facts valid now in its scope: `sameKey` is the current fact
  * of its key; `related` are other current facts filed under an entity the write may be about,
  * newest first. The same key decides when it has a fact; otherwise the first related fact with
- * clear same-entity evidence does. Then: an equal value is a duplicate; a lower authority makes
+ * clear same-entity evidence does (entries of one series by equal authorities only with a change
+ * cue). Then: an equal value is a duplicate; a lower authority makes
  * a subordinate proposal; an older timestamp on a time-sensitive fact is stale; otherwise the
  * write supersedes, by authority (it outranks), explicit (a correction cue), temporal
  * (time-sensitive) or implicit (a conflicting value for the same key or entity).
@@ -71,6 +72,9 @@ export function decideSupersession(input: DecisionInput, sameKey: CurrentFact | 
   const ours = describeAuthority(input.authorityText, input.sourceType, input.authority);
   const them = describeAuthority(current.source_authority, current.source_type, theirs);
   const timeSensitive = input.timeSensitive || current.time_sensitive === 1;
+  // Entries of one series by equal authorities stand side by side unless the later says it
+  // changes the earlier: two equals disagreeing is a conflict to settle, not a replacement.
+  if (evidence?.kind === 'key-series' && input.authority.rank === theirs.rank && !changeCue(input.value)) return { kind: 'create' };
   if (input.authority.rank < theirs.rank) {
     return {
       kind: 'proposal',

@@ -390,9 +390,11 @@ function applyWrite(
   }
 }
 
-/** Initial facts are stated state, not new evidence: no inference between them. A fact that
- * replaces another (its `supersedes`, or the other's `superseded_by`) is written after it and
- * names it, so the engine links the chain; dependency edges are added once all exist. */
+/** Initial facts are written in the engine's one write path: a fact that replaces another (its
+ * `supersedes`, or the other's `superseded_by`) is written after it and names it, so the engine
+ * links the chain; the others meet the supersession rules as any write does (an initial state
+ * can already hold an instruction that a higher authority overruled). Dependency edges are
+ * added once all exist. */
 function importInitialFacts(
   handle: PartitionHandle,
   line: number,
@@ -427,27 +429,26 @@ function importInitialFacts(
     const f = facts[i] as StatebenchFact;
     const oldId = old !== undefined ? ownId.get(old) : undefined;
     const scope = statedScope(f.scope);
-    const result = handle.writeFact(
-      {
-        label: f.id,
-        key: f.key,
-        value: f.value,
-        source: sourceOf(f.source, {}),
-        ...(f.ts || now ? { ts: (f.ts || now) as string } : {}),
-        ...(scope ? { scope } : {}),
-        ...(oldId ? { supersedes: oldId, reason: `initial state: ${f.id} replaces ${facts[old as number]?.id}` } : {}),
-        ...statedConstraint(f),
-      },
-      { inferSupersession: false },
-    );
+    const result = handle.writeFact({
+      label: f.id,
+      key: f.key,
+      value: f.value,
+      source: sourceOf(f.source, {}),
+      ...(f.ts || now ? { ts: (f.ts || now) as string } : {}),
+      ...(scope ? { scope } : {}),
+      ...(oldId ? { supersedes: oldId, reason: `initial state: ${f.id} replaces ${facts[old as number]?.id}` } : {}),
+      ...statedConstraint(f),
+    });
     ownId.set(i, result.factId);
-    stats.facts++;
+    count(stats, result);
     stats.initialFacts++;
     const named = f.supersedes ?? null;
     if (named) {
       stats.supersessionWrites++;
       if (result.supersededId) stats.supersessionsResolved++;
       else stats.unresolved.push({ line, timeline, event: -1, supersedes: named });
+    } else if (result.supersededId) {
+      stats.inferredSupersessions++;
     }
     state.set(i, 'done');
   };

@@ -9,7 +9,7 @@
 // from the (partition_id, ts) index, only tried lines are tokenised, filling stops when full.
 import type { ItemMark } from '../../../../shared/assembly';
 import { agentStateRecord } from '../../agent-state/agent-state';
-import { DeadValues, normalised, type DeadSource } from '../curation';
+import { DeadValues, normalised, restatesAgainst, type DeadSource, type Reaffirmed } from '../curation';
 import { asksForHistory, continuity, episodes } from '../conversation';
 import { agentStateLines, environmentLines, factLine, factMarks, identityLines, isTurn, itemLine, itemMarks, oneLine } from '../format';
 import { contrastWithCurrent, type ValueContrast } from '../../facts/turn-conflicts';
@@ -27,6 +27,7 @@ import {
   predecessors,
   identityOf,
   orgDocuments,
+  overruledProposals,
   relevantFacts,
   signals,
   successorValues,
@@ -125,7 +126,7 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
     for (const c of want) c.fact = got.get(c.rid);
   };
 
-  // Dead text: superseded values (and stale signals) that nothing may bring back.
+  // Dead text: superseded values, overruled proposals (and stale signals) that nothing may bring back.
   // Small partitions: every dead value. Large ones: the predecessors of the facts most likely
   // to be shown (the values a turn or a fact on the same subject would quote).
   const items = readableItems(ctx, view, req.sessionId, log);
@@ -141,6 +142,7 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
     const firstTurn = items.reduce<string | undefined>((min, w) => (min === undefined || w.created_at < min ? w.created_at : min), undefined);
     if (firstTurn !== undefined) dead.push(...diedSince(ctx, view, firstTurn, RECENT_LIMIT));
   }
+  dead.push(...overruledProposals(ctx, view, DEAD_LIMIT));
   for (const { signal, by } of env.stale)
     dead.push({ id: `environment:${signal.key}`, key: signal.key, value: signal.value, valid_to: by.observed_at, successor_value: by.value });
   const deadValues = new DeadValues(
@@ -238,6 +240,16 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
   // Layer 3: the curated working set with what remains.
   const freshStems = env.fresh.map((s) => ({ s, stems: stemSet(s.value) }));
   const history = asksForHistory(req.query);
+  // The conversation as said by the as-of time, for "was this said again later?".
+  const said = items.filter((w) => isTurn(w) && (view.asOf === null || w.created_at <= view.asOf));
+  const saidStems = new Map<string, ReadonlySet<string>>();
+  const reaffirmed: Reaffirmed = (value, deadValue, at) =>
+    said.some((w) => {
+      if (w.created_at <= at) return false;
+      let stems = saidStems.get(w.id);
+      if (!stems) saidStems.set(w.id, (stems = stemSet(w.value)));
+      return restatesAgainst(stems, value, deadValue);
+    });
   const usable: Array<{ w: WorkingRow; text: string; redacted: boolean; superseded?: boolean }> = [];
   for (const w of items) {
     const why = itemExclusion(w);
@@ -251,7 +263,7 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
     if (label) return label;
     let text = w.value;
     let redacted = false;
-    const hit = deadValues.find(w.value, { restates: isTurn(w), at: w.created_at });
+    const hit = deadValues.find(w.value, { restates: isTurn(w), at: w.created_at, ...(isTurn(w) ? { reaffirmed } : {}) });
     if (hit) {
       // A correction that quotes the old value keeps its news with the quote withheld.
       const r = hit.how === 'quotes' ? deadValues.redact(w.value, { at: w.created_at, corrections: true }) : { text, redacted: false };
@@ -268,6 +280,17 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
     if (recount) {
       if (history) return { text, redacted: false, superseded: true };
       return { reason: 'superseded', detail: `states ${recount.c.others} beside the current ${recount.c.current} of "${recount.f.key}" (${recount.f.id})` };
+    }
+    // A summary naming a superseded (or overruled) value beside the one that replaced it keeps
+    // its sentences about the current value only.
+    const told = isTurn(w) ? deadValues.recounts(text, w.created_at) : undefined;
+    if (told) {
+      if (history) return { text, redacted: false, superseded: true };
+      const rest = deadValues.withoutRecounted(text, told);
+      if (rest === null || deadValues.recounts(rest, w.created_at))
+        return { reason: 'superseded', detail: `recounts the superseded value of "${told.fact.key}" (${told.fact.id}) beside the value that replaced it` };
+      text = rest;
+      redacted = true;
     }
     const stems = stemSet(text);
     const newer = freshStems.find((f) => f.s.observed_at > w.created_at && sameSubject(stems, f.stems));
