@@ -313,6 +313,8 @@ export const MemoriesTable = forwardRef<MemoriesTableHandle, MemoriesTableProps>
             <div
               key={c.id}
               role="columnheader"
+              // Named by its label alone: the sort button and the width grip inside are controls of their own.
+              aria-label={label}
               className={`grid-cell grid-header-cell ${meta?.numeric ? 'num' : ''}`}
               aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
             >
