@@ -57,7 +57,7 @@ export function factColumns(asOf: string | null = null): ColumnDef<FactRowView, 
     }),
     col.accessor('status', {
       id: 'status',
-      meta: { sort: 'status', width: 150, label: 'Status' },
+      meta: { sort: 'status', width: 150, minWidth: 90, label: 'Status' },
       cell: (c) =>
         asOf ? (
           <span className="row" title={`Valid at the as-of instant; now ${c.row.original.isValid ? 'still valid' : c.row.original.status}`}>

@@ -319,6 +319,16 @@ describe.skipIf(missing !== undefined)('inspector layout in Chromium', () => {
     for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowRight');
     problems.push(...(await cutWithoutEllipsis(page)).map((p) => `time travel: ${p}`));
     await screenshot(page, 'layout-time-travel-status-light');
+
+    // The other views at this size.
+    for (const view of ['review', 'context', 'sessions', 'audit']) {
+      await page.goto(`${served.origin}/#/${view}/${db.info.mainPartition}`);
+      await page.reload();
+      await page.waitForSelector('.main :is(.review-view, .context-view, .sessions-view, .audit-view)');
+      await page.waitForTimeout(500);
+      problems.push(...(await cutWithoutEllipsis(page)).map((p) => `${view}: ${p}`));
+      await screenshot(page, `layout-${view}-1280-light`);
+    }
     expect(problems).toEqual([]);
   });
 
