@@ -3,7 +3,7 @@
 // like a hundred). Rows arrive in keyset pages; nearing the end asks for the next one.
 import { getCoreRowModel, useReactTable, type Row, type SortingState, type VisibilityState } from '@tanstack/react-table';
 import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
-import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useMemo, useRef, type CSSProperties } from 'react';
+import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type CSSProperties } from 'react';
 import type { CappedCount, FactRowView } from '../../shared/inspect';
 import type { FactSort, SortColumn } from '../../shared/query';
 import { setLayoutSize, useLayoutSizesUnder } from '../app/layout-sizes';
@@ -148,6 +148,21 @@ export const MemoriesTable = forwardRef<MemoriesTableHandle, MemoriesTableProps>
   const template = flexes.some(Boolean) ? tracks.join(' ') : `${tracks.join(' ')} minmax(0, 1fr)`;
   // Columns keep their widths: a narrower pane scrolls sideways instead of squeezing cells.
   const minWidth = widths.reduce((sum, w) => sum + (w ?? 0), 0);
+  // The widths as laid out (the flexible column is wider than its minimum), for the grips.
+  const headerRef = useRef<HTMLDivElement>(null);
+  const [laidOut, setLaidOut] = useState<readonly number[]>([]);
+  useEffect(() => {
+    const header = headerRef.current;
+    if (!header || typeof ResizeObserver === 'undefined') return;
+    const measure = () => {
+      const next = [...header.children].map((c) => Math.round(c.getBoundingClientRect().width));
+      setLaidOut((prev) => (prev.length === next.length && prev.every((w, i) => w === next[i]) ? prev : next));
+    };
+    const observer = new ResizeObserver(measure);
+    for (const c of header.children) observer.observe(c);
+    measure();
+    return () => observer.disconnect();
+  }, [template]);
 
   const virtualizer = useVirtualizer({
     count: rows.length + (done ? 0 : 1),
@@ -283,7 +298,7 @@ export const MemoriesTable = forwardRef<MemoriesTableHandle, MemoriesTableProps>
       // Rows read the column template from here: resizing a column re-renders no row.
       style={{ '--grid-columns': template } as CSSProperties}
     >
-      <div className="grid-header" role="row" aria-rowindex={1} style={{ minWidth }}>
+      <div ref={headerRef} className="grid-header" role="row" aria-rowindex={1} style={{ minWidth }}>
         {visible.map((c, i) => {
           const meta = c.columnDef.meta;
           if (c.id === 'select') {
@@ -338,7 +353,7 @@ export const MemoriesTable = forwardRef<MemoriesTableHandle, MemoriesTableProps>
               <Splitter
                 className="column-splitter"
                 label={`${label} column width`}
-                value={widths[i] ?? 120}
+                value={laidOut[i] || (widths[i] ?? 120)}
                 min={Math.min(meta?.minWidth ?? COLUMN_MIN, meta?.width ?? COLUMN_MIN)}
                 max={COLUMN_MAX}
                 onChange={(px) => setLayoutSize(`${COLUMN_SIZE}${c.id}`, px)}

@@ -167,6 +167,12 @@ describe.skipIf(missing !== undefined)('inspector layout in Chromium', () => {
   });
 
   it('drags the sidebar, fact panel and column splitters; the sizes survive a reload; a double-click resets', async () => {
+    // In a wide window the value column takes the room left: its grip reports the width it has.
+    await open(`#/memories/${db.info.mainPartition}`, 1920, 1000);
+    const valueHeader = await widthOf(page, `${GRID} [role="columnheader"]:has(${separator(VALUE_COLUMN)})`);
+    expect(valueHeader).toBeGreaterThan(400);
+    expect(await valueNow(page, VALUE_COLUMN)).toBe(Math.round(valueHeader));
+
     await open(factHash());
     await page.waitForSelector('.fact-panel');
     const before = {
