@@ -87,7 +87,7 @@ const GridRow = memo(function GridRow({ row, index, start, selected, active, onR
       {row.getVisibleCells().map((cell) => {
         if (cell.column.id === 'select') {
           return (
-            <div key={cell.id} role="gridcell" className="grid-cell grid-select" onClick={(e) => e.stopPropagation()}>
+            <div key={cell.id} role="gridcell" className="grid-cell grid-select" data-col="select" onClick={(e) => e.stopPropagation()}>
               <input type="checkbox" aria-label={`Select ${fact.key}`} checked={selected} onChange={() => {}} onClick={(e) => onToggle(e, index, fact.id)} />
             </div>
           );
@@ -95,7 +95,7 @@ const GridRow = memo(function GridRow({ row, index, start, selected, active, onR
         const meta = cell.column.columnDef.meta;
         const render = cell.column.columnDef.cell;
         return (
-          <div key={cell.id} role="gridcell" className={`grid-cell ${meta?.numeric ? 'num' : ''}`}>
+          <div key={cell.id} role="gridcell" className={`grid-cell ${meta?.numeric ? 'num' : ''}`} data-col={cell.column.id}>
             {typeof render === 'function' ? render(cell.getContext()) : String(cell.getValue() ?? '')}
           </div>
         );
@@ -148,7 +148,8 @@ export const MemoriesTable = forwardRef<MemoriesTableHandle, MemoriesTableProps>
   const template = flexes.some(Boolean) ? tracks.join(' ') : `${tracks.join(' ')} minmax(0, 1fr)`;
   // Columns keep their widths: a narrower pane scrolls sideways instead of squeezing cells.
   const minWidth = widths.reduce((sum, w) => sum + (w ?? 0), 0);
-  // The widths as laid out (the flexible column is wider than its minimum), for the grips.
+  // The widths as laid out, for the flexible column's grip (it is wider than its minimum); a
+  // fixed column's grip shows its own width at once, not a frame later.
   const headerRef = useRef<HTMLDivElement>(null);
   const [laidOut, setLaidOut] = useState<readonly number[]>([]);
   useEffect(() => {
@@ -303,7 +304,7 @@ export const MemoriesTable = forwardRef<MemoriesTableHandle, MemoriesTableProps>
           const meta = c.columnDef.meta;
           if (c.id === 'select') {
             return (
-              <div key={c.id} role="columnheader" className="grid-cell grid-select">
+              <div key={c.id} role="columnheader" className="grid-cell grid-select" data-col="select">
                 <input
                   type="checkbox"
                   aria-label="Select all loaded facts"
@@ -331,6 +332,7 @@ export const MemoriesTable = forwardRef<MemoriesTableHandle, MemoriesTableProps>
               // Named by its label alone: the sort button and the width grip inside are controls of their own.
               aria-label={label}
               className={`grid-cell grid-header-cell ${meta?.numeric ? 'num' : ''}`}
+              data-col={c.id}
               aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
             >
               {sortCol ? (
@@ -353,7 +355,7 @@ export const MemoriesTable = forwardRef<MemoriesTableHandle, MemoriesTableProps>
               <Splitter
                 className="column-splitter"
                 label={`${label} column width`}
-                value={laidOut[i] || (widths[i] ?? 120)}
+                value={(flexes[i] && laidOut[i]) || (widths[i] ?? 120)}
                 min={Math.min(meta?.minWidth ?? COLUMN_MIN, meta?.width ?? COLUMN_MIN)}
                 max={COLUMN_MAX}
                 onChange={(px) => setLayoutSize(`${COLUMN_SIZE}${c.id}`, px)}

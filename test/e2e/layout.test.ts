@@ -280,6 +280,26 @@ describe.skipIf(missing !== undefined)('inspector layout in Chromium', () => {
     expect(visible.key).toBeGreaterThanOrEqual(160);
     expect(visible.value).toBeGreaterThanOrEqual(260);
 
+    // Scrolled sideways to the last columns, the key stays in view beside the checkbox.
+    await page.$eval(GRID, (g) => {
+      g.scrollLeft = g.scrollWidth;
+    });
+    const scrolled = await page.$eval(ROW, (row) => {
+      const grid = row.closest('[role="grid"]') as HTMLElement;
+      const box = grid.getBoundingClientRect();
+      const key = row.querySelector('[data-col="key"]')?.getBoundingClientRect();
+      const header = grid.querySelector('[role="columnheader"][data-col="key"]')?.getBoundingClientRect();
+      return { scrollLeft: grid.scrollLeft, keyLeft: (key?.left ?? 0) - box.left, keyWidth: key?.width ?? 0, headerLeft: (header?.left ?? 0) - box.left };
+    });
+    expect(scrolled.scrollLeft).toBeGreaterThan(300);
+    expect(scrolled.keyLeft).toBeCloseTo(34, 0);
+    expect(scrolled.headerLeft).toBeCloseTo(34, 0);
+    expect(scrolled.keyWidth).toBeGreaterThanOrEqual(160);
+    await screenshot(page, 'layout-1280-scrolled-sideways-light');
+    await page.$eval(GRID, (g) => {
+      g.scrollLeft = 0;
+    });
+
     // Dragging the panel as wide as it goes leaves the table its minimum.
     await page.focus(separator(PANEL));
     await page.keyboard.press('End');
