@@ -1,6 +1,6 @@
 // The inspector's frame: top bar (database, time travel, export, theme, shortcuts), the
 // partition picker and view navigation on the left, the current view, dialogs, a status bar.
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type CSSProperties } from 'react';
 import { AuditLog } from '../audit/AuditLog';
 import { ContextView } from '../context/ContextView';
 import { DeleteDialog } from '../delete/DeleteDialog';
@@ -19,9 +19,11 @@ import { Button, IconButton } from '../ui/Button';
 import { ErrorBoundary } from '../ui/ErrorBoundary';
 import { formatNumber, formatTime } from '../ui/format';
 import { EmptyState, ErrorState, Loading } from '../ui/states';
+import { Splitter } from '../ui/Splitter';
 import { useToast } from '../ui/Toast';
 import { useConnection, useEvent, useLastChange, useQuery } from '../api/hooks';
 import type { ConnectionState } from '../api/transport';
+import { clamp, useLayoutSize } from './layout-sizes';
 import { formatHash, isNewHistoryEntry, parseHash } from './location';
 import { useAppState, useDispatch, VIEW_LABELS, VIEWS, type View } from './state';
 
@@ -85,6 +87,9 @@ function LiveIndicator() {
     </span>
   );
 }
+
+/** The sidebar's width: its default, and the bounds a drag keeps to. */
+const SIDEBAR = { initial: 260, min: 180, max: 480 } as const;
 
 function ThemeButton() {
   const { preference, resolved, toggle } = useTheme();
@@ -159,6 +164,9 @@ export function App() {
     if (c.command === 'show-shortcuts') dispatch({ type: 'shortcuts', open: true });
   });
 
+  const [sidebarStored, setSidebar, resetSidebar] = useLayoutSize('sidebar');
+  const sidebar = clamp(sidebarStored ?? SIDEBAR.initial, SIDEBAR.min, SIDEBAR.max);
+
   const [paletteOpen, setPaletteOpen] = useState(false);
   useShortcut('palette', () => setPaletteOpen(true));
   useShortcut('help', () => dispatch({ type: 'shortcuts', open: true }));
@@ -206,7 +214,7 @@ export function App() {
   }
 
   return (
-    <div className="app">
+    <div className="app" style={{ '--sidebar-w': `${sidebar}px` } as CSSProperties}>
       <header className="topbar" role="banner">
         <h1 className="brand">Statelens</h1>
         <span className="topbar-partition muted">{current ? current.label : ''}</span>
@@ -235,6 +243,15 @@ export function App() {
           />
         ) : null}
       </aside>
+      <Splitter
+        className="sidebar-splitter"
+        label="Sidebar width"
+        value={sidebar}
+        min={SIDEBAR.min}
+        max={SIDEBAR.max}
+        onChange={setSidebar}
+        onReset={resetSidebar}
+      />
       <main className="main" id="main">
         {state.notice ? <LinkNotice text={state.notice} onDismiss={() => dispatch({ type: 'notice', notice: null })} /> : null}
         {travel.open && state.partitionId !== null ? (

@@ -3,10 +3,12 @@
 // like a hundred). Rows arrive in keyset pages; nearing the end asks for the next one.
 import { getCoreRowModel, useReactTable, type Row, type SortingState, type VisibilityState } from '@tanstack/react-table';
 import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
-import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useMemo, useRef } from 'react';
+import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type CSSProperties } from 'react';
 import type { CappedCount, FactRowView } from '../../shared/inspect';
 import type { FactSort, SortColumn } from '../../shared/query';
+import { setLayoutSize, useLayoutSizesUnder } from '../app/layout-sizes';
 import { useShortcut } from '../shortcuts/shortcuts';
+import { Splitter } from '../ui/Splitter';
 import { factColumns } from './columns';
 
 export const ROW_HEIGHT = 30;
@@ -45,10 +47,10 @@ export interface MemoriesTableHandle {
 
 const DESC_FIRST: ReadonlySet<SortColumn> = new Set(['ts', 'importance', 'accessCount', 'lastAccessedAt', 'createdAt']);
 
-function minPx(width: string): number {
-  const m = /(\d+)px/.exec(width);
-  return m ? Number(m[1]) : 120;
-}
+/** Stored column widths are layout sizes named `column.<id>`. */
+const COLUMN_SIZE = 'column.';
+const COLUMN_MIN = 48;
+const COLUMN_MAX = 900;
 
 export function nextSort(current: FactSort, column: SortColumn): FactSort {
   if (current.column === column) return { column, direction: current.direction === 'asc' ? 'desc' : 'asc' };
@@ -61,7 +63,6 @@ interface GridRowProps {
   readonly start: number;
   readonly selected: boolean;
   readonly active: boolean;
-  readonly template: string;
   /** Changes when the set of visible columns does (the row re-renders its cells then). */
   readonly columnsKey: string;
   onRowClick(e: React.MouseEvent, index: number, id: string): void;
@@ -70,7 +71,7 @@ interface GridRowProps {
 }
 
 /** One fact row; memoised so scrolling renders only the rows that come into view. */
-const GridRow = memo(function GridRow({ row, index, start, selected, active, template, onRowClick, onToggle }: GridRowProps) {
+const GridRow = memo(function GridRow({ row, index, start, selected, active, onRowClick, onToggle }: GridRowProps) {
   const fact = row.original;
   return (
     <div
@@ -80,13 +81,13 @@ const GridRow = memo(function GridRow({ row, index, start, selected, active, tem
       aria-selected={selected}
       data-fact-id={fact.id}
       className={`grid-row ${active ? 'active' : ''} ${selected ? 'selected' : ''} ${fact.isValid ? '' : 'invalid'}`}
-      style={{ transform: `translateY(${start}px)`, gridTemplateColumns: template }}
+      style={{ transform: `translateY(${start}px)` }}
       onClick={(e) => onRowClick(e, index, fact.id)}
     >
       {row.getVisibleCells().map((cell) => {
         if (cell.column.id === 'select') {
           return (
-            <div key={cell.id} role="gridcell" className="grid-cell grid-select" onClick={(e) => e.stopPropagation()}>
+            <div key={cell.id} role="gridcell" className="grid-cell grid-select" data-col="select" onClick={(e) => e.stopPropagation()}>
               <input type="checkbox" aria-label={`Select ${fact.key}`} checked={selected} onChange={() => {}} onClick={(e) => onToggle(e, index, fact.id)} />
             </div>
           );
@@ -94,7 +95,7 @@ const GridRow = memo(function GridRow({ row, index, start, selected, active, tem
         const meta = cell.column.columnDef.meta;
         const render = cell.column.columnDef.cell;
         return (
-          <div key={cell.id} role="gridcell" className={`grid-cell ${meta?.numeric ? 'num' : ''}`}>
+          <div key={cell.id} role="gridcell" className={`grid-cell ${meta?.numeric ? 'num' : ''}`} data-col={cell.column.id}>
             {typeof render === 'function' ? render(cell.getContext()) : String(cell.getValue() ?? '')}
           </div>
         );
@@ -138,9 +139,31 @@ export const MemoriesTable = forwardRef<MemoriesTableHandle, MemoriesTableProps>
     getRowId: (f) => f.id,
   });
   const visible = table.getVisibleLeafColumns();
-  const template = visible.map((c) => c.columnDef.meta?.width ?? '120px').join(' ');
-  // The columns' minimum widths: narrower panes scroll sideways instead of squeezing cells.
-  const minWidth = visible.reduce((sum, c) => sum + minPx(c.columnDef.meta?.width ?? '120px'), 0);
+  const storedWidths = useLayoutSizesUnder(COLUMN_SIZE);
+  const widths = visible.map((c) => storedWidths[c.id] ?? c.columnDef.meta?.width ?? 120);
+  // The flexible column takes the room left until the user gives it a width; then an empty
+  // track at the end does, so every column stays exactly as wide as it was dragged.
+  const flexes = visible.map((c) => c.columnDef.meta?.flex === true && storedWidths[c.id] === undefined);
+  const tracks = visible.map((_, i) => (flexes[i] ? `minmax(${widths[i]}px, 1fr)` : `${widths[i]}px`));
+  const template = flexes.some(Boolean) ? tracks.join(' ') : `${tracks.join(' ')} minmax(0, 1fr)`;
+  // Columns keep their widths: a narrower pane scrolls sideways instead of squeezing cells.
+  const minWidth = widths.reduce((sum, w) => sum + (w ?? 0), 0);
+  // The widths as laid out, for the flexible column's grip (it is wider than its minimum); a
+  // fixed column's grip shows its own width at once, not a frame later.
+  const headerRef = useRef<HTMLDivElement>(null);
+  const [laidOut, setLaidOut] = useState<readonly number[]>([]);
+  useEffect(() => {
+    const header = headerRef.current;
+    if (!header || typeof ResizeObserver === 'undefined') return;
+    const measure = () => {
+      const next = [...header.children].map((c) => Math.round(c.getBoundingClientRect().width));
+      setLaidOut((prev) => (prev.length === next.length && prev.every((w, i) => w === next[i]) ? prev : next));
+    };
+    const observer = new ResizeObserver(measure);
+    for (const c of header.children) observer.observe(c);
+    measure();
+    return () => observer.disconnect();
+  }, [template]);
 
   const virtualizer = useVirtualizer({
     count: rows.length + (done ? 0 : 1),
@@ -273,13 +296,15 @@ export const MemoriesTable = forwardRef<MemoriesTableHandle, MemoriesTableProps>
       tabIndex={0}
       data-shortcuts="grid"
       data-testid="memories-grid"
+      // Rows read the column template from here: resizing a column re-renders no row.
+      style={{ '--grid-columns': template } as CSSProperties}
     >
-      <div className="grid-header" role="row" aria-rowindex={1} style={{ gridTemplateColumns: template, minWidth }}>
-        {visible.map((c) => {
+      <div ref={headerRef} className="grid-header" role="row" aria-rowindex={1} style={{ minWidth }}>
+        {visible.map((c, i) => {
           const meta = c.columnDef.meta;
           if (c.id === 'select') {
             return (
-              <div key={c.id} role="columnheader" className="grid-cell grid-select">
+              <div key={c.id} role="columnheader" className="grid-cell grid-select" data-col="select">
                 <input
                   type="checkbox"
                   aria-label="Select all loaded facts"
@@ -299,11 +324,15 @@ export const MemoriesTable = forwardRef<MemoriesTableHandle, MemoriesTableProps>
           }
           const sortCol = meta?.sort ?? null;
           const active = sortCol !== null && sort.column === sortCol;
+          const label = meta?.label ?? c.id;
           return (
             <div
               key={c.id}
               role="columnheader"
-              className={`grid-cell ${meta?.numeric ? 'num' : ''}`}
+              // Named by its label alone: the sort button and the width grip inside are controls of their own.
+              aria-label={label}
+              className={`grid-cell grid-header-cell ${meta?.numeric ? 'num' : ''}`}
+              data-col={c.id}
               aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
             >
               {sortCol ? (
@@ -315,14 +344,24 @@ export const MemoriesTable = forwardRef<MemoriesTableHandle, MemoriesTableProps>
                   onClick={() => onSort(nextSort(sort, sortCol))}
                   aria-label={`Sort by ${meta?.label ?? c.id}`}
                 >
-                  <span className="grow">{meta?.label}</span>
+                  <span className="grow truncate">{label}</span>
                   <span aria-hidden="true" className={active ? '' : 'faint'}>
                     {active ? (sort.direction === 'asc' ? '▲' : '▼') : '↕'}
                   </span>
                 </button>
               ) : (
-                meta?.label
+                <span className="truncate">{label}</span>
               )}
+              <Splitter
+                className="column-splitter"
+                label={`${label} column width`}
+                value={(flexes[i] && laidOut[i]) || (widths[i] ?? 120)}
+                min={Math.min(meta?.minWidth ?? COLUMN_MIN, meta?.width ?? COLUMN_MIN)}
+                max={COLUMN_MAX}
+                onChange={(px) => setLayoutSize(`${COLUMN_SIZE}${c.id}`, px)}
+                onReset={() => setLayoutSize(`${COLUMN_SIZE}${c.id}`, null)}
+                measure={(divider) => divider.parentElement?.getBoundingClientRect().width ?? widths[i] ?? 120}
+              />
             </div>
           );
         })}
@@ -348,7 +387,6 @@ export const MemoriesTable = forwardRef<MemoriesTableHandle, MemoriesTableProps>
               start={v.start}
               selected={selection.has(id)}
               active={v.index === activeIndex}
-              template={template}
               columnsKey={columnsKey}
               onRowClick={onRowClickRef}
               onToggle={onToggle}

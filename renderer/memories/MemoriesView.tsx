@@ -1,7 +1,8 @@
 // The memories view: filters, the virtualised table with bulk actions and column choice, and
 // the open fact's panel. Filters, sort and selection live in the app state, so they survive
 // switching views; rows refresh in place when the engine announces a change.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
+import { clamp, useElementWidth, useLayoutSize } from '../app/layout-sizes';
 import { useAppState, useDispatch } from '../app/state';
 import { useFactPages } from '../api/fact-pages';
 import { FactPanel } from '../fact-detail/FactPanel';
@@ -9,6 +10,7 @@ import { Button } from '../ui/Button';
 import { Checkbox } from '../ui/fields';
 import { formatNumber, formatTime } from '../ui/format';
 import { Popover } from '../ui/Popover';
+import { Splitter } from '../ui/Splitter';
 import { EmptyState, ErrorState, Loading } from '../ui/states';
 import { useToast } from '../ui/Toast';
 import { copyText } from '../ui/clipboard';
@@ -16,11 +18,32 @@ import { factColumns, TOGGLEABLE_COLUMNS } from './columns';
 import { activeFilterCount, cleanFilter, FilterBar } from './FilterBar';
 import { MemoriesTable, type MemoriesTableHandle } from './MemoriesTable';
 
+/** The table keeps at least this width beside the fact panel, however wide the panel is dragged. */
+const MIN_TABLE = 520;
+/** The fact panel's default share of the view and its narrowest: the detail tab, and the chain
+ * and graph tabs (which want more room; each keeps its own width). */
+const PANEL = {
+  detail: { share: 0.32, min: 300, initial: 340 },
+  wide: { share: 0.5, min: 380, initial: 420 },
+} as const;
+
+/** The fact panel's width in a view `viewWidth` wide: the stored one or the default, within bounds. */
+export function panelWidth(viewWidth: number, wide: boolean, stored: number | null): { width: number; min: number; max: number } {
+  const p = wide ? PANEL.wide : PANEL.detail;
+  const max = Math.max(p.min, viewWidth - MIN_TABLE);
+  return { width: clamp(stored ?? Math.max(p.initial, viewWidth * p.share), p.min, max), min: p.min, max };
+}
+
 export function MemoriesView() {
   const { partitionId, filter, sort, selection, factId, hiddenColumns, asOf, detailTab } = useAppState();
   const dispatch = useDispatch();
   const toast = useToast();
   const tableRef = useRef<MemoriesTableHandle>(null);
+  const viewRef = useRef<HTMLDivElement>(null);
+  const viewWidth = useElementWidth(viewRef, 1180);
+  const widePanel = detailTab !== 'detail';
+  const [panelStored, setPanel, resetPanel] = useLayoutSize(widePanel ? 'detailWide' : 'detail');
+  const panel = panelWidth(viewWidth, widePanel, panelStored);
   const effectiveFilter = useMemo(() => cleanFilter({ ...filter, asOf: asOf ?? undefined }), [filter, asOf]);
   const pages = useFactPages(partitionId, effectiveFilter, sort);
   const labels = useMemo(() => new Map(factColumns().map((c) => [c.id ?? '', c.meta?.label ?? c.id ?? ''])), []);
@@ -104,7 +127,11 @@ export function MemoriesView() {
     );
 
   return (
-    <div className={`memories-view ${factId === null ? 'no-panel' : detailTab !== 'detail' ? 'wide-panel' : ''}`}>
+    <div
+      ref={viewRef}
+      className={`memories-view ${factId === null ? 'no-panel' : widePanel ? 'wide-panel' : ''}`}
+      style={{ '--detail-w': `${panel.width}px` } as CSSProperties}
+    >
       <div className="memories-main">
         <FilterBar filter={filter} onChange={(f) => dispatch({ type: 'filter', filter: f })} />
         <div className="table-toolbar row" role="toolbar" aria-label="Table actions">
@@ -173,7 +200,21 @@ export function MemoriesView() {
         ) : null}
         <div className="table-area">{content}</div>
       </div>
-      {factId !== null ? <FactPanel /> : null}
+      {factId !== null ? (
+        <>
+          <Splitter
+            className="detail-splitter"
+            label="Fact panel width"
+            direction={-1}
+            value={panel.width}
+            min={panel.min}
+            max={panel.max}
+            onChange={setPanel}
+            onReset={resetPanel}
+          />
+          <FactPanel />
+        </>
+      ) : null}
     </div>
   );
 }

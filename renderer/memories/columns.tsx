@@ -10,7 +10,11 @@ declare module '@tanstack/react-table' {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
   interface ColumnMeta<TData, TValue> {
     readonly sort: SortColumn | null;
-    readonly width: string;
+    /** Default width in px; the user may drag it wider or narrower (down to `minWidth`). */
+    readonly width: number;
+    readonly minWidth?: number;
+    /** Takes the room the other columns leave (never less than its width). */
+    readonly flex?: boolean;
     readonly label: string;
     readonly numeric?: boolean;
   }
@@ -37,15 +41,15 @@ export const TOGGLEABLE_COLUMNS = [
 /** `asOf`: the table shows the state at that instant, where every row was valid. */
 export function factColumns(asOf: string | null = null): ColumnDef<FactRowView, unknown>[] {
   const defs = [
-    col.display({ id: 'select', meta: { sort: null, width: '34px', label: 'Select' } }),
+    col.display({ id: 'select', meta: { sort: null, width: 34, label: 'Select' } }),
     col.accessor('key', {
       id: 'key',
-      meta: { sort: 'key', width: 'minmax(110px, 190px)', label: 'Key' },
+      meta: { sort: 'key', width: 200, minWidth: 60, label: 'Key' },
       cell: (c) => <RangeText text={c.getValue()} ranges={c.row.original.match?.key ?? []} />,
     }),
     col.accessor('value', {
       id: 'value',
-      meta: { sort: 'value', width: 'minmax(220px, 1fr)', label: 'Value' },
+      meta: { sort: 'value', width: 300, minWidth: 100, flex: true, label: 'Value' },
       cell: (c) => {
         const r = c.row.original;
         return <RangeText text={r.value} ranges={r.match?.value ?? []} clippedStart={r.valueClippedStart} clippedEnd={r.valueClippedEnd} />;
@@ -53,12 +57,12 @@ export function factColumns(asOf: string | null = null): ColumnDef<FactRowView, 
     }),
     col.accessor('status', {
       id: 'status',
-      meta: { sort: 'status', width: '150px', label: 'Status' },
+      meta: { sort: 'status', width: 150, minWidth: 90, label: 'Status' },
       cell: (c) =>
         asOf ? (
           <span className="row" title={`Valid at the as-of instant; now ${c.row.original.isValid ? 'still valid' : c.row.original.status}`}>
             <span className="badge badge-valid">valid then</span>
-            {c.row.original.isValid ? null : <span className="faint">now {c.row.original.status}</span>}
+            {c.row.original.isValid ? null : <span className="faint truncate">now {c.row.original.status}</span>}
           </span>
         ) : (
           <FactBadges fact={c.row.original} />
@@ -66,12 +70,12 @@ export function factColumns(asOf: string | null = null): ColumnDef<FactRowView, 
     }),
     col.accessor('memoryType', {
       id: 'memoryType',
-      meta: { sort: 'memoryType', width: '120px', label: 'Memory type' },
+      meta: { sort: 'memoryType', width: 136, label: 'Memory type' },
       cell: (c) => <MemoryTypeLabel type={c.getValue()} />,
     }),
     col.accessor('scope', {
       id: 'scope',
-      meta: { sort: 'scope', width: '90px', label: 'Scope' },
+      meta: { sort: 'scope', width: 96, label: 'Scope' },
       cell: (c) => (
         <span title={c.row.original.scopeId ?? undefined}>
           {c.getValue()}
@@ -81,37 +85,37 @@ export function factColumns(asOf: string | null = null): ColumnDef<FactRowView, 
     }),
     col.accessor((f) => f.source.type, {
       id: 'sourceType',
-      meta: { sort: 'sourceType', width: '92px', label: 'Source' },
+      meta: { sort: 'sourceType', width: 92, label: 'Source' },
       cell: (c) => <span title={c.row.original.source.identity ?? undefined}>{c.getValue()}</span>,
     }),
     col.accessor((f) => f.source.authority ?? '', {
       id: 'authority',
-      meta: { sort: 'authority', width: '100px', label: 'Authority' },
+      meta: { sort: 'authority', width: 100, label: 'Authority' },
       cell: (c) => c.getValue() || <span className="faint">—</span>,
     }),
     col.accessor('importance', {
       id: 'importance',
-      meta: { sort: 'importance', width: '90px', label: 'Importance', numeric: true },
+      meta: { sort: 'importance', width: 100, label: 'Importance', numeric: true },
       cell: (c) => c.getValue().toFixed(2),
     }),
     col.accessor('accessCount', {
       id: 'accessCount',
-      meta: { sort: 'accessCount', width: '80px', label: 'Accesses', numeric: true },
+      meta: { sort: 'accessCount', width: 90, label: 'Accesses', numeric: true },
       cell: (c) => c.getValue().toLocaleString('en-US'),
     }),
     col.accessor('lastAccessedAt', {
       id: 'lastAccessedAt',
-      meta: { sort: 'lastAccessedAt', width: '196px', label: 'Last accessed' },
+      meta: { sort: 'lastAccessedAt', width: 196, label: 'Last accessed' },
       cell: (c) => <span className="nowrap">{formatTime(c.getValue())}</span>,
     }),
     col.accessor('ts', {
       id: 'ts',
-      meta: { sort: 'ts', width: '196px', label: 'Time' },
+      meta: { sort: 'ts', width: 196, label: 'Time' },
       cell: (c) => <span className="nowrap">{formatTime(c.getValue())}</span>,
     }),
     col.accessor('createdAt', {
       id: 'createdAt',
-      meta: { sort: 'createdAt', width: '196px', label: 'Recorded' },
+      meta: { sort: 'createdAt', width: 196, label: 'Recorded' },
       cell: (c) => <span className="nowrap">{formatTime(c.getValue())}</span>,
     }),
   ];

@@ -24,7 +24,7 @@ export function MemoryTypeLabel({ type }: { type: MemoryType | string }) {
   return (
     <span className="row nowrap">
       <MemoryTypeDot type={type} />
-      {type}
+      <span className="truncate">{type}</span>
     </span>
   );
 }
