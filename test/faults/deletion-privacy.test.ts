@@ -10,8 +10,9 @@ import type { PartitionHandle } from '../../electron/engine/partition-handle';
 import { Store } from '../../electron/engine/store';
 import { tmpDbPath } from '../helpers/tmp';
 import { envInt } from '../helpers/child';
-import { seededRandom } from './crash';
-import { sqliteChecks, verifyProblems } from './files';
+import { seededRandom } from '../../electron/bench/crash/trials';
+import { sqliteChecks } from '../../electron/bench/databases';
+import { verifyProblems } from './files';
 
 const TARGET_DELETIONS = envInt('STATELENS_PRIVACY_DELETIONS', 1000);
 const MARKER = /zq[0-9a-f]{16}/g;

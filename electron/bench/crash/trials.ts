@@ -1,13 +1,13 @@
 // Crash trials: run an operation in a child process, kill -9 it at a random moment, then check
 // the database is intact and the operation was applied fully or not at all. Shared by the
-// fault tests (short) and the benchmark (100 trials per operation).
+// benchmark (100 trials per operation) and the fault tests (short).
 import fs from 'node:fs';
 import path from 'node:path';
-import { isStatelensError } from '../../shared/errors';
-import { Store } from '../../electron/engine/store';
-import { verifyDatabase } from '../../electron/engine/verify/verify';
-import { spawnFixture, sleep } from '../helpers/child';
-import { sqliteChecks } from './files';
+import { isStatelensError } from '../../../shared/errors';
+import { Store } from '../../engine/store';
+import { verifyDatabase } from '../../engine/verify/verify';
+import { benchScript, sleep, spawnScript } from '../child-process';
+import { sqliteChecks } from '../databases';
 
 /** What one trial observed after the crash; `state` names which side of the operation it is on. */
 export interface TrialCheck {
@@ -17,7 +17,7 @@ export interface TrialCheck {
 
 export interface CrashOp {
   readonly name: string;
-  /** Fixture arguments for a trial on `db` (outputs go into `dir`). */
+  /** op-process.ts arguments for a trial on `db` (outputs go into `dir`). */
   args(db: string, dir: string): string[];
   /** Inspects a database (and `dir`) after a trial and says whether it is wholly before or after. */
   check(db: string, dir: string): TrialCheck;
@@ -46,6 +46,9 @@ export function seededRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** The child process that runs one operation until it is killed. */
+const OP_PROCESS = benchScript('crash/op-process.ts');
 
 function copyDb(from: string, to: string): void {
   fs.copyFileSync(from, to);
@@ -83,7 +86,7 @@ export async function runCrashTrials(op: CrashOp, base: string, workDir: string,
   const calDir = fs.mkdtempSync(path.join(workDir, `${op.name}-cal-`));
   const calDb = path.join(calDir, 'trial.db');
   copyDb(base, calDb);
-  const cal = spawnFixture('crash-op.ts', op.args(calDb, calDir));
+  const cal = spawnScript(OP_PROCESS, op.args(calDb, calDir));
   await cal.waitFor((m) => m.type === 'ready', 120_000);
   const calStart = performance.now();
   await cal.waitFor((m) => m.type === 'done', 600_000);
@@ -98,7 +101,7 @@ export async function runCrashTrials(op: CrashOp, base: string, workDir: string,
     const dir = fs.mkdtempSync(path.join(workDir, `${op.name}-${t}-`));
     const db = path.join(dir, 'trial.db');
     copyDb(base, db);
-    const child = spawnFixture('crash-op.ts', op.args(db, dir));
+    const child = spawnScript(OP_PROCESS, op.args(db, dir));
     try {
       await child.waitFor((m) => m.type === 'ready', 120_000);
     } catch (e) {
