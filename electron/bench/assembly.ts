@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AssemblyRequestInput } from '../../shared/assembly';
+import { mulberry32 } from '../engine/demo/prng';
 import type { PartitionHandle } from '../engine/partition-handle';
 import { Store } from '../engine/store';
 import type { BenchOptions, BenchRow, BenchSection } from './section';
@@ -85,18 +86,6 @@ const QUERIES = [
   'Is the launch still on track for Venpaxcorp?',
   'What is our refund policy for Casridcorp invoices?',
 ];
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
 
@@ -242,7 +231,7 @@ export async function runAssemblyBench(opts: AssemblyBenchOptions = {}): Promise
       baseline: 'CPU time per iteration: compare runs on different machines by it',
     });
     const handle = store.scope({ kind: 'user', org: 'bench', user: 'bench' }, { create: true });
-    const r = rng(42);
+    const r = mulberry32(42);
     seedSession(handle, r);
     let have = 0;
     for (const n of sizes) {

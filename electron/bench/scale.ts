@@ -12,12 +12,7 @@ import { prepareDelete, prepareExport, prepareImport, prepareIngest, type Prepar
 import { formatCrashReport, runCrashTrials } from './crash/trials';
 import { busyErrors, formatLoadReport, percentile, runConcurrentLoad } from './load/harness';
 import { measureScale } from './scale-measure';
-import { round, sizeLabel, type BenchOptions, type BenchRow, type BenchSection } from './section';
-
-function envNumber(name: string): number | undefined {
-  const v = Number(process.env[name]);
-  return Number.isFinite(v) && v > 0 ? Math.floor(v) : undefined;
-}
+import { envInt, round, sizeLabel, type BenchOptions, type BenchRow, type BenchSection } from './section';
 
 function scratch(opts: BenchOptions, name: string): string {
   return fs.mkdtempSync(path.join(opts.dir ?? os.tmpdir(), `statelens-bench-${name}-`));
@@ -27,7 +22,7 @@ function scratch(opts: BenchOptions, name: string): string {
  * export and delete 10,000 facts on it. */
 export async function runScaleBench(opts: BenchOptions = {}): Promise<BenchRow[]> {
   const log = opts.log ?? (() => undefined);
-  const facts = envNumber('STATELENS_SCALE_FACTS') ?? (opts.quick ? 100_000 : 1_000_000);
+  const facts = envInt('STATELENS_SCALE_FACTS', opts.quick ? 100_000 : 1_000_000);
   const dir = scratch(opts, 'scale');
   const db = path.join(dir, 'scale.db');
   try {
@@ -69,7 +64,7 @@ export async function runScaleBench(opts: BenchOptions = {}): Promise<BenchRow[]
  * assembles, exports and deletes; nothing may fail or be lost. */
 export async function runLoadBench(opts: BenchOptions = {}): Promise<BenchRow[]> {
   const log = opts.log ?? (() => undefined);
-  const seconds = envNumber('STATELENS_LOAD_SECONDS') ?? (opts.quick ? 10 : 60);
+  const seconds = envInt('STATELENS_LOAD_SECONDS', opts.quick ? 10 : 60);
   const dir = scratch(opts, 'load');
   try {
     log(`load: ${seconds} s of a live writer`);
@@ -110,7 +105,7 @@ export async function runLoadBench(opts: BenchOptions = {}): Promise<BenchRow[]>
 /** Crash safety: kill -9 at random moments during import, ingest, bulk delete and exports. */
 export async function runCrashBench(opts: BenchOptions = {}): Promise<BenchRow[]> {
   const log = opts.log ?? (() => undefined);
-  const trials = envNumber('STATELENS_CRASH_TRIALS') ?? (opts.quick ? 15 : 100);
+  const trials = envInt('STATELENS_CRASH_TRIALS', opts.quick ? 15 : 100);
   const dir = scratch(opts, 'crash');
   const split = path.resolve(packageRoot(), '..', 'shared', 'statebench', 'dev.jsonl');
   const haveSplit = fs.existsSync(split);

@@ -5,6 +5,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnScript, type ScriptChild } from '../../electron/bench/child-process';
 
+// Bounded CI runs vs the full runs read their sizes the way the benchmarks do.
+export { envInt } from '../../electron/bench/section';
+
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const fixturesDir = path.join(repoRoot, 'test', 'fixtures');
 export const cliEntry = path.join(repoRoot, 'electron', 'cli', 'statelens.mjs');
@@ -44,12 +47,4 @@ export function runCli(args: readonly string[], options: { timeoutMs?: number; e
       resolve({ code, signal, stdout, stderr });
     });
   });
-}
-
-/** A whole number from the environment, or the fallback (bounded CI runs vs the full runs). */
-export function envInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  return Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback;
 }

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isStatelensError } from '../../../shared/errors';
+import { mulberry32 } from '../../engine/demo/prng';
 import { Store } from '../../engine/store';
 import { verifyDatabase } from '../../engine/verify/verify';
 import { benchScript, sleep, spawnScript } from '../child-process';
@@ -35,18 +36,6 @@ export interface CrashReport {
   readonly failures: string[];
 }
 
-/** A small seeded generator so a failing trial can be replayed (STATELENS_CRASH_SEED). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The child process that runs one operation until it is killed. */
 const OP_PROCESS = benchScript('crash/op-process.ts');
 
@@ -76,7 +65,7 @@ export function factCount(store: Store): number {
 }
 
 export async function runCrashTrials(op: CrashOp, base: string, workDir: string, trials: number, seed = Date.now() % 1_000_000): Promise<CrashReport> {
-  const random = seededRandom(seed);
+  const random = mulberry32(seed);
   const failures: string[] = [];
   const states: Record<string, number> = {};
   let killedMidway = 0;
