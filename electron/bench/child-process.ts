@@ -28,7 +28,7 @@ export interface ScriptChild {
   killHard(): void;
 }
 
-export function attach(proc: ChildProcess, label: string): ScriptChild {
+function attach(proc: ChildProcess, label: string): ScriptChild {
   const messages: ChildMessage[] = [];
   const waiters: Array<{ pred: (m: ChildMessage) => boolean; resolve: (m: ChildMessage) => void }> = [];
   let err = '';
