@@ -55,6 +55,14 @@ export function machineInfo(): MachineInfo {
   }
 }
 
+/** A whole number from the environment, or the fallback (bounded CI runs vs the full runs). */
+export function envInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  return Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback;
+}
+
 /** Rounds for display: whole numbers from 100 up, two decimals below. */
 export function round(x: number): number {
   return x >= 100 ? Math.round(x) : Math.round(x * 100) / 100;

@@ -11,20 +11,11 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CLI_OUT_DIR = path.join(root, 'out', 'cli');
 
-export async function buildCli({ quiet = false } = {}) {
-  let esbuild;
-  try {
-    esbuild = await import('esbuild');
-  } catch (e) {
-    if (!quiet) console.warn(`statelens: esbuild is not available (${e instanceof Error ? e.message : e}); the CLI will run from its TypeScript sources`);
-    return false;
-  }
-  // Built into a fresh folder, then swapped in whole: a launcher never sees half a build.
-  const staging = `${CLI_OUT_DIR}.${process.pid}.tmp`;
-  fs.rmSync(staging, { recursive: true, force: true });
-  const result = await esbuild.build({
+/** The esbuild options of the CLI bundle, written into `outdir`. */
+export function cliBuildOptions(outdir) {
+  return {
     entryPoints: { statelens: path.join(root, 'electron', 'cli', 'main.ts') },
-    outdir: staging,
+    outdir,
     outExtension: { '.js': '.mjs' },
     chunkNames: 'chunks/[name]-[hash]',
     // Separate chunks for what a command imports on demand (the MCP SDK for `statelens mcp`),
@@ -36,9 +27,22 @@ export async function buildCli({ quiet = false } = {}) {
     target: 'node20',
     packages: 'external',
     metafile: true,
-    logLevel: quiet ? 'silent' : 'warning',
     banner: { js: '// Built by electron/build/build-cli.mjs from electron/cli/main.ts: do not edit.' },
-  });
+  };
+}
+
+export async function buildCli({ quiet = false } = {}) {
+  let esbuild;
+  try {
+    esbuild = await import('esbuild');
+  } catch (e) {
+    if (!quiet) console.warn(`statelens: esbuild is not available (${e instanceof Error ? e.message : e}); the CLI will run from its TypeScript sources`);
+    return false;
+  }
+  // Built into a fresh folder, then swapped in whole: a launcher never sees half a build.
+  const staging = `${CLI_OUT_DIR}.${process.pid}.tmp`;
+  fs.rmSync(staging, { recursive: true, force: true });
+  const result = await esbuild.build({ ...cliBuildOptions(staging), logLevel: quiet ? 'silent' : 'warning' });
   const inputs = Object.keys(result.metafile.inputs).map((p) => path.relative(root, path.resolve(root, p)));
   fs.writeFileSync(path.join(staging, 'inputs.json'), `${JSON.stringify(inputs, null, 1)}\n`);
   const old = `${CLI_OUT_DIR}.${process.pid}.old`;

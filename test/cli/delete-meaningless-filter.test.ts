@@ -72,13 +72,19 @@ describe('statelens delete with a filter that means nothing', () => {
   });
 
   it('statelens facts refuses the same searches instead of listing everything', async () => {
-    for (const search of ['*', '']) {
-      const r = await statelens(['facts', '--db', seed, '--search', search]);
-      expect(r.code, `facts --search ${JSON.stringify(search)}: ${r.stdout}`).toBe(2);
-      expect(r.stderr).toMatch(/has no word to look for.*\[INVALID_INPUT\]/);
-      // At most the table's header: not one fact row.
-      expect(r.stdout.trim().split('\n').filter(Boolean).length).toBeLessThanOrEqual(1);
+    for (const search of ['*', '', '...']) {
+      for (const where of [[], ['--partition', partition]]) {
+        const r = await statelens(['facts', '--db', seed, '--search', search, ...where]);
+        expect(r.code, `facts --search ${JSON.stringify(search)} ${where.join(' ')}: ${r.stdout}`).toBe(2);
+        expect(r.stderr).toMatch(/has no word to look for.*\[INVALID_INPUT\]/);
+        // Only the error: no table header, no fact row.
+        expect(r.stdout).toBe('');
+      }
     }
+    // A search that finds nothing still prints the (empty) table.
+    const none = await statelens(['facts', '--db', seed, '--search', 'nonesuch']);
+    expect(none.code).toBe(0);
+    expect(none.stdout).toBe('PARTITION\tID\tSTATUS\tTS\tKEY\tVALUE\tFLAGS\n');
   });
 
   it('refuses filter flags that restrict nothing and points at --all', async () => {

@@ -22,9 +22,10 @@ import {
   type ProbedNode,
 } from '../../renderer/graph/canvas-hit';
 import { CARD_H, CARD_W, segmentCrossesBox } from '../../renderer/chain/layout';
-import { chromiumMissing, launchChromium, pageErrors, screenshot, type Browser } from './helpers/browser';
-import { buildRenderer, cliEntry, repoRoot, startServe, type Served } from './helpers/serve';
 import { unnamedControls } from './helpers/accessibility';
+import { chromiumMissing, pageErrors, screenshot } from './helpers/browser';
+import { openInspector, onFailure, type Inspector } from './helpers/inspector';
+import { cliEntry, repoRoot } from './helpers/serve';
 
 const missing = chromiumMissing();
 if (missing) console.log(`e2e chain and graph skipped: ${missing}`);
@@ -149,13 +150,13 @@ describe.skipIf(missing !== undefined)('supersession chain and dependency graph 
   let dir: string;
   let dbFile: string;
   let ids: Ids;
-  let served: Served;
-  let browser: Browser;
+  let ui: Inspector | undefined;
+  let base: string;
   let page: Page;
 
   const open = async (partition: number, fact: string, tab: 'Chain' | 'Graph') => {
     // A fresh load, so the panel opens afresh (and scrolls itself) whatever was open before.
-    await page.goto(`${served.origin}/#/memories/${partition}/${fact}`);
+    await page.goto(`${base}#/memories/${partition}/${fact}`);
     await page.reload();
     await page.waitForSelector('.fact-panel');
     await page.click(`role=tab[name="${tab}"]`);
@@ -187,21 +188,14 @@ describe.skipIf(missing !== undefined)('supersession chain and dependency graph 
     if (r.status !== 0) throw new Error(`statelens demo failed:\n${r.stdout}\n${r.stderr}`);
     console.log(`e2e: statelens demo --facts ${DEMO_FACTS} took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     ids = findIds(dbFile);
-    await buildRenderer();
-    served = await startServe(dbFile);
-    browser = await launchChromium();
-    page = await browser.newPage();
-    await page.goto(served.url);
-    await page.waitForSelector('[role="grid"][aria-label="Memories"]');
+    ui = await openInspector(dbFile, { waitFor: '[role="grid"][aria-label="Memories"]' });
+    ({ page, base } = ui);
   });
 
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail' && page) await screenshot(page, `FAILED-chain-graph-${ctx.task.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`);
-  });
+  afterEach(onFailure(() => page, 'chain-graph-'));
 
   afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
+    await ui?.close();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -328,7 +322,7 @@ describe.skipIf(missing !== undefined)('supersession chain and dependency graph 
     expect(await visible(ids.long.head), 'the newest version, at the bottom of a long chain, is in view').toBe(true);
     await page.click(`[data-testid="chain-svg"] .chain-card[data-fact-id="${ids.long.head}"]`);
     // Select the oldest through a link to its chain (a fact link without ?tab= opens Detail): the chain scrolls back up to it.
-    await page.goto(`${served.origin}/#/memories/${ids.long.partition}/${ids.long.first}?tab=chain`);
+    await page.goto(`${base}#/memories/${ids.long.partition}/${ids.long.first}?tab=chain`);
     await page.waitForFunction(
       (id) => document.querySelector(`[data-testid="chain-svg"] .chain-card[data-fact-id="${id}"]`)?.classList.contains('selected'),
       ids.long.first,

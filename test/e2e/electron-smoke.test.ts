@@ -8,12 +8,11 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { _electron, type ElectronApplication, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALL_CHANNELS, splitChannel } from '../../shared/contract';
+import { repoRoot } from './helpers/serve';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const electronDist = path.join(repoRoot, 'node_modules', 'electron', 'dist');
 const electronVersion = (JSON.parse(fs.readFileSync(path.join(repoRoot, 'node_modules', 'electron', 'package.json'), 'utf8')) as { version: string }).version;
 const nativeBinding = path.join(repoRoot, '.electron-native', `electron-${electronVersion}`, 'better_sqlite3.node');

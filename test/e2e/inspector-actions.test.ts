@@ -6,9 +6,9 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../../electron/engine/store';
-import { chromiumMissing, launchChromium, pageErrors, screenshot, type Browser } from './helpers/browser';
+import { chromiumMissing, pageErrors, screenshot } from './helpers/browser';
 import { seededDatabase } from './helpers/database';
-import { buildRenderer, startServe, type Served } from './helpers/serve';
+import { openInspector, onFailure, type Inspector } from './helpers/inspector';
 
 const missing = chromiumMissing();
 if (missing) console.log(`e2e inspector actions skipped: ${missing}`);
@@ -40,8 +40,7 @@ function addArchive(file: string): void {
 
 describe.skipIf(missing !== undefined)('inspector actions in Chromium', () => {
   let db: ReturnType<typeof seededDatabase>;
-  let served: Served;
-  let browser: Browser;
+  let ui: Inspector | undefined;
   let page: Page;
   let base: string;
   let serveTmp: string;
@@ -58,29 +57,17 @@ describe.skipIf(missing !== undefined)('inspector actions in Chromium', () => {
   beforeAll(async () => {
     db = seededDatabase({ bulk: 3_000, graph: 100 });
     addArchive(db.file);
-    await buildRenderer();
     // Serve keeps exports in a folder under TMPDIR until they are downloaded: one the test can see.
     serveTmp = path.join(db.dir, 'serve-tmp');
     fs.mkdirSync(serveTmp);
-    served = await startServe(db.file, [], { TMPDIR: serveTmp });
-    browser = await launchChromium();
-    page = await browser.newPage();
-    await page.goto(`${served.url}#/memories/${db.info.mainPartition}`);
-    await page.waitForSelector(ROW);
-    base = `${served.origin}/`;
+    ui = await openInspector(db.file, { hash: `#/memories/${db.info.mainPartition}`, waitFor: ROW, env: { TMPDIR: serveTmp } });
+    ({ page, base } = ui);
   });
 
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state !== 'fail' || !page) return;
-    await screenshot(page, `FAILED-${ctx.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`);
-    console.log(`e2e failure page text: ${((await page.textContent('body').catch(() => '')) ?? '').slice(0, 1500)}`);
-    // Leave no dialog open for the next test.
-    await page.keyboard.press('Escape').catch(() => undefined);
-  });
+  afterEach(onFailure(() => page));
 
   afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
+    await ui?.close();
     db?.remove();
   });
 

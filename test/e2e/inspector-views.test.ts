@@ -5,10 +5,11 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GRAPH_PROBE, SVG_NODE_LIMIT, type DrawnFrame, type GraphCanvasProbe, type ProbedNode } from '../../renderer/graph/canvas-hit';
-import { chromiumMissing, launchChromium, pageErrors, screenshot, type Browser } from './helpers/browser';
+import { unnamedControls } from './helpers/accessibility';
+import { chromiumMissing, pageErrors, screenshot } from './helpers/browser';
 import { seededDatabase } from './helpers/database';
+import { openInspector, onFailure, type Inspector } from './helpers/inspector';
 import { describeFrames, measureScroll, startFrameCounter } from './helpers/measure';
-import { buildRenderer, startServe, type Served } from './helpers/serve';
 
 const missing = chromiumMissing();
 if (missing) console.log(`e2e inspector views skipped: ${missing}`);
@@ -101,40 +102,26 @@ async function pathPixels(page: Page): Promise<Array<{ key: string; samples: num
 
 describe.skipIf(missing !== undefined)('inspector views in Chromium', () => {
   let db: ReturnType<typeof seededDatabase>;
-  let served: Served;
-  let browser: Browser;
+  let ui: Inspector | undefined;
   let page: Page;
-  let base: string;
 
   const go = async (hash: string) => {
-    await page.goto(`${base}${hash}`);
+    await page.goto(`${ui?.base}${hash}`);
   };
 
   beforeAll(async () => {
     db = seededDatabase({ bulk: 20_000, graph: 2_500 });
     console.log(`e2e: seeded ${db.file} (20,000 + 2,500 facts) in ${db.seconds.toFixed(1)} s`);
-    await buildRenderer();
-    served = await startServe(db.file);
-    browser = await launchChromium();
-    page = await browser.newPage();
-    // The first visit carries the token; the renderer keeps it for this tab and drops it from the URL.
-    await page.goto(`${served.url}#/memories/${db.info.mainPartition}`);
-    await page.waitForSelector(ROW);
-    base = `${served.origin}/`;
+    ui = await openInspector(db.file, { hash: `#/memories/${db.info.mainPartition}`, waitFor: ROW });
+    page = ui.page;
+    // The first visit carried the token; the renderer keeps it for this tab and drops it from the URL.
     expect(page.url()).not.toContain('token=');
   });
 
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state !== 'fail' || !page) return;
-    await screenshot(page, `FAILED-${ctx.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`);
-    console.log(`e2e failure page text: ${((await page.textContent('body').catch(() => '')) ?? '').slice(0, 1500)}`);
-    // Leave no dialog open for the next test.
-    await page.keyboard.press('Escape').catch(() => undefined);
-  });
+  afterEach(onFailure(() => page));
 
   afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
+    await ui?.close();
     db?.remove();
   });
 
@@ -390,30 +377,7 @@ describe.skipIf(missing !== undefined)('inspector views in Chromium', () => {
   it("names every control in every view (Chromium's accessibility tree), and shows empty and error states", async () => {
     // The accessible names Chromium itself computes (labels, aria-*, text), not a re-implementation.
     const cdp = await page.context().newCDPSession(page);
-    const CONTROLS = new Set([
-      'button',
-      'textbox',
-      'searchbox',
-      'combobox',
-      'checkbox',
-      'radio',
-      'switch',
-      'slider',
-      'spinbutton',
-      'link',
-      'tab',
-      'menuitem',
-      'listbox',
-      'option',
-    ]);
-    const unnamed = async (where: string): Promise<string[]> => {
-      const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as {
-        nodes: Array<{ ignored?: boolean; role?: { value?: string }; name?: { value?: string } }>;
-      };
-      return nodes
-        .filter((n) => !n.ignored && CONTROLS.has(String(n.role?.value)) && !String(n.name?.value ?? '').trim())
-        .map((n) => `${where}: an unnamed ${String(n.role?.value)}`);
-    };
+    const unnamed = (where: string) => unnamedControls(cdp, where);
     const problems: string[] = [];
     const settle = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const visit = async (hash: string, ready: string) => {

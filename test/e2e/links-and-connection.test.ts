@@ -10,9 +10,10 @@ import { createAppServices, type AppServices } from '../../electron/handlers/app
 import { browserShell, DownloadRegistry } from '../../electron/server/browser-shell';
 import { startServer, type RunningServer } from '../../electron/server/server';
 import { externalWrite } from './helpers/backend';
-import { chromiumMissing, launchChromium, pageErrors, screenshot, type Browser } from './helpers/browser';
+import { chromiumMissing, pageErrors, screenshot } from './helpers/browser';
 import { seededDatabase } from './helpers/database';
-import { buildRenderer, E2E_RENDERER_DIR, repoRoot, startServe, type Served } from './helpers/serve';
+import { openInspector, onFailure, type Inspector } from './helpers/inspector';
+import { E2E_RENDERER_DIR, repoRoot, type Served } from './helpers/serve';
 
 const missing = chromiumMissing();
 if (missing) console.log(`e2e links and connection skipped: ${missing}`);
@@ -31,26 +32,22 @@ function connectionIs(page: Page, states: readonly string[], timeout = 30_000) {
 
 describe.skipIf(missing !== undefined)('bad links and a server that goes away', () => {
   let db: ReturnType<typeof seededDatabase>;
+  let ui: Inspector | undefined;
   let served: Served;
-  let browser: Browser;
   let page: Page;
   let second: { server: RunningServer; services: AppServices; downloads: DownloadRegistry } | undefined;
 
   beforeAll(async () => {
     db = seededDatabase({ bulk: 60, graph: 10 });
-    await buildRenderer();
-    served = await startServe(db.file);
-    browser = await launchChromium();
-    page = await browser.newPage();
+    // The tests make the first visits themselves (damaged links among them).
+    ui = await openInspector(db.file, { visit: false });
+    ({ served, page } = ui);
   });
 
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail' && page) await screenshot(page, `FAILED-links-${ctx.task.name.slice(0, 30).replace(/\W+/g, '-')}`);
-  });
+  afterEach(onFailure(() => page, 'links-'));
 
   afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
+    await ui?.close();
     await second?.server.close();
     await second?.services.close();
     second?.downloads.dispose();

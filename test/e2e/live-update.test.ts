@@ -6,9 +6,10 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumMissing, launchChromium, pageErrors, screenshot, type Browser } from './helpers/browser';
+import { chromiumMissing, pageErrors, screenshot } from './helpers/browser';
 import { seededDatabase } from './helpers/database';
-import { buildRenderer, repoRoot, startServe, type Served } from './helpers/serve';
+import { openInspector, onFailure, type Inspector } from './helpers/inspector';
+import { repoRoot } from './helpers/serve';
 
 const missing = chromiumMissing();
 if (missing) console.log(`e2e live update skipped: ${missing}`);
@@ -62,29 +63,21 @@ async function startWriter(db: string): Promise<Writer> {
 
 describe.skipIf(missing !== undefined)('live updates from another process', () => {
   let db: ReturnType<typeof seededDatabase>;
-  let served: Served;
-  let browser: Browser;
+  let ui: Inspector | undefined;
   let page: Page;
   let writer: Writer | undefined;
 
   beforeAll(async () => {
     db = seededDatabase({ bulk: 600, graph: 20 });
-    await buildRenderer();
-    served = await startServe(db.file);
-    browser = await launchChromium();
-    page = await browser.newPage();
-    await page.goto(`${served.url}#/memories/${db.info.mainPartition}`);
-    await page.waitForSelector(ROW);
+    ui = await openInspector(db.file, { hash: `#/memories/${db.info.mainPartition}`, waitFor: ROW });
+    page = ui.page;
   });
 
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail' && page) await screenshot(page, 'FAILED-live-update');
-  });
+  afterEach(onFailure(() => page, 'live-update-'));
 
   afterAll(async () => {
     await writer?.stop();
-    await browser?.close();
-    await served?.stop();
+    await ui?.close();
     db?.remove();
   });
 

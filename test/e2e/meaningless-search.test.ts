@@ -5,9 +5,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../../electron/engine/store';
-import { chromiumMissing, launchChromium, pageErrors, screenshot, type Browser } from './helpers/browser';
+import { chromiumMissing, pageErrors, screenshot } from './helpers/browser';
 import { seededDatabase } from './helpers/database';
-import { buildRenderer, startServe, type Served } from './helpers/serve';
+import { openInspector, onFailure, type Inspector } from './helpers/inspector';
 
 const missing = chromiumMissing();
 if (missing) console.log(`e2e meaningless search skipped: ${missing}`);
@@ -18,8 +18,7 @@ const DELETE_ALL = 'button:has-text("Delete all matching…")';
 
 describe.skipIf(missing !== undefined)('searches that mean nothing, in Chromium', () => {
   let db: ReturnType<typeof seededDatabase>;
-  let served: Served;
-  let browser: Browser;
+  let ui: Inspector | undefined;
   let page: Page;
   let factsBefore: number;
 
@@ -55,24 +54,14 @@ describe.skipIf(missing !== undefined)('searches that mean nothing, in Chromium'
   beforeAll(async () => {
     db = seededDatabase({ bulk: 1_200, graph: 50 });
     factsBefore = factCount();
-    await buildRenderer();
-    served = await startServe(db.file);
-    browser = await launchChromium();
-    page = await browser.newPage();
-    await page.goto(`${served.url}#/memories/${db.info.mainPartition}`);
-    await page.waitForSelector(ROW);
+    ui = await openInspector(db.file, { hash: `#/memories/${db.info.mainPartition}`, waitFor: ROW });
+    page = ui.page;
   });
 
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state !== 'fail' || !page) return;
-    await screenshot(page, `FAILED-${ctx.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`);
-    console.log(`e2e failure page text: ${((await page.textContent('body').catch(() => '')) ?? '').slice(0, 1500)}`);
-    await page.keyboard.press('Escape').catch(() => undefined);
-  });
+  afterEach(onFailure(() => page));
 
   afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
+    await ui?.close();
     db?.remove();
   });
 

@@ -3,12 +3,13 @@
 // stream in. Frame rates and latencies are printed (figures, not assertions); what is asserted is
 // that the table stays virtualised and keeps loading.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { envInt } from '../helpers/child';
-import { chromiumMissing, launchChromium, pageErrors, screenshot, type Browser } from './helpers/browser';
+import { chromiumMissing, pageErrors, screenshot } from './helpers/browser';
 import { seededDatabase } from './helpers/database';
+import { openInspector, onFailure, type Inspector } from './helpers/inspector';
+import type { Served } from './helpers/serve';
 import { describeFrames, measureScroll } from './helpers/measure';
-import { buildRenderer, startServe, type Served } from './helpers/serve';
 
 const FACTS = envInt('STATELENS_E2E_MILLION_FACTS', 1_000_000);
 const missing = chromiumMissing();
@@ -19,23 +20,23 @@ const ROW = `${GRID} [role="row"][data-fact-id]`;
 
 describe.skipIf(missing !== undefined)(`the memories table on ${FACTS.toLocaleString('en-US')} facts`, () => {
   let db: ReturnType<typeof seededDatabase>;
+  let ui: Inspector | undefined;
   let served: Served;
-  let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
     db = seededDatabase({ bulk: FACTS, graph: 100 });
     console.log(`e2e: seeded ${FACTS.toLocaleString('en-US')} facts in ${db.seconds.toFixed(1)} s`);
-    await buildRenderer();
-    served = await startServe(db.file);
-    browser = await launchChromium();
-    page = await browser.newPage();
+    // The test times the first visit itself.
+    ui = await openInspector(db.file, { visit: false });
+    ({ served, page } = ui);
     // Seeding a million facts through the engine takes minutes on a busy 2-core machine.
   }, 900_000);
 
+  afterEach(onFailure(() => page, 'million-'));
+
   afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
+    await ui?.close();
     db?.remove();
   });
 

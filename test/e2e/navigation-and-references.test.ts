@@ -7,9 +7,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../../electron/engine/store';
-import { chromiumMissing, launchChromium, pageErrors, screenshot, type Browser } from './helpers/browser';
+import { chromiumMissing, pageErrors, screenshot } from './helpers/browser';
 import { seededDatabase } from './helpers/database';
-import { buildRenderer, startServe, type Served } from './helpers/serve';
+import { openInspector, onFailure, type Inspector } from './helpers/inspector';
 
 const missing = chromiumMissing();
 if (missing) console.log(`e2e navigation and references skipped: ${missing}`);
@@ -41,8 +41,7 @@ const hash = (page: Page) => page.evaluate(() => decodeURIComponent(location.has
 
 describe.skipIf(missing !== undefined)('navigation, state and readable references', () => {
   let db: ReturnType<typeof seededDatabase>;
-  let served: Served;
-  let browser: Browser;
+  let ui: Inspector;
   let page: Page;
   let base: string;
   const go = async (h: string) => {
@@ -59,30 +58,20 @@ describe.skipIf(missing !== undefined)('navigation, state and readable reference
   beforeAll(async () => {
     db = seededDatabase({ bulk: 60, graph: 10 });
     addPartitions(db.file);
-    await buildRenderer();
-    served = await startServe(db.file);
-    browser = await launchChromium();
-    page = await browser.newPage();
-    await page.goto(`${served.url}#/memories/${db.info.mainPartition}`);
-    await page.waitForSelector(ROW);
-    base = `${served.origin}/`;
+    ui = await openInspector(db.file, { hash: `#/memories/${db.info.mainPartition}`, waitFor: ROW });
+    ({ page, base } = ui);
   });
 
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state !== 'fail' || !page) return;
-    await screenshot(page, `FAILED-nav-${ctx.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 50)}`);
-    await page.keyboard.press('Escape').catch(() => undefined);
-  });
+  afterEach(onFailure(() => page, 'nav-'));
 
   afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
+    await ui?.close();
     db?.remove();
   });
 
   it('shows the views on first load above a long partition list, and organisations collapse', async () => {
-    const fresh = await browser.newPage();
-    await fresh.goto(`${served.url}#/memories/${db.info.mainPartition}`);
+    const fresh = await ui.browser.newPage();
+    await fresh.goto(`${ui.served.url}#/memories/${db.info.mainPartition}`);
     await fresh.waitForSelector(ROW);
     expect(await fresh.locator('.partition-item').count()).toBeGreaterThanOrEqual(EXTRA_ORGS.length * 8);
     const views = fresh.locator('role=navigation[name="Views"]');

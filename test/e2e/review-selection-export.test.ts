@@ -5,9 +5,9 @@
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumMissing, launchChromium, pageErrors, screenshot, type Browser } from './helpers/browser';
+import { chromiumMissing, pageErrors, screenshot } from './helpers/browser';
 import { seededDatabase } from './helpers/database';
-import { buildRenderer, startServe, type Served } from './helpers/serve';
+import { openInspector, onFailure, type Inspector } from './helpers/inspector';
 
 const missing = chromiumMissing();
 if (missing) console.log(`e2e review, selection and export skipped: ${missing}`);
@@ -17,8 +17,7 @@ const ROW = `${GRID} [role="row"][data-fact-id]`;
 
 describe.skipIf(missing !== undefined)('review, selection and export in Chromium', () => {
   let db: ReturnType<typeof seededDatabase>;
-  let served: Served;
-  let browser: Browser;
+  let ui: Inspector | undefined;
   let page: Page;
   let base: string;
 
@@ -37,26 +36,15 @@ describe.skipIf(missing !== undefined)('review, selection and export in Chromium
 
   beforeAll(async () => {
     db = seededDatabase({ bulk: 3_000, graph: 10 });
-    await buildRenderer();
-    served = await startServe(db.file);
-    browser = await launchChromium();
-    page = await browser.newPage();
     // The printed URL carries the session token; later visits reuse the session it starts.
-    await page.goto(`${served.url}#/memories/${db.info.mainPartition}`);
-    await page.waitForSelector(ROW);
-    base = `${served.origin}/`;
+    ui = await openInspector(db.file, { hash: `#/memories/${db.info.mainPartition}`, waitFor: ROW });
+    ({ page, base } = ui);
   });
 
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state !== 'fail' || !page) return;
-    await screenshot(page, `FAILED-${ctx.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`);
-    console.log(`e2e failure page text: ${((await page.textContent('body').catch(() => '')) ?? '').slice(0, 1500)}`);
-    await page.keyboard.press('Escape').catch(() => undefined);
-  });
+  afterEach(onFailure(() => page));
 
   afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
+    await ui?.close();
     db?.remove();
   });
 

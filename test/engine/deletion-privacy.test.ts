@@ -3,6 +3,7 @@
 // carry dependents and explicit references; random deletions (one id, a list, a filter) must
 // leave no marker of a deleted fact anywhere in the files, while every surviving marker stays.
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../electron/engine/demo/prng';
 import type { PartitionHandle } from '../../electron/engine/partition-handle';
 import { verifyDatabase } from '../../electron/engine/verify/verify';
 import { openTmpStore } from '../helpers/tmp';
@@ -10,17 +11,6 @@ import { fileBytes, ftsTerms, hasBytes } from './support';
 
 const DELETIONS = Number(process.env.STATELENS_PRIVACY_DELETIONS ?? 200);
 const SEED = Number(process.env.STATELENS_PRIVACY_SEED ?? 20260101);
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Tracked {
   readonly id: string;
@@ -34,7 +24,7 @@ const probe = (marker: string): string => marker.slice(5);
 
 describe('deleted text is gone from the file, the WAL and the full-text index', () => {
   it(`holds over ${DELETIONS} random deletions (seed ${SEED})`, () => {
-    const random = prng(SEED);
+    const random = mulberry32(SEED);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
     const letters = 'abcdefghijklmnopqrstuvwxyz';
     let serial = 0;
@@ -144,7 +134,7 @@ describe('deleted text is gone from the file, the WAL and the full-text index', 
   });
 
   it('holds for a bulk delete (words leave the full-text index by a merge, not row by row)', () => {
-    const random = prng(SEED + 1);
+    const random = mulberry32(SEED + 1);
     const store = openTmpStore();
     const p = store.scope({ kind: 'user', org: 'acme', user: 'u1' }, { create: true });
     const markers: Array<{ id: string; marker: string }> = [];

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { envInt } from '../helpers/child';
 import { tmpDir } from '../helpers/tmp';
-import { formatCrashReport, runCrashTrials } from './crash';
-import { prepareDelete } from './crash-ops';
+import { formatCrashReport, runCrashTrials } from '../../electron/bench/crash/trials';
+import { prepareDelete } from '../../electron/bench/crash/ops';
 
 const trials = envInt('STATELENS_CRASH_TRIALS', 10);
 const seed = envInt('STATELENS_CRASH_SEED', Date.now() % 1_000_000);

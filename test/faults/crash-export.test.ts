@@ -5,8 +5,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { envInt, repoRoot } from '../helpers/child';
 import { tmpDir } from '../helpers/tmp';
-import { formatCrashReport, runCrashTrials } from './crash';
-import { prepareExport } from './crash-ops';
+import { formatCrashReport, runCrashTrials } from '../../electron/bench/crash/trials';
+import { prepareExport } from '../../electron/bench/crash/ops';
 
 const trials = envInt('STATELENS_CRASH_TRIALS', 10);
 const seed = envInt('STATELENS_CRASH_SEED', Date.now() % 1_000_000);

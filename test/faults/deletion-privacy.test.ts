@@ -6,12 +6,13 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { DeletionSelectionInput } from '../../shared/query';
+import { mulberry32 } from '../../electron/engine/demo/prng';
 import type { PartitionHandle } from '../../electron/engine/partition-handle';
 import { Store } from '../../electron/engine/store';
 import { tmpDbPath } from '../helpers/tmp';
 import { envInt } from '../helpers/child';
-import { seededRandom } from './crash';
-import { sqliteChecks, verifyProblems } from './files';
+import { sqliteChecks } from '../../electron/bench/databases';
+import { verifyProblems } from './files';
 
 const TARGET_DELETIONS = envInt('STATELENS_PRIVACY_DELETIONS', 1000);
 const MARKER = /zq[0-9a-f]{16}/g;
@@ -84,7 +85,7 @@ function populate(store: Store, random: () => number): { handles: PartitionHandl
 describe('deletion privacy', { timeout: 600_000 }, () => {
   it(`${TARGET_DELETIONS} random deletions leave no deleted text in the file, the WAL or the full-text index`, () => {
     const seed = envInt('STATELENS_PRIVACY_SEED', 4242);
-    const random = seededRandom(seed);
+    const random = mulberry32(seed);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
     const path = tmpDbPath('privacy.db');
     const store = Store.open(path);

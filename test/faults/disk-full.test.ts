@@ -10,7 +10,8 @@ import { importSnapshotFile } from '../../electron/engine/snapshot/import';
 import { Store } from '../../electron/engine/store';
 import { repoRoot, spawnFixture } from '../helpers/child';
 import { tmpDir } from '../helpers/tmp';
-import { factDigest, fileStates, makeStatelensDb, sqliteChecks, verifyProblems } from './files';
+import { makeStatelensDb, sqliteChecks } from '../../electron/bench/databases';
+import { factDigest, fileStates, verifyProblems } from './files';
 import { fillDisk, mountTmpfs, type MountResult } from './mounts';
 
 const user = { kind: 'user', org: 'acme', user: 'ann' } as const;

@@ -11,7 +11,8 @@ import { Store } from '../../electron/engine/store';
 import { verifyDatabase } from '../../electron/engine/verify/verify';
 import { envInt, runCli } from '../helpers/child';
 import { tmpDir } from '../helpers/tmp';
-import { fileStates, flipBit, makeStatelensDb, pageSizeOf, pagesOf, rootPageOf, writeByte, type FileState } from './files';
+import { makeStatelensDb } from '../../electron/bench/databases';
+import { fileStates, flipBit, pageSizeOf, pagesOf, rootPageOf, writeByte, type FileState } from './files';
 
 type Outcome = { opened: true; facts: number; readFailure?: string; verified: boolean } | { opened: false; code: ErrorCode; message: string };
 

@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { cliEntry, repoRoot } from '../helpers/child';
 import { tmpDir } from '../helpers/tmp';
 import { EXPORT_FORMATS } from '../../shared/snapshot';
-import { fileStates, makeStatelensDb } from './files';
+import { makeStatelensDb } from '../../electron/bench/databases';
+import { fileStates } from './files';
 
 const asRoot = process.getuid?.() === 0;
 const unprivileged = asRoot ? { uid: 65534, gid: 65534 } : {};

@@ -75,7 +75,7 @@ describe('lint enforces the layer rules', () => {
   it('production code imports nothing from test/ (statically or dynamically), wherever it lives', async () => {
     await expectRefused(
       'electron/cli/commands/planted.ts',
-      "import type { BenchRow } from '../../../test/bench/section';\nexport type R = BenchRow;\n",
+      "import type { CliResult } from '../../../test/helpers/child';\nexport type R = CliResult;\n",
       /does not import test/,
     );
     await expectRefused(
@@ -85,10 +85,27 @@ describe('lint enforces the layer rules', () => {
     );
     await expectRefused(
       'electron/cli/commands/planted.ts',
-      "export async function load(): Promise<unknown> {\n  return import('../../../test/bench/sections');\n}\n",
+      "export async function load(): Promise<unknown> {\n  return import('../../../test/helpers/child');\n}\n",
       /does not import test/,
     );
     await expectRefused('shared/planted.ts', "import { x } from '../test/helpers/x';\nexport const a = x;\n", /does not import test/);
+  });
+
+  it('no production module reaches into test/ by a path it builds either (which no import rule sees)', () => {
+    const builtPath = /\b(join|resolve)\([^)]*['"`]test['"`]|['"`](\.\.?\/)*test\//;
+    const offenders: string[] = [];
+    for (const top of ['electron', 'shared', 'renderer']) {
+      for (const rel of fs.readdirSync(path.join(ROOT, top), { recursive: true, encoding: 'utf8' })) {
+        const file = path.join(top, rel);
+        if (!/\.(ts|tsx|mjs|cjs)$/.test(file) || /\.test\.tsx?$/.test(file) || file.startsWith(path.join('renderer', 'test-utils'))) continue;
+        fs.readFileSync(path.join(ROOT, file), 'utf8')
+          .split('\n')
+          .forEach((line, i) => {
+            if (builtPath.test(line)) offenders.push(`${file}:${i + 1}: ${line.trim()}`);
+          });
+      }
+    }
+    expect(offenders).toEqual([]);
   });
 
   it('test code may import test/ helpers', async () => {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { envInt } from '../helpers/child';
 import { tmpDir } from '../helpers/tmp';
-import { busyErrors, formatLoadReport, runConcurrentLoad } from './harness';
+import { busyErrors, formatLoadReport, runConcurrentLoad } from '../../electron/bench/load/harness';
 
 const seconds = envInt('STATELENS_LOAD_SECONDS', 8);
 /** Facts per second the agent aims for (the engine must sustain 1,000 or more). */

@@ -1,62 +1,35 @@
 // The MCP server as an agent meets it: the SDK's own Client over stdio, spawning the real
 // `statelens mcp` as a child process, then the inspector's view of what the agent wrote.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../../electron/engine/store';
-import { cliEntry, repoRoot } from '../helpers/child';
+import { connectMcp, type McpSession } from './client';
 
 const P = 'user:acme/u1';
-let client: Client;
-let transport: StdioClientTransport;
+
+let mcp: McpSession;
 let dir: string;
 let dbPath: string;
-let stderr = '';
-
-async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  return (await client.callTool({ name, arguments: args })) as CallToolResult;
-}
-
-function json(r: CallToolResult): Record<string, unknown> {
-  const first = r.content[0];
-  if (!first || first.type !== 'text') throw new Error('no text content');
-  return JSON.parse(first.text) as Record<string, unknown>;
-}
-
-async function ok(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const r = await call(name, args);
-  if (r.isError) throw new Error(`${name} failed: ${JSON.stringify(r.content)}`);
-  return json(r);
-}
-
-async function fails(name: string, args: unknown): Promise<{ code: string; message: string; details?: Record<string, unknown> }> {
-  const r = await call(name, args as Record<string, unknown>);
-  expect(r.isError).toBe(true);
-  return json(r) as { code: string; message: string; details?: Record<string, unknown> };
-}
+const ok = (name: string, args: unknown) => mcp.ok(name, args);
+const fails = (name: string, args: unknown) => mcp.fails(name, args);
 
 beforeAll(async () => {
   // Its own folder: the server keeps the file open across tests.
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-mcp-'));
   dbPath = path.join(dir, 'mcp.db');
-  transport = new StdioClientTransport({ command: process.execPath, args: [cliEntry, 'mcp', '--db', dbPath], cwd: repoRoot, stderr: 'pipe' });
-  transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
-  client = new Client({ name: 'statelens-test', version: '1.0.0' });
-  await client.connect(transport);
+  mcp = await connectMcp(dbPath);
 }, 60_000);
 
 afterAll(async () => {
-  await client?.close();
+  await mcp?.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe('statelens mcp over stdio (SDK client)', () => {
   it('lists every tool with a JSON Schema of its arguments', async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await mcp.client.listTools();
     const names = tools.map((t) => t.name).sort();
     expect(names).toEqual(
       [
@@ -78,7 +51,7 @@ describe('statelens mcp over stdio (SDK client)', () => {
     const record = tools.find((t) => t.name === 'record_facts');
     expect(record?.inputSchema.properties).toHaveProperty('partition');
     expect(record?.inputSchema.properties).toHaveProperty('facts');
-    expect(stderr).toMatch(/serving .*mcp\.db over stdio/);
+    expect(mcp.stderr()).toMatch(/serving .*mcp\.db over stdio/);
   });
 
   it('records facts with supersedes, turns, environment; the inspector sees the chain', async () => {

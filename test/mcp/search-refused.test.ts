@@ -1,51 +1,31 @@
 // An agent's search that means nothing, over the real MCP stdio transport: a query with no word
 // to look for, or one over the limits, is a tool error with INVALID_INPUT (never every fact),
 // and the server keeps serving.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEntry, repoRoot } from '../helpers/child';
+import { connectMcp, type McpSession } from './client';
 
 const P = 'user:acme/u1';
-let client: Client;
+let mcp: McpSession;
 let dir: string;
-
-async function call(args: Record<string, unknown>): Promise<{ isError: boolean; body: Record<string, unknown> }> {
-  const r = (await client.callTool({ name: 'search_facts', arguments: args })) as CallToolResult;
-  const first = r.content[0];
-  if (!first || first.type !== 'text') throw new Error('no text content');
-  return { isError: r.isError === true, body: JSON.parse(first.text) as Record<string, unknown> };
-}
+const call = (args: Record<string, unknown>) => mcp.call('search_facts', args);
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-mcp-search-'));
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [cliEntry, 'mcp', '--db', path.join(dir, 'mcp.db')],
-    cwd: repoRoot,
-    stderr: 'pipe',
+  mcp = await connectMcp(path.join(dir, 'mcp.db'));
+  await mcp.ok('record_facts', {
+    partition: P,
+    facts: [
+      { key: 'budget', value: 'capped at 50k' },
+      { key: 'city', value: 'Lyon' },
+    ],
   });
-  client = new Client({ name: 'statelens-test', version: '1.0.0' });
-  await client.connect(transport);
-  const write = (await client.callTool({
-    name: 'record_facts',
-    arguments: {
-      partition: P,
-      facts: [
-        { key: 'budget', value: 'capped at 50k' },
-        { key: 'city', value: 'Lyon' },
-      ],
-    },
-  })) as CallToolResult;
-  expect(write.isError).not.toBe(true);
 }, 60_000);
 
 afterAll(async () => {
-  await client?.close();
+  await mcp?.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

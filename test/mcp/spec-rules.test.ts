@@ -2,45 +2,24 @@
 // `statelens mcp` child process): a write cannot raise its tier, restricted facts stay out of
 // every strategy, balanced is the default strategy, the working set upserts and ends with the
 // session, the identity is fixed for a session, the environment has its fields.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEntry, repoRoot } from '../helpers/child';
+import { connectMcp, type McpSession } from './client';
 
-let client: Client;
+let mcp: McpSession;
 let dir: string;
-
-async function call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; body: Record<string, unknown> }> {
-  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  const first = r.content[0];
-  if (!first || first.type !== 'text') throw new Error('no text content');
-  return { isError: r.isError === true, body: JSON.parse(first.text) as Record<string, unknown> };
-}
-
-async function ok(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const r = await call(name, args);
-  if (r.isError) throw new Error(`${name} failed: ${JSON.stringify(r.body)}`);
-  return r.body;
-}
+const call = (name: string, args: unknown) => mcp.call(name, args);
+const ok = (name: string, args: unknown) => mcp.ok(name, args);
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-mcp-rules-'));
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [cliEntry, 'mcp', '--db', path.join(dir, 'rules.db')],
-    cwd: repoRoot,
-    stderr: 'pipe',
-  });
-  client = new Client({ name: 'statelens-rules-test', version: '1.0.0' });
-  await client.connect(transport);
+  mcp = await connectMcp(path.join(dir, 'rules.db'), 'statelens-rules-test');
 }, 60_000);
 
 afterAll(async () => {
-  await client?.close();
+  await mcp?.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

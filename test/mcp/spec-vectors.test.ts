@@ -1,26 +1,16 @@
 // The specification's three test vectors in their literal form, through the MCP server as an
 // agent meets it: the SDK's client over stdio, spawning the real `statelens mcp`. The identity of
 // the third is set the way an agent's events set it, through `statelens ingest`.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statelens } from '../cli/run-cli';
-import { cliEntry, repoRoot } from '../helpers/child';
+import { connectMcp, type McpSession } from './client';
 
-let client: Client;
+let mcp: McpSession;
 let dir: string;
-
-async function ok(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  const first = r.content[0];
-  if (!first || first.type !== 'text') throw new Error('no text content');
-  if (r.isError) throw new Error(`${name} failed: ${first.text}`);
-  return JSON.parse(first.text) as Record<string, unknown>;
-}
+const ok = (name: string, args: unknown) => mcp.ok(name, args);
 
 type Result = { factId: string; outcome: string; supersededId: string | null; reason: string | null; authority: { role: string; origin: string } };
 const results = (r: Record<string, unknown>): Result[] => r.results as Result[];
@@ -39,13 +29,11 @@ beforeAll(async () => {
   );
   const ingest = await statelens(['ingest', events, '--db', db]);
   expect(ingest.code, ingest.stderr).toBe(0);
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cliEntry, 'mcp', '--db', db], cwd: repoRoot, stderr: 'pipe' });
-  client = new Client({ name: 'statelens-spec', version: '1.0.0' });
-  await client.connect(transport);
+  mcp = await connectMcp(db, 'statelens-spec');
 }, 60_000);
 
 afterAll(async () => {
-  await client?.close();
+  await mcp?.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,27 +1,17 @@
 // Implicit supersession through the public interface: an agent records a fact and then the
 // user's turn over MCP (the SDK's client, the real `statelens mcp` child); the context it
 // assembles no longer presents the old statement, and the inspector can say why.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../../electron/engine/store';
-import { cliEntry, repoRoot } from '../helpers/child';
+import { connectMcp, type McpSession } from './client';
 
-let client: Client;
+let mcp: McpSession;
 let dir: string;
 let dbPath: string;
-
-async function ok(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  const first = r.content[0];
-  if (!first || first.type !== 'text') throw new Error('no text content');
-  if (r.isError) throw new Error(`${name} failed: ${first.text}`);
-  return JSON.parse(first.text) as Record<string, unknown>;
-}
+const ok = (name: string, args: unknown) => mcp.ok(name, args);
 
 interface Conflict {
   factId: string;
@@ -35,13 +25,11 @@ interface Conflict {
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-mcp-turns-'));
   dbPath = path.join(dir, 'agent.db');
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cliEntry, 'mcp', '--db', dbPath], cwd: repoRoot, stderr: 'pipe' });
-  client = new Client({ name: 'statelens-turns-test', version: '1.0.0' });
-  await client.connect(transport);
+  mcp = await connectMcp(dbPath, 'statelens-turns-test');
 }, 60_000);
 
 afterAll(async () => {
-  await client?.close();
+  await mcp?.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

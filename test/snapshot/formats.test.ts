@@ -8,10 +8,10 @@ import { importStatebenchFile } from '../../electron/engine/import/statebench';
 import { csvCell } from '../../electron/engine/snapshot/csv';
 import { exportStore } from '../../electron/engine/snapshot/export';
 import { mdText } from '../../electron/engine/snapshot/markdown';
+import { spawnWriter } from '../../electron/bench/load/harness';
 import { Store } from '../../electron/engine/store';
 import { verifyDatabase } from '../../electron/engine/verify/verify';
 import { EXPORT_FORMATS, type ExportFormat, type ExportProgress, type ExportSummary } from '../../shared/snapshot';
-import { spawnFixture } from '../helpers/child';
 import { openTmpStore, tmpDir } from '../helpers/tmp';
 import { ORG, USER, populate } from './populate';
 
@@ -238,7 +238,7 @@ describe('one consistent snapshot while an agent writes', () => {
     bulk(store, 20_000, 'before');
     // The agent: a separate process committing 10-fact transactions (with supersessions and
     // dependencies) into three partitions of its own, for as long as the exports take.
-    const writer = spawnFixture('writer.ts', ['--db', store.path, '--seconds', '300', '--rate', '1500', '--batch', String(WRITER_BATCH), '--users', '3']);
+    const writer = spawnWriter({ db: store.path, seconds: 300, rate: 1500, batch: WRITER_BATCH, users: 3 });
     const dir = tmpDir();
     const seen: string[] = [];
     try {

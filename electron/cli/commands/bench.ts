@@ -1,35 +1,15 @@
-// `statelens bench`: measures the CLI's own start-up, runs the benchmark sections of the source
-// checkout's test/bench/ and prints one Markdown report (every figure beside its target and the
+// `statelens bench`: measures the CLI's own start-up, runs the benchmark sections of
+// electron/bench/ and prints one Markdown report (every figure beside its target and the
 // baselines measured in the same run, plus the machine).
 // Figures only; nothing is asserted. `--quick` is the short run CI uses; `--json` prints the rows
 // as one JSON array instead. `--db DIR` (alias `--dir`) is where the scratch databases are built.
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { StatelensError } from '../../../shared/errors';
 import { coldStartSection } from '../../bench/cold-start';
-import { machineInfo, type BenchRow, type BenchSection } from '../../bench/section';
+import { machineInfo, type BenchRow } from '../../bench/section';
 import { EXIT, stringOpt, type CliCommand } from '../command';
 import { packageRoot } from '../package-root';
-
-/** The benchmark suite of a source checkout (test/bench/sections.ts), loaded by path at run time:
- * it is developer tooling that ships with the tests, not with the CLI. From the compiled bundle
- * its TypeScript is loaded through tsx. */
-async function checkoutSections(root: string): Promise<readonly BenchSection[]> {
-  const file = path.join(root, 'test', 'bench', 'sections.ts');
-  if (!fs.existsSync(file)) throw new StatelensError('NOT_FOUND', `statelens bench runs the benchmark suite of a source checkout, and ${file} is not here`);
-  const url = pathToFileURL(file).href;
-  const load = async (href: string) => (await import(href)) as { BENCH_SECTIONS: readonly BenchSection[] };
-  try {
-    return (await load(url)).BENCH_SECTIONS;
-  } catch (e) {
-    if ((e as { code?: string }).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw e;
-    const { register } = await import('tsx/esm/api');
-    register();
-    // A new address: Node remembers the failed load of the first one.
-    return (await load(`${url}?tsx`)).BENCH_SECTIONS;
-  }
-}
 
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -68,8 +48,8 @@ export const benchCommand: CliCommand = {
   summary: 'Run the benchmarks and print a Markdown report (figures only)',
   usage: `statelens bench [--quick] [--only NAME,...] [--out FILE] [--db DIR] [--json]
 
-Sections: cli (the CLI's cold start beside a bare \`node -e ''\`), then those of the source
-checkout's test/bench/sections.ts: ingest, assembly, and any added there.
+Sections: cli (the CLI's cold start beside a bare \`node -e ''\`), then ingest, assembly, scale,
+load, crash, statebench and runners.
 --quick runs small sizes only (the CI run, well under 15 minutes); the full run includes the
 1M-fact sizes. --only runs the named sections. The report (Markdown) goes to standard output and,
 with --out, to FILE; progress goes to standard error.
@@ -90,9 +70,10 @@ error with --json), 2 usage error.`,
     json: { type: 'boolean' },
   },
   async run(args, io) {
-    // Loaded here, not at CLI start: the sections pull in every engine area.
-    const root = packageRoot();
-    const BENCH_SECTIONS = [coldStartSection(root), ...(await checkoutSections(root))];
+    // Loaded here, not at CLI start: the sections pull in every engine area (the bundle keeps
+    // them in a chunk of their own).
+    const { BENCH_SECTIONS: suite } = await import('../../bench/sections');
+    const BENCH_SECTIONS = [coldStartSection(packageRoot()), ...suite];
     const only = stringOpt(args, 'only')
       ?.split(',')
       .map((s) => s.trim())

@@ -69,7 +69,13 @@ Exit codes: 0 listed (also when nothing matched), 1 failed, 2 usage error.`,
         : store.listPartitions().map((p) => store.scopeById(p.id));
       let left = limit;
       let shown = 0;
-      if (!args.values.json) io.out(['PARTITION', 'ID', 'STATUS', 'TS', 'KEY', 'VALUE', 'FLAGS'].join('\t'));
+      // The header goes out with the first row (or after an empty listing), so a search the
+      // engine refuses on its first page prints only its error.
+      let headed = Boolean(args.values.json);
+      const header = (): void => {
+        if (!headed) io.out(['PARTITION', 'ID', 'STATUS', 'TS', 'KEY', 'VALUE', 'FLAGS'].join('\t'));
+        headed = true;
+      };
       for (const handle of partitions) {
         if (left === 0) break;
         const label = `${handle.ref.kind === 'user' ? `user:${handle.ref.org}/${handle.ref.user}` : handle.ref.kind === 'capability' ? `capability:${handle.ref.org}/${handle.ref.capability}` : `org:${handle.ref.org}`}`;
@@ -80,10 +86,12 @@ Exit codes: 0 listed (also when nothing matched), 1 failed, 2 usage error.`,
             const fact = handle.getFact(r.id);
             io.out(JSON.stringify({ partitionId: handle.id, partition: label, ...fact }));
           } else {
+            header();
             io.out([label, r.id, r.status, r.ts, clip(r.key, 48), clip(r.value, 72), flags(r)].join('\t'));
           }
         }
       }
+      header();
       if (!args.values.json) io.err(`${shown} fact${shown === 1 ? '' : 's'}${shown === limit ? ` (limit ${limit}; use --limit for more)` : ''}`);
       return EXIT.ok;
     } finally {

@@ -12,20 +12,28 @@ export function seedFrom(seed: string | number): number {
   return h >>> 0;
 }
 
+/** mulberry32 on a 32-bit seed as it is: uniform draws in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 export class Rng {
-  private state: number;
+  private readonly draw: () => number;
 
   constructor(seed: string | number) {
-    this.state = seedFrom(seed);
+    this.draw = mulberry32(seedFrom(seed));
   }
 
   /** Uniform in [0, 1). */
   next(): number {
-    this.state = (this.state + 0x6d2b79f5) | 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return this.draw();
   }
 
   /** Whole number in [min, max], both included. */

@@ -2,6 +2,7 @@
 // sessions of alternating user/assistant messages, dated a few days apart, whose user messages
 // carry the structured state an agent would extract — facts that get updated (5K time, degree,
 // job, city), people and places, evolving preferences and dated notes (museum visits, purchases).
+import { mulberry32 } from '../demo/prng';
 import type { Extracted, Session, SessionMessage } from './types';
 
 export interface DatasetOptions {
@@ -10,18 +11,6 @@ export interface DatasetOptions {
   readonly seed?: number;
   /** First session date (YYYY-MM-DD). */
   readonly start?: string;
-}
-
-/** mulberry32: a tiny seeded generator, so the same options always give the same dataset. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const MUSEUMS = ['Louvre', 'Prado', 'Rijksmuseum', 'Uffizi', 'Tate Modern', 'MoMA', 'Pergamon Museum', 'Belvedere'];
@@ -51,7 +40,7 @@ function pick<T>(rand: () => number, list: readonly T[]): T {
 }
 
 export function generateDataset(options: DatasetOptions): Session[] {
-  const rand = prng(options.seed ?? 42);
+  const rand = mulberry32(options.seed ?? 42);
   const perSession = Math.max(2, options.messagesPerSession ?? 10);
   const start = options.start ?? '2025-01-06';
   let runSeconds = 29 * 60 + 40;

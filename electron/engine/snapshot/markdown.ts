@@ -4,6 +4,7 @@
 import type { Sqlite } from '../db/open';
 import { FACT_COLUMNS, type FactRow } from '../facts/rows';
 import { LATEST_SIGNALS_SQL } from '../layers/environment';
+import type { IdentityRow } from '../layers/identity';
 import { partitionLabel, refFromRow, type PartitionRow } from '../partitions/partitions';
 import { Ticker, type ExportControl, type FileSink } from './sink';
 
@@ -69,17 +70,7 @@ export async function writeMarkdown(
       `## ${mdText(partitionLabel(ref))}\n\nPartition ${p.id}, created ${mdText(p.created_at)}${p.maturity ? `, agent maturity ${p.maturity}` : ''}.\n\n`,
     );
 
-    const identity = db.prepare('SELECT * FROM identities WHERE partition_id = ?').get(p.id) as
-      | {
-          user_name: string;
-          user_id: string;
-          authority: string;
-          department: string;
-          organization: string;
-          permissions: string;
-          communication_style: string | null;
-        }
-      | undefined;
+    const identity = db.prepare('SELECT * FROM identities WHERE partition_id = ?').get(p.id) as IdentityRow | undefined;
     await sink.write('### Identity\n\n');
     if (identity) {
       await sink.write(

@@ -7,6 +7,7 @@ import type { Sqlite } from '../db/open';
 import { FACT_COLUMNS, type FactRow } from '../facts/rows';
 import type { PartitionRow } from '../partitions/partitions';
 import { LATEST_SIGNALS_SQL } from '../layers/environment';
+import type { IdentityRow } from '../layers/identity';
 import { Ticker, type ExportControl, type FileSink } from './sink';
 
 export interface StatebenchFactOut {
@@ -44,17 +45,7 @@ export async function writeStatebench(db: Sqlite, sink: FileSink, partitionId: n
   const deps = db.prepare('SELECT depends_on FROM fact_edges WHERE dependent = ? ORDER BY depends_on').pluck();
   const derived = db.prepare('SELECT dependent FROM fact_edges WHERE depends_on = ? ORDER BY dependent').pluck();
   for (const p of partitions) {
-    const identity = db.prepare('SELECT * FROM identities WHERE partition_id = ?').get(p.id) as
-      | {
-          user_name: string;
-          user_id: string;
-          authority: string;
-          department: string;
-          organization: string;
-          permissions: string;
-          communication_style: string | null;
-        }
-      | undefined;
+    const identity = db.prepare('SELECT * FROM identities WHERE partition_id = ?').get(p.id) as IdentityRow | undefined;
     const facts: StatebenchFactOut[] = [];
     for (const f of db
       .prepare(`SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.status <> 'proposal' ORDER BY f.ts, f.rid`)

@@ -1,14 +1,14 @@
 // The live-agent scenario: a child process writes facts at a steady rate while this process
 // does what the inspector does (pages, searches, assembles, exports, deletes). Every call is
-// timed; any error is collected. Shared by the unit test (short) and the benchmark (60 s).
+// timed; any error is collected. Shared by the benchmark (60 s) and the load test (short).
 import fs from 'node:fs';
 import path from 'node:path';
-import { isStatelensError } from '../../shared/errors';
-import { Store } from '../../electron/engine/store';
-import { exportStore } from '../../electron/engine/snapshot/export';
-import { listFacts } from '../../electron/engine/query';
-import { verifyDatabase } from '../../electron/engine/verify/verify';
-import { spawnFixture, sleep } from '../helpers/child';
+import { isStatelensError } from '../../../shared/errors';
+import { listFacts } from '../../engine/query';
+import { exportStore } from '../../engine/snapshot/export';
+import { Store } from '../../engine/store';
+import { verifyDatabase } from '../../engine/verify/verify';
+import { benchScript, sleep, spawnScript, type ScriptChild } from '../child-process';
 
 export interface LoadOptions {
   readonly dir: string;
@@ -80,22 +80,28 @@ export function checkNdjsonComplete(file: string): { records: number } {
   return { records: lines.length - 2 };
 }
 
+export interface WriterOptions {
+  readonly db: string;
+  readonly seconds: number;
+  /** Facts per second it aims for. */
+  readonly rate: number;
+  /** Facts per transaction. */
+  readonly batch: number;
+  /** Partitions (one user each) it writes into. */
+  readonly users: number;
+}
+
+/** The agent process (writer-process.ts): writes into `db` until `seconds` pass or SIGTERM. */
+export function spawnWriter(o: WriterOptions): ScriptChild {
+  const args = ['--db', o.db, '--seconds', String(o.seconds), '--rate', String(o.rate), '--batch', String(o.batch), '--users', String(o.users)];
+  return spawnScript(benchScript('load/writer-process.ts'), args);
+}
+
 export async function runConcurrentLoad(options: LoadOptions): Promise<LoadReport> {
   const dbPath = path.join(options.dir, 'live.db');
   // The inspector opens (and creates) the database first, as the app would; then the agent starts.
   const store = Store.open(dbPath);
-  const writer = spawnFixture('writer.ts', [
-    '--db',
-    dbPath,
-    '--seconds',
-    String(options.seconds),
-    '--rate',
-    String(options.rate ?? 1200),
-    '--batch',
-    String(options.batch ?? 10),
-    '--users',
-    String(options.users ?? 4),
-  ]);
+  const writer = spawnWriter({ db: dbPath, seconds: options.seconds, rate: options.rate ?? 1200, batch: options.batch ?? 10, users: options.users ?? 4 });
   const ops: Record<string, OpStats> = {};
   const errors: string[] = [];
   const deleted = new Map<number, number>();

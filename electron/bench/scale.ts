@@ -1,23 +1,18 @@
-// Benchmark sections of the proof-under-load issue: scale (a 1M-fact demo database; quick
+// Benchmark sections for behaviour under load: scale (a 1M-fact demo database; quick
 // 100k), the live writer (60 s of an agent writing while the inspector works; quick 10 s) and
 // kill -9 crash trials (100 per operation; quick 15). Print figures, assert nothing.
-// Run alone: npx tsx test/bench/scale.bench.ts [--quick] [--only scale|load|crash]
+// Run alone: statelens bench --only scale,load,crash [--quick]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { generateDemo } from '../../electron/engine/demo';
-import { Store } from '../../electron/engine/store';
-import { repoRoot } from '../helpers/child';
-import { formatCrashReport, runCrashTrials } from '../faults/crash';
-import { prepareDelete, prepareExport, prepareImport, prepareIngest, type PreparedOp } from '../faults/crash-ops';
-import { busyErrors, formatLoadReport, percentile, runConcurrentLoad } from '../load/harness';
+import { generateDemo } from '../engine/demo';
+import { Store } from '../engine/store';
+import { packageRoot } from '../cli/package-root';
+import { prepareDelete, prepareExport, prepareImport, prepareIngest, type PreparedOp } from './crash/ops';
+import { formatCrashReport, runCrashTrials } from './crash/trials';
+import { busyErrors, formatLoadReport, percentile, runConcurrentLoad } from './load/harness';
 import { measureScale } from './scale-measure';
-import { round, sizeLabel, type BenchOptions, type BenchRow, type BenchSection } from './section';
-
-function envNumber(name: string): number | undefined {
-  const v = Number(process.env[name]);
-  return Number.isFinite(v) && v > 0 ? Math.floor(v) : undefined;
-}
+import { envInt, round, sizeLabel, type BenchOptions, type BenchRow, type BenchSection } from './section';
 
 function scratch(opts: BenchOptions, name: string): string {
   return fs.mkdtempSync(path.join(opts.dir ?? os.tmpdir(), `statelens-bench-${name}-`));
@@ -27,7 +22,7 @@ function scratch(opts: BenchOptions, name: string): string {
  * export and delete 10,000 facts on it. */
 export async function runScaleBench(opts: BenchOptions = {}): Promise<BenchRow[]> {
   const log = opts.log ?? (() => undefined);
-  const facts = envNumber('STATELENS_SCALE_FACTS') ?? (opts.quick ? 100_000 : 1_000_000);
+  const facts = envInt('STATELENS_SCALE_FACTS', opts.quick ? 100_000 : 1_000_000);
   const dir = scratch(opts, 'scale');
   const db = path.join(dir, 'scale.db');
   try {
@@ -69,7 +64,7 @@ export async function runScaleBench(opts: BenchOptions = {}): Promise<BenchRow[]
  * assembles, exports and deletes; nothing may fail or be lost. */
 export async function runLoadBench(opts: BenchOptions = {}): Promise<BenchRow[]> {
   const log = opts.log ?? (() => undefined);
-  const seconds = envNumber('STATELENS_LOAD_SECONDS') ?? (opts.quick ? 10 : 60);
+  const seconds = envInt('STATELENS_LOAD_SECONDS', opts.quick ? 10 : 60);
   const dir = scratch(opts, 'load');
   try {
     log(`load: ${seconds} s of a live writer`);
@@ -110,9 +105,9 @@ export async function runLoadBench(opts: BenchOptions = {}): Promise<BenchRow[]>
 /** Crash safety: kill -9 at random moments during import, ingest, bulk delete and exports. */
 export async function runCrashBench(opts: BenchOptions = {}): Promise<BenchRow[]> {
   const log = opts.log ?? (() => undefined);
-  const trials = envNumber('STATELENS_CRASH_TRIALS') ?? (opts.quick ? 15 : 100);
+  const trials = envInt('STATELENS_CRASH_TRIALS', opts.quick ? 15 : 100);
   const dir = scratch(opts, 'crash');
-  const split = path.resolve(repoRoot, '..', 'shared', 'statebench', 'dev.jsonl');
+  const split = path.resolve(packageRoot(), '..', 'shared', 'statebench', 'dev.jsonl');
   const haveSplit = fs.existsSync(split);
   const rows: BenchRow[] = [];
   try {
@@ -147,18 +142,3 @@ export async function runCrashBench(opts: BenchOptions = {}): Promise<BenchRow[]
 export const scaleSection: BenchSection = { name: 'scale', run: runScaleBench };
 export const loadSection: BenchSection = { name: 'load', run: runLoadBench };
 export const crashSection: BenchSection = { name: 'crash', run: runCrashBench };
-export const proofSections: readonly BenchSection[] = [scaleSection, loadSection, crashSection];
-
-const invokedDirectly = process.argv[1] !== undefined && path.resolve(process.argv[1]).endsWith(path.join('test', 'bench', 'scale.bench.ts'));
-if (invokedDirectly) {
-  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
-  const quick = process.argv.includes('--quick');
-  for (const section of proofSections.filter((s) => !only || s.name === only)) {
-    const t0 = performance.now();
-    const rows = await section.run({ quick, log: (l) => console.error(l) });
-    console.log(
-      `\n## ${section.name} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n\n| figure | value | unit | target | baseline |\n|---|---:|---|---|---|`,
-    );
-    for (const r of rows) console.log(`| ${r.metric} | ${r.value} | ${r.unit} | ${r.target ?? ''} | ${r.baseline ?? ''} |`);
-  }
-}

@@ -3,10 +3,10 @@
 // deleting 10,000 facts. Prints nothing itself; returns rows for the benchmark report.
 import fs from 'node:fs';
 import path from 'node:path';
-import { listFacts } from '../../electron/engine/query';
-import { exportStore } from '../../electron/engine/snapshot/export';
-import { Store } from '../../electron/engine/store';
-import type { PartitionHandle } from '../../electron/engine/partition-handle';
+import { listFacts } from '../engine/query';
+import { exportStore } from '../engine/snapshot/export';
+import { Store } from '../engine/store';
+import type { PartitionHandle } from '../engine/partition-handle';
 import type { FactPage } from '../../shared/inspect';
 import { median, round, sizeLabel, type BenchRow } from './section';
 

@@ -1,13 +1,14 @@
 // Crash trials: run an operation in a child process, kill -9 it at a random moment, then check
 // the database is intact and the operation was applied fully or not at all. Shared by the
-// fault tests (short) and the benchmark (100 trials per operation).
+// benchmark (100 trials per operation) and the fault tests (short).
 import fs from 'node:fs';
 import path from 'node:path';
-import { isStatelensError } from '../../shared/errors';
-import { Store } from '../../electron/engine/store';
-import { verifyDatabase } from '../../electron/engine/verify/verify';
-import { spawnFixture, sleep } from '../helpers/child';
-import { sqliteChecks } from './files';
+import { isStatelensError } from '../../../shared/errors';
+import { mulberry32 } from '../../engine/demo/prng';
+import { Store } from '../../engine/store';
+import { verifyDatabase } from '../../engine/verify/verify';
+import { benchScript, sleep, spawnScript } from '../child-process';
+import { sqliteChecks } from '../databases';
 
 /** What one trial observed after the crash; `state` names which side of the operation it is on. */
 export interface TrialCheck {
@@ -17,7 +18,7 @@ export interface TrialCheck {
 
 export interface CrashOp {
   readonly name: string;
-  /** Fixture arguments for a trial on `db` (outputs go into `dir`). */
+  /** op-process.ts arguments for a trial on `db` (outputs go into `dir`). */
   args(db: string, dir: string): string[];
   /** Inspects a database (and `dir`) after a trial and says whether it is wholly before or after. */
   check(db: string, dir: string): TrialCheck;
@@ -35,17 +36,8 @@ export interface CrashReport {
   readonly failures: string[];
 }
 
-/** A small seeded generator so a failing trial can be replayed (STATELENS_CRASH_SEED). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The child process that runs one operation until it is killed. */
+const OP_PROCESS = benchScript('crash/op-process.ts');
 
 function copyDb(from: string, to: string): void {
   fs.copyFileSync(from, to);
@@ -73,7 +65,7 @@ export function factCount(store: Store): number {
 }
 
 export async function runCrashTrials(op: CrashOp, base: string, workDir: string, trials: number, seed = Date.now() % 1_000_000): Promise<CrashReport> {
-  const random = seededRandom(seed);
+  const random = mulberry32(seed);
   const failures: string[] = [];
   const states: Record<string, number> = {};
   let killedMidway = 0;
@@ -83,7 +75,7 @@ export async function runCrashTrials(op: CrashOp, base: string, workDir: string,
   const calDir = fs.mkdtempSync(path.join(workDir, `${op.name}-cal-`));
   const calDb = path.join(calDir, 'trial.db');
   copyDb(base, calDb);
-  const cal = spawnFixture('crash-op.ts', op.args(calDb, calDir));
+  const cal = spawnScript(OP_PROCESS, op.args(calDb, calDir));
   await cal.waitFor((m) => m.type === 'ready', 120_000);
   const calStart = performance.now();
   await cal.waitFor((m) => m.type === 'done', 600_000);
@@ -98,7 +90,7 @@ export async function runCrashTrials(op: CrashOp, base: string, workDir: string,
     const dir = fs.mkdtempSync(path.join(workDir, `${op.name}-${t}-`));
     const db = path.join(dir, 'trial.db');
     copyDb(base, db);
-    const child = spawnFixture('crash-op.ts', op.args(db, dir));
+    const child = spawnScript(OP_PROCESS, op.args(db, dir));
     try {
       await child.waitFor((m) => m.type === 'ready', 120_000);
     } catch (e) {

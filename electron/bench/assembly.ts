@@ -12,14 +12,14 @@
 // Data: one user partition grown in steps by direct inserts (the write path has its own bench):
 // per valid fact a quarter as many superseded versions, 5% constraints, 2% hypothetical, keys and
 // values from a fixed vocabulary of 400 companies and 40 attributes; a 60-turn working set. Run
-// directly:
-//   npx tsx test/bench/assembly.bench.ts [--quick] [--sizes 1000,100000]
+// alone: statelens bench --only assembly [--quick]; STATELENS_ASSEMBLY_SIZES=1000,100000 picks the sizes.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AssemblyRequestInput } from '../../shared/assembly';
-import type { PartitionHandle } from '../../electron/engine/partition-handle';
-import { Store } from '../../electron/engine/store';
+import { mulberry32 } from '../engine/demo/prng';
+import type { PartitionHandle } from '../engine/partition-handle';
+import { Store } from '../engine/store';
 import type { BenchOptions, BenchRow, BenchSection } from './section';
 
 export interface AssemblyBenchOptions extends BenchOptions {
@@ -86,18 +86,6 @@ const QUERIES = [
   'Is the launch still on track for Venpaxcorp?',
   'What is our refund policy for Casridcorp invoices?',
 ];
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
 
@@ -225,7 +213,11 @@ function speedProbe(): number {
 
 export async function runAssemblyBench(opts: AssemblyBenchOptions = {}): Promise<BenchRow[]> {
   const log = opts.log ?? (() => {});
-  const sizes = opts.sizes ?? (opts.quick ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000]);
+  const fromEnv = (process.env.STATELENS_ASSEMBLY_SIZES ?? '')
+    .split(',')
+    .map(Number)
+    .filter((x) => Number.isInteger(x) && x > 0);
+  const sizes = opts.sizes ?? (fromEnv.length > 0 ? fromEnv : opts.quick ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000]);
   const dir = fs.mkdtempSync(path.join(opts.dir ?? os.tmpdir(), 'statelens-bench-assembly-'));
   const store = Store.open(path.join(dir, 'bench.db'));
   store.db.pragma('synchronous = OFF');
@@ -239,7 +231,7 @@ export async function runAssemblyBench(opts: AssemblyBenchOptions = {}): Promise
       baseline: 'CPU time per iteration: compare runs on different machines by it',
     });
     const handle = store.scope({ kind: 'user', org: 'bench', user: 'bench' }, { create: true });
-    const r = rng(42);
+    const r = mulberry32(42);
     seedSession(handle, r);
     let have = 0;
     for (const n of sizes) {
@@ -306,19 +298,3 @@ export const assemblySection: BenchSection = {
   name: 'assembly',
   run: (opts: BenchOptions) => runAssemblyBench(opts),
 };
-
-const invokedDirectly = process.argv[1] !== undefined && path.resolve(process.argv[1]).endsWith(path.join('test', 'bench', 'assembly.bench.ts'));
-if (invokedDirectly) {
-  const at = process.argv.indexOf('--sizes');
-  const sizes =
-    at >= 0
-      ? (process.argv[at + 1] ?? '')
-          .split(',')
-          .map(Number)
-          .filter((x) => Number.isInteger(x) && x > 0)
-      : undefined;
-  const rows = await runAssemblyBench({ quick: process.argv.includes('--quick'), log: (l) => console.log(l), ...(sizes?.length ? { sizes } : {}) });
-  console.log('\nmetric'.padEnd(72), 'value'.padStart(10), ' unit  target / baseline');
-  for (const row of rows)
-    console.log(row.metric.padEnd(71), String(row.value).padStart(10), ` ${row.unit.padEnd(4)}  ${[row.target, row.baseline].filter(Boolean).join(' · ')}`);
-}

@@ -1,16 +1,16 @@
 // Benchmark sections for figures no timing section covers: the StateBench context-quality
 // figures of state_based beside the reference on both shared splits, and store calls and time per
 // session of the two context runners on a generated 50-session dataset. Print figures, assert nothing.
-// Run alone: npx tsx test/bench/figures.bench.ts [--quick]
+// Run alone: statelens bench --only statebench,runners [--quick]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runStatebench } from '../../electron/engine/assembly/statebench-runner';
-import { RunnerConfig } from '../../electron/engine/runner/config';
-import { generateDataset } from '../../electron/engine/runner/dataset';
-import { compareRunners } from '../../electron/engine/runner/run';
-import { Store } from '../../electron/engine/store';
-import { repoRoot } from '../helpers/child';
+import { runStatebench } from '../engine/assembly/statebench-runner';
+import { RunnerConfig } from '../engine/runner/config';
+import { generateDataset } from '../engine/runner/dataset';
+import { compareRunners } from '../engine/runner/run';
+import { Store } from '../engine/store';
+import { packageRoot } from '../cli/package-root';
 import { round, type BenchOptions, type BenchRow, type BenchSection } from './section';
 
 const pct = (x: number) => round(x * 100);
@@ -20,7 +20,7 @@ export async function runStatebenchFigures(opts: BenchOptions = {}): Promise<Ben
   const log = opts.log ?? (() => undefined);
   const rows: BenchRow[] = [];
   for (const split of ['dev', 'test']) {
-    const file = path.resolve(repoRoot, '..', 'shared', 'statebench', `${split}.jsonl`);
+    const file = path.resolve(packageRoot(), '..', 'shared', 'statebench', `${split}.jsonl`);
     if (!fs.existsSync(file)) {
       log(`statebench: ${file} is absent; its figures are skipped`);
       continue;
@@ -104,12 +104,3 @@ export async function runRunnerFigures(opts: BenchOptions = {}): Promise<BenchRo
 
 export const statebenchSection: BenchSection = { name: 'statebench', run: runStatebenchFigures };
 export const runnersSection: BenchSection = { name: 'runners', run: runRunnerFigures };
-
-const invokedDirectly = process.argv[1] !== undefined && path.resolve(process.argv[1]).endsWith(path.join('test', 'bench', 'figures.bench.ts'));
-if (invokedDirectly) {
-  for (const section of [statebenchSection, runnersSection]) {
-    const rows = await section.run({ quick: process.argv.includes('--quick'), log: (l) => console.error(l) });
-    console.log(`\n## ${section.name}\n\n| figure | value | unit | target | baseline |\n|---|---:|---|---|---|`);
-    for (const r of rows) console.log(`| ${r.metric} | ${r.value} | ${r.unit} | ${r.target ?? ''} | ${r.baseline ?? ''} |`);
-  }
-}

@@ -2,14 +2,14 @@
 // deletion and exports. Each knows its base database and how to tell "not applied" from "fully applied".
 import fs from 'node:fs';
 import path from 'node:path';
-import { Store } from '../../electron/engine/store';
-import { importStatebenchFile } from '../../electron/engine/import/statebench';
-import { exportStore } from '../../electron/engine/snapshot/export';
-import { importSnapshotFile } from '../../electron/engine/snapshot/import';
-import { ingestBatch } from '../fixtures/ingest-batch';
+import { importStatebenchFile } from '../../engine/import/statebench';
+import { exportStore } from '../../engine/snapshot/export';
+import { importSnapshotFile } from '../../engine/snapshot/import';
+import { Store } from '../../engine/store';
+import { makeStatelensDb, sqliteChecks } from '../databases';
 import { checkNdjsonComplete } from '../load/harness';
-import { openAndCheck, type CrashOp, type TrialCheck } from './crash';
-import { makeStatelensDb, sqliteChecks } from './files';
+import { ingestBatch } from './ingest-batch';
+import { openAndCheck, type CrashOp, type TrialCheck } from './trials';
 
 const TABLES = ['partitions', 'facts', 'fact_edges', 'working_items', 'environment_signals', 'saved_queries', 'audit_log', 'identities'] as const;
 type Counts = Record<(typeof TABLES)[number], number>;

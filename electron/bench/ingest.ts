@@ -3,15 +3,15 @@
 // 100k), beside raw better-sqlite3 INSERTs into a plain table and the floors the schema itself
 // sets (full, and reduced to what every agent write needs), all in the same process; deleting
 // 10,000 facts with cascades; as-of-time reads (the whole state, paged); the demo generator end
-// to end. Prints figures, asserts nothing. Run alone: npx tsx test/bench/ingest.bench.ts [--quick]
+// to end. Prints figures, asserts nothing. Run alone: statelens bench --only ingest [--quick]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { generateDemo } from '../../electron/engine/demo';
-import { Rng } from '../../electron/engine/demo/prng';
-import type { PartitionHandle } from '../../electron/engine/partition-handle';
-import { Store } from '../../electron/engine/store';
+import { generateDemo } from '../engine/demo';
+import { Rng } from '../engine/demo/prng';
+import type { PartitionHandle } from '../engine/partition-handle';
+import { Store } from '../engine/store';
 import type { FactWriteInput } from '../../shared/writes';
 import { median, round, sizeLabel, type BenchOptions, type BenchRow, type BenchSection } from './section';
 
@@ -474,9 +474,3 @@ export async function runIngestBench(opts: BenchOptions = {}): Promise<BenchRow[
 }
 
 export const ingestSection: BenchSection = { name: 'ingest', run: runIngestBench };
-
-const invokedDirectly = process.argv[1] !== undefined && path.resolve(process.argv[1]).endsWith(path.join('test', 'bench', 'ingest.bench.ts'));
-if (invokedDirectly) {
-  const rows = await runIngestBench({ quick: process.argv.includes('--quick'), log: (l) => console.error(l) });
-  for (const r of rows) console.log(`${r.metric}: ${r.value} ${r.unit}${r.target ? ` (target ${r.target})` : ''}${r.baseline ? ` [${r.baseline}]` : ''}`);
-}

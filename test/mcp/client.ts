@@ -1,0 +1,60 @@
+// The MCP server as an agent meets it: the SDK's own Client over stdio, spawning the real
+// `statelens mcp` on a database file, with the tool answers read from their JSON text.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { cliEntry, repoRoot } from '../helpers/child';
+
+/** A tool's answer: whether it is a tool error, and the JSON of its text. */
+export interface ToolAnswer {
+  readonly isError: boolean;
+  readonly body: Record<string, unknown>;
+}
+
+export interface ToolError {
+  readonly code: string;
+  readonly message: string;
+  readonly details?: Record<string, unknown>;
+}
+
+export interface McpSession {
+  readonly client: Client;
+  /** What the server has written to standard error so far. */
+  stderr(): string;
+  call(name: string, args: unknown): Promise<ToolAnswer>;
+  /** A call that must succeed: its answer's JSON. */
+  ok(name: string, args: unknown): Promise<Record<string, unknown>>;
+  /** A call that must be a tool error: the error. */
+  fails(name: string, args: unknown): Promise<ToolError>;
+  close(): Promise<void>;
+}
+
+export async function connectMcp(db: string, clientName = 'statelens-test'): Promise<McpSession> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cliEntry, 'mcp', '--db', db], cwd: repoRoot, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+  const client = new Client({ name: clientName, version: '1.0.0' });
+  await client.connect(transport);
+  const call = async (name: string, args: unknown): Promise<ToolAnswer> => {
+    const r = (await client.callTool({ name, arguments: args as Record<string, unknown> })) as CallToolResult;
+    const first = r.content[0];
+    if (!first || first.type !== 'text') throw new Error(`${name}: no text content`);
+    return { isError: r.isError === true, body: JSON.parse(first.text) as Record<string, unknown> };
+  };
+  return {
+    client,
+    stderr: () => stderr,
+    call,
+    async ok(name, args) {
+      const r = await call(name, args);
+      if (r.isError) throw new Error(`${name} failed: ${JSON.stringify(r.body)}`);
+      return r.body;
+    },
+    async fails(name, args) {
+      const r = await call(name, args);
+      if (!r.isError) throw new Error(`${name} was expected to fail, and answered ${JSON.stringify(r.body)}`);
+      return r.body as unknown as ToolError;
+    },
+    close: () => client.close(),
+  };
+}
