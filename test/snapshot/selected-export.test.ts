@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../electron/engine/db/open';
 import { exportStore } from '../../electron/engine/snapshot/export';
 import { importSnapshotFile } from '../../electron/engine/snapshot/import';
-import { Store } from '../../electron/engine/store';
+import type { Store } from '../../electron/engine/store';
 import type { ExportFormat, SnapshotHeader, SnapshotRecord } from '../../shared/snapshot';
 import { openTmpStore, tmpDir } from '../helpers/tmp';
 import { USER, populate } from './populate';
