@@ -148,7 +148,7 @@ export function RankedItems({
 }) {
   if (included.length === 0) return null;
   return (
-    <details className="ranked" open={included.length <= 20}>
+    <details className="ranked" open>
       <summary>
         Ranked items ({formatNumber(included.length)}){included.length > RANKED_CAP ? `, first ${RANKED_CAP} listed` : ''}
       </summary>
@@ -222,7 +222,8 @@ export function AssemblyPanel({
         </span>
       </header>
       {isMissingDocument(result) ? <MissingDocument sessionId={sessionId} asOf={result.asOf} sessions={sessions} onSelectSession={onSelectSession} /> : null}
-      <div className="assembly-text-box" ref={boxRef}>
+      {/* An empty context has no text to show (the notice above or the counts say why). */}
+      <div className="assembly-text-box" ref={boxRef} hidden={result.text.length === 0}>
         <pre className="assembly-text" tabIndex={0} aria-label={`Assembled text (${result.strategy})`}>
           {parts.map((p, i) =>
             p.item ? (
