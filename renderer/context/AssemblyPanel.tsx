@@ -11,6 +11,8 @@ import './context.css';
 import { componentsLine, componentsTooltip, formatScore } from './score';
 import { includedOf, pieces } from './spans';
 
+/** Sessions offered at most when a context document is missing (the Session field has all). */
+const SESSION_CHOICES = 30;
 /** Items listed under "Ranked items" at most (the text itself shows every one). */
 const RANKED_CAP = 200;
 
@@ -119,7 +121,7 @@ export function MissingDocument({
         <>
           <p className="muted">Sessions with a context document:</p>
           <ul className="list-plain session-choices" aria-label="Sessions with a context document">
-            {others.map((s) => (
+            {others.slice(0, SESSION_CHOICES).map((s) => (
               <li key={s.sessionId}>
                 <button type="button" className="link-button memory-text" onClick={() => onSelectSession?.(s.sessionId)}>
                   {s.sessionId}
@@ -129,6 +131,9 @@ export function MissingDocument({
                 </span>
               </li>
             ))}
+            {others.length > SESSION_CHOICES ? (
+              <li className="faint">…and {formatNumber(others.length - SESSION_CHOICES)} more (choose them under Session)</li>
+            ) : null}
           </ul>
         </>
       )}
