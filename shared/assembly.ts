@@ -79,6 +79,16 @@ export const ITEM_MARKS = ['constraint', 'hypothetical', 'draft', 'task', 'sessi
 export const ItemMark = z.enum(ITEM_MARKS);
 export type ItemMark = z.infer<typeof ItemMark>;
 
+/** What a ranking score is made of: `relevance` (BM25 of the query terms, or term overlap for
+ * working items and documents), `recency` (1 / (1 + hours since the fact was established or last
+ * touched), in (0, 1]), `importance` (the fact's stored importance), `constraint` (the multiplier a
+ * constraint gets among relevant facts) and `coverage` (the share of a document that fitted). */
+export const SCORE_COMPONENTS = ['relevance', 'recency', 'importance', 'constraint', 'coverage'] as const;
+export const ScoreComponentName = z.enum(SCORE_COMPONENTS);
+export type ScoreComponentName = z.infer<typeof ScoreComponentName>;
+export const ScoreComponent = z.strictObject({ name: ScoreComponentName, value: z.number() });
+export type ScoreComponent = z.infer<typeof ScoreComponent>;
+
 const provenanceBase = {
   kind: ProvenanceKind,
   id: z.string(),
@@ -93,6 +103,8 @@ export const IncludedProvenance = z.strictObject({
   rank: z.number().int().min(1),
   /** The strategy's ranking score (higher ranks first; meaning depends on the strategy). */
   score: z.number(),
+  /** What the score is made of, for this strategy (empty when it ranks by position alone). */
+  components: z.array(ScoreComponent),
   section: z.string(),
   span: Span,
   marks: z.array(ItemMark),

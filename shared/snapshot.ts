@@ -44,7 +44,8 @@ export function exportFileName(o: { database: string; partition: PartitionRef | 
 export const ExportRequest = z.strictObject({
   format: ExportFormat,
   partitionId: z.number().int().positive().nullable().optional(),
-  /** CSV only: export the facts of this filtered view instead of every fact. */
+  /** Export only the facts of this filtered view (the memories table's filter language; its
+   * `asOf` exports the state as of that time), in any format. */
   filter: FactFilter.optional(),
 });
 export type ExportRequest = z.infer<typeof ExportRequest>;
@@ -81,6 +82,9 @@ export const SnapshotHeader = z.strictObject({
   exportedAt: z.string().max(64),
   generator: z.string().max(200),
   scope: SnapshotScope,
+  /** Present when the snapshot holds only the facts of a filter (as of `filter.asOf` when set:
+   * facts as they stood then, other layers as far as they existed by then). */
+  selection: z.strictObject({ filter: FactFilter, facts: z.number().int().nonnegative() }).optional(),
 });
 export type SnapshotHeader = z.infer<typeof SnapshotHeader>;
 

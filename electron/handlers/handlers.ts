@@ -115,7 +115,8 @@ export function createHandlers({ engine, shell }: HandlerDeps): Handlers {
         const fileName = exportFileName({
           database: base,
           partition,
-          filtered: request.filter !== undefined,
+          // An as-of time alone is named as such, not as a filter.
+          filtered: Object.entries(request.filter ?? {}).some(([k, v]) => k !== 'asOf' && v !== undefined && !(k === 'validity' && v === 'all')),
           asOf: request.filter?.asOf ?? null,
           format: request.format,
         });

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { assembly } from '../test-utils/fixtures';
-import { AssemblyPanel } from './AssemblyPanel';
+import { AssemblyPanel, MissingDocument } from './AssemblyPanel';
 import { ComparePanel } from './ContextView';
 import { itemDiff, includedOf, pieces } from './spans';
 
@@ -67,5 +67,42 @@ describe('AssemblyPanel', () => {
     expect(within(diff).getByRole('region', { name: 'Only in state_based' }).textContent).toContain('home_city');
     expect(within(diff).getByRole('region', { name: 'Only in recent' }).textContent).toContain('trivia');
     expect(screen.getByLabelText('Differences between state_based and recent').textContent).toContain('Coffee at nine');
+  });
+});
+
+describe('MissingDocument', () => {
+  const session = (sessionId: string, contextDocumentVersions: number) => ({
+    sessionId,
+    workingItems: 0,
+    hasAgentState: false,
+    contextDocumentVersions,
+    lastActivityAt: null,
+  });
+
+  it("says the session's first version came after the as-of time, and offers the others", () => {
+    const onSelect = vi.fn();
+    render(
+      <MissingDocument
+        sessionId="s1"
+        asOf="2025-01-01T00:00:00.000Z"
+        sessions={[session('s1', 2), session('s2', 1), session('s3', 0)]}
+        onSelectSession={onSelect}
+      />,
+    );
+    const notice = screen.getByTestId('missing-document');
+    expect(notice.textContent).toContain('Session “s1” had no context document yet as of 2025-01-01 00:00:00 UTC');
+    const list = within(notice).getByRole('list', { name: 'Sessions with a context document' });
+    expect(
+      within(list)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['s2']);
+    fireEvent.click(within(list).getByRole('button', { name: 's2' }));
+    expect(onSelect).toHaveBeenCalledWith('s2');
+  });
+
+  it('says when no session has one', () => {
+    render(<MissingDocument sessionId="default" asOf={null} sessions={[session('s3', 0)]} />);
+    expect(screen.getByTestId('missing-document').textContent).toContain('No session of this partition has a context document.');
   });
 });

@@ -1,11 +1,20 @@
 // One assembled context: token meters (whole text and each section), the text with every
 // included item's span highlighted and its provenance on hover or focus, and the excluded
-// items grouped by reason.
+// items grouped by reason, the ranked items with what their scores are made of, and, when the
+// context_document strategy found no document, which sessions have one.
 import { useMemo, useRef, useState } from 'react';
 import type { AssemblyResult, ExcludedProvenance, IncludedProvenance } from '../../shared/assembly';
+import type { SessionSummary } from '../../shared/inspect';
 import { formatNumber, formatTime } from '../ui/format';
 import { TokenMeter } from '../ui/meters';
+import './context.css';
+import { componentsLine, componentsTooltip, formatScore } from './score';
 import { includedOf, pieces } from './spans';
+
+/** Sessions offered at most when a context document is missing (the Session field has all). */
+const SESSION_CHOICES = 30;
+/** Items listed under "Ranked items" at most (the text itself shows every one). */
+const RANKED_CAP = 200;
 
 const RENDER_CAP = 200_000;
 
@@ -30,6 +39,12 @@ function ProvenanceCard({ item }: { item: IncludedProvenance }) {
       <dd>
         #{item.rank} · score {Number.isFinite(item.score) ? item.score.toFixed(3) : String(item.score)}
       </dd>
+      {item.components.length > 0 ? (
+        <>
+          <dt>score parts</dt>
+          <dd>{componentsLine(item.components)}</dd>
+        </>
+      ) : null}
       <dt>section</dt>
       <dd>{item.section}</dd>
       {item.marks.length > 0 ? (
@@ -71,7 +86,113 @@ export function ExcludedList({ excluded }: { excluded: readonly ExcludedProvenan
   );
 }
 
-export function AssemblyPanel({ result, onOpenFact }: { result: AssemblyResult; onOpenFact?: (id: string) => void }) {
+/** The context_document strategy placed no document and none was refused for the budget: the
+ * session has no document (at the assembly's time). */
+export function isMissingDocument(result: AssemblyResult): boolean {
+  return result.strategy === 'context_document' && !result.provenance.some((p) => p.kind === 'document');
+}
+
+/** What the session lacks, and the sessions that do have a document, one click (or Enter) away. */
+export function MissingDocument({
+  sessionId,
+  asOf,
+  sessions,
+  onSelectSession,
+}: {
+  sessionId: string;
+  asOf: string | null;
+  sessions: readonly SessionSummary[] | undefined;
+  onSelectSession?: (sessionId: string) => void;
+}) {
+  const withDocument = (sessions ?? []).filter((s) => s.contextDocumentVersions > 0);
+  const own = withDocument.some((s) => s.sessionId === sessionId);
+  const others = withDocument.filter((s) => s.sessionId !== sessionId);
+  return (
+    <div className="missing-document" role="status" data-testid="missing-document">
+      <h4>No context document</h4>
+      <p>
+        {own && asOf
+          ? `Session “${sessionId}” had no context document yet as of ${formatTime(asOf)}: its first version is later.`
+          : `Session “${sessionId}” has no context document in this partition, so this strategy has nothing to show.`}
+      </p>
+      {sessions === undefined ? null : others.length === 0 ? (
+        <p className="muted">No session of this partition has a context document.</p>
+      ) : (
+        <>
+          <p className="muted">Sessions with a context document:</p>
+          <ul className="list-plain session-choices" aria-label="Sessions with a context document">
+            {others.slice(0, SESSION_CHOICES).map((s) => (
+              <li key={s.sessionId}>
+                <button type="button" className="link-button memory-text" onClick={() => onSelectSession?.(s.sessionId)}>
+                  {s.sessionId}
+                </button>{' '}
+                <span className="faint">
+                  {s.contextDocumentVersions} version{s.contextDocumentVersions === 1 ? '' : 's'}
+                </span>
+              </li>
+            ))}
+            {others.length > SESSION_CHOICES ? (
+              <li className="faint">…and {formatNumber(others.length - SESSION_CHOICES)} more (choose them under Session)</li>
+            ) : null}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** Every included item in rank order, with its score's parts compact beside it. */
+export function RankedItems({
+  result,
+  included,
+  onOpenFact,
+}: {
+  result: AssemblyResult;
+  included: readonly IncludedProvenance[];
+  onOpenFact?: (id: string) => void;
+}) {
+  if (included.length === 0) return null;
+  return (
+    <details className="ranked" open>
+      <summary>
+        Ranked items ({formatNumber(included.length)}){included.length > RANKED_CAP ? `, first ${RANKED_CAP} listed` : ''}
+      </summary>
+      <ol className="list-plain ranked-list" aria-label={`Ranked items (${result.strategy})`}>
+        {included.slice(0, RANKED_CAP).map((p) => (
+          <li key={`${p.kind}:${p.id}`} className="ranked-item">
+            <span className="faint ranked-rank">#{p.rank}</span>
+            {p.kind === 'fact' && onOpenFact ? (
+              <button type="button" className="link-button memory-text ranked-label" onClick={() => onOpenFact(p.id)} title={`Open ${p.label}`}>
+                {p.label}
+              </button>
+            ) : (
+              <span className="memory-text ranked-label">{p.label}</span>
+            )}
+            <span className="mono score-parts" title={componentsTooltip(p.score, p.components)} data-testid="score-parts">
+              {p.components.length > 0 ? componentsLine(p.components) : `score ${formatScore(p.score)}`}
+            </span>
+          </li>
+        ))}
+      </ol>
+    </details>
+  );
+}
+
+export function AssemblyPanel({
+  result,
+  onOpenFact,
+  sessionId = 'default',
+  sessions,
+  onSelectSession,
+}: {
+  result: AssemblyResult;
+  onOpenFact?: (id: string) => void;
+  /** The session the assembly was run for (what a missing context document is missing from). */
+  sessionId?: string;
+  /** The partition's sessions, to offer those that have a context document. */
+  sessions?: readonly SessionSummary[];
+  onSelectSession?: (sessionId: string) => void;
+}) {
   const included = useMemo(() => includedOf(result.provenance), [result]);
   const excluded = useMemo(() => result.provenance.filter((p): p is ExcludedProvenance => p.status === 'excluded'), [result]);
   const shown = result.text.length > RENDER_CAP ? result.text.slice(0, RENDER_CAP) : result.text;
@@ -105,7 +226,9 @@ export function AssemblyPanel({ result, onOpenFact }: { result: AssemblyResult; 
           {result.asOf ? ` · as of ${formatTime(result.asOf)}` : ''}
         </span>
       </header>
-      <div className="assembly-text-box" ref={boxRef}>
+      {isMissingDocument(result) ? <MissingDocument sessionId={sessionId} asOf={result.asOf} sessions={sessions} onSelectSession={onSelectSession} /> : null}
+      {/* An empty context has no text to show (the notice above or the counts say why). */}
+      <div className="assembly-text-box" ref={boxRef} hidden={result.text.length === 0}>
         <pre className="assembly-text" tabIndex={0} aria-label={`Assembled text (${result.strategy})`}>
           {parts.map((p, i) =>
             p.item ? (
@@ -139,6 +262,7 @@ export function AssemblyPanel({ result, onOpenFact }: { result: AssemblyResult; 
           </div>
         ) : null}
       </div>
+      <RankedItems result={result} included={included} onOpenFact={onOpenFact} />
       <section aria-label={`Excluded by ${result.strategy}`} className="col">
         <h4>Excluded ({formatNumber(excluded.length)})</h4>
         {result.provenanceComplete ? null : <p className="faint">Only included items were listed for this assembly.</p>}

@@ -27,4 +27,41 @@ describe('context preview on a real database', () => {
     fireEvent.click(screen.getByRole('button', { name: 'balanced' }));
     expect((screen.getByRole('button', { name: 'Assemble' }) as HTMLButtonElement).disabled).toBe(true);
   });
+
+  it('explains an empty context_document and offers the sessions that have one', async () => {
+    await mountInspector({ initial: (s) => ({ partitionId: s.mainPartition, view: 'context' }) });
+    await screen.findByText('Preview a context');
+    fireEvent.click(screen.getByRole('button', { name: 'state_based' }));
+    fireEvent.click(screen.getByRole('button', { name: 'balanced' }));
+    fireEvent.click(screen.getByRole('button', { name: 'context_document' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Assemble' }));
+    const panel = await screen.findByRole('article', { name: 'Context assembled by context_document' });
+    const notice = await within(panel).findByTestId('missing-document');
+    expect(notice.textContent).toContain('Session “default” has no context document in this partition');
+    const choices = within(notice).getByRole('list', { name: 'Sessions with a context document' });
+    fireEvent.click(within(choices).getByRole('button', { name: 'sess-1' }));
+    await waitFor(() =>
+      expect(within(screen.getByRole('article', { name: 'Context assembled by context_document' })).queryByTestId('missing-document')).toBeNull(),
+    );
+    const again = screen.getByRole('article', { name: 'Context assembled by context_document' });
+    expect(within(again).getByLabelText('Assembled text (context_document)').textContent).toContain('Train booked');
+    expect((screen.getByLabelText('Session') as HTMLSelectElement).value).toBe('sess-1');
+    expect(within(again).getByTestId('score-parts').textContent).toBe('cov 100%');
+  });
+
+  it("shows what each ranked item's score is made of", async () => {
+    await mountInspector({ initial: (s) => ({ partitionId: s.mainPartition, view: 'context' }) });
+    await screen.findByText('Preview a context');
+    fireEvent.click(screen.getByRole('button', { name: 'state_based' }));
+    fireEvent.change(screen.getByLabelText('Budget (tokens)'), { target: { value: '400' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Assemble' }));
+    const panel = await screen.findByRole('article', { name: 'Context assembled by balanced' });
+    const list = within(panel).getByRole('list', { name: 'Ranked items (balanced)' });
+    const first = within(list).getAllByRole('listitem')[0] as HTMLElement;
+    expect(first.textContent).toContain('#1');
+    const parts = within(first).getByTestId('score-parts');
+    expect(parts.textContent).toMatch(/^imp [\d.]+ · rec 0\.\d+$/);
+    expect(parts.getAttribute('title')).toMatch(/importance .*stored importance/);
+    expect(parts.getAttribute('title')).toMatch(/recency .*hours since/);
+  });
 });

@@ -91,10 +91,14 @@ export function ContextView() {
   const [asOf, setAsOf] = useKeptState<string | undefined>(kept('asOf'), globalAsOf ?? undefined);
   const [useQueryTime, setUseQueryTime] = useKeptState(kept('useQueryTime'), true);
   const [savedId, setSavedId] = useKeptState(kept('saved'), '');
-  const [state, setState] = useKeptState<{ running: boolean; operationId?: string; results?: AssemblyResult[]; error?: ErrorShape; ranFor?: string }>(
-    kept('run'),
-    { running: false },
-  );
+  const [state, setState] = useKeptState<{
+    running: boolean;
+    operationId?: string;
+    results?: AssemblyResult[];
+    error?: ErrorShape;
+    ranFor?: string;
+    ranSession?: string;
+  }>(kept('run'), { running: false });
   const progress = useProgress(state.running ? state.operationId : undefined);
   const lastInput = useMemo(() => ({ query, strategies, budget, tokenizer, sessionId, asOf }), [query, strategies, budget, tokenizer, sessionId, asOf]);
 
@@ -124,7 +128,7 @@ export function ContextView() {
         const many: ChannelInput<'context.compare'> = { ...base, strategies: input.strategies };
         results = (await transport.call('context.compare', many)).results;
       }
-      setState({ running: false, results, ranFor: input.query });
+      setState({ running: false, results, ranFor: input.query, ranSession: input.sessionId || 'default' });
     } catch (e) {
       setState((s) => ({ ...s, running: false, error: toErrorShape(e) }));
     }
@@ -224,7 +228,18 @@ export function ContextView() {
           </p>
           <div className="assemblies" role="group" aria-label="Strategies side by side">
             {state.results.map((r) => (
-              <AssemblyPanel key={r.strategy} result={r} onOpenFact={(id) => dispatch({ type: 'openFact', factId: id, view: 'memories', tab: 'detail' })} />
+              <AssemblyPanel
+                key={r.strategy}
+                result={r}
+                onOpenFact={(id) => dispatch({ type: 'openFact', factId: id, view: 'memories', tab: 'detail' })}
+                sessionId={state.ranSession ?? 'default'}
+                sessions={sessions.data?.sessions}
+                onSelectSession={(id) => {
+                  // Choose that session in the settings and show its document straight away.
+                  setSessionId(id);
+                  void run({ ...lastInput, sessionId: id });
+                }}
+              />
             ))}
           </div>
           {state.results.length >= 2 ? <ComparePanel results={state.results} /> : null}

@@ -41,14 +41,43 @@ describe('export', () => {
     expect(link.getAttribute('href')).toMatch(/^\/api\/download\/[A-Za-z0-9_-]+\?token=/);
   });
 
-  it('offers CSV of the filtered view only for CSV', async () => {
-    await mountInspector();
+  it("exports the table's filter and an as-of time in any format, not only CSV", async () => {
+    const m = await mountInspector({ initial: (s) => ({ partitionId: s.mainPartition, filter: { validity: 'all', search: 'home_city' } }) });
+    const sent: unknown[] = [];
+    const call = m.transport.call.bind(m.transport);
+    vi.spyOn(m.transport, 'call').mockImplementation(async (channel, input) => {
+      if (channel === 'export.start') sent.push(input);
+      return call(channel, input);
+    });
     await screen.findByRole('grid', { name: 'Memories' });
-    fireEvent.click(screen.getByRole('button', { name: /Export/ }));
+    fireEvent.keyDown(document.body, { key: 'e' });
     const dialog = await screen.findByRole('dialog', { name: 'Export a snapshot' });
-    expect(within(dialog).queryByLabelText("Only the facts of the table's current filter")).toBeNull();
-    fireEvent.change(within(dialog).getByLabelText('Format'), { target: { value: 'csv' } });
-    expect(within(dialog).getByLabelText("Only the facts of the table's current filter")).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('Format'), { target: { value: 'markdown' } });
+    const only = within(dialog).getByLabelText("Only the facts of the table's current filter (1 condition)") as HTMLInputElement;
+    expect(only.disabled).toBe(false);
+    fireEvent.click(only);
+    fireEvent.click(within(dialog).getByLabelText('The state as of a time'));
+    fireEvent.change(within(dialog).getByLabelText('Export as of (UTC)'), { target: { value: '2025-02-01T00:00' } });
+    expect(within(dialog).getByLabelText('The state as of 2025-02-01 00:00:00 UTC')).toBeTruthy();
+    fireEvent.click(within(dialog).getByTestId('export-start'));
+    await waitFor(() => expect(within(dialog).getByTestId('export-outcome').textContent).toMatch(/markdown export is ready/));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ format: 'markdown', filter: { validity: 'all', search: 'home_city', asOf: '2025-02-01T00:00:00.000Z' } });
+    const link = within(dialog).getByTestId('export-download') as HTMLAnchorElement;
+    expect(link.getAttribute('download')).toMatch(/-filtered-as-of-20250201T000000Z\.md$/);
+  });
+
+  it('offers no filter when the table has none, and starts as of the time travelled to', async () => {
+    await mountInspector({ initial: (s) => ({ partitionId: s.mainPartition, asOf: '2025-03-01T00:00:00.000Z' }) });
+    await screen.findByRole('grid', { name: 'Memories' });
+    fireEvent.keyDown(document.body, { key: 'e' });
+    const dialog = await screen.findByRole('dialog', { name: 'Export a snapshot' });
+    expect((within(dialog).getByLabelText("Only the facts of the table's current filter (none set)") as HTMLInputElement).disabled).toBe(true);
+    expect((within(dialog).getByLabelText('The state as of 2025-03-01 00:00:00 UTC') as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(within(dialog).getByTestId('export-start'));
+    const link = (await within(dialog).findByTestId('export-download', {}, { timeout: 30_000 })) as HTMLAnchorElement;
+    // The state as of a time, with no filter: named for the time only.
+    expect(link.getAttribute('download')).toMatch(/-acme-ana-as-of-20250301T000000Z\.snapshot\.ndjson$/);
   });
 
   it('cancels an export the moment it starts: the backend answers cancelled and keeps no file', async () => {

@@ -1,6 +1,7 @@
 // The export dialog: a snapshot of the database or the current partition in any of the
-// snapshot formats (CSV may follow the table's filter), with progress and cancel. Desktop writes
-// where the save dialog says; browser mode offers the file as a one-time download.
+// snapshot formats, of everything or only of the table's filter and/or the state as of a time,
+// with progress and cancel. Desktop writes where the save dialog says; browser mode offers the
+// file as a one-time download.
 import { useState } from 'react';
 import { ExportFormat, type ChannelOutput } from '../../shared/contract';
 import { toErrorShape, type ErrorShape } from '../../shared/errors';
@@ -8,10 +9,12 @@ import type { FactFilterInput } from '../../shared/query';
 import { newOperationId, useApi, useProgress } from '../api/hooks';
 import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
-import { Checkbox, SelectField } from '../ui/fields';
-import { formatBytes, formatTime } from '../ui/format';
+import { activeFilterCount, cleanFilter } from '../memories/FilterBar';
+import { Checkbox, SelectField, TextField } from '../ui/fields';
+import { formatBytes, formatTime, isoToLocalInput, localInputToIso, plural } from '../ui/format';
 import { ProgressBar } from '../ui/meters';
 import { ErrorState } from '../ui/states';
+import './export.css';
 
 const FORMAT_TEXT: Record<ExportFormat, string> = {
   json: 'JSON snapshot (one document, re-importable)',
@@ -45,19 +48,25 @@ export function ExportDialog({
   const [format, setFormat] = useState<ExportFormat>('ndjson');
   const [scope, setScope] = useState<'partition' | 'database'>(partitionId !== null ? 'partition' : 'database');
   const [filtered, setFiltered] = useState(false);
+  // Travelling in time, the export shows that time's state unless the user says otherwise.
+  const [asOfOn, setAsOfOn] = useState(asOf !== null);
+  const [asOfValue, setAsOfValue] = useState<string | undefined>(asOf ?? undefined);
+  const conditions = activeFilterCount(filter);
   const [phase, setPhase] = useState<Phase>({ step: 'choose' });
   const progress = useProgress(phase.step === 'running' ? phase.operationId : undefined);
 
   async function start() {
     const operationId = newOperationId('export');
     setPhase({ step: 'running', operationId });
+    // The table's conditions (its own time is the as-of choice below) and the as-of time.
+    const { asOf: _tableAsOf, ...conditionsOf } = cleanFilter(filter);
+    const selection = { ...(filtered && conditions > 0 ? conditionsOf : {}), ...(asOfOn && asOfValue ? { asOf: asOfValue } : {}) };
     try {
       const result = await transport.call('export.start', {
         format,
         partitionId: scope === 'partition' ? partitionId : null,
         operationId,
-        // The table's rows: its filter and, when travelling in time, the state as of that instant.
-        ...(format === 'csv' && filtered ? { filter: { ...filter, ...(asOf ? { asOf } : {}) } } : {}),
+        ...(Object.keys(selection).length > 0 ? { filter: selection } : {}),
       });
       setPhase({ step: 'done', result });
     } catch (e) {
@@ -115,14 +124,34 @@ export function ExportDialog({
               { value: 'database' as const, label: 'The whole database' },
             ]}
           />
-          {format === 'csv' ? (
+          <fieldset className="export-selection">
+            <legend>What the file holds</legend>
             <Checkbox
-              label={`Only the facts of the table's current filter${asOf ? `, as of ${formatTime(asOf)}` : ''}`}
-              checked={filtered}
+              label={`Only the facts of the table's current filter (${conditions > 0 ? plural(conditions, 'condition') : 'none set'})`}
+              checked={filtered && conditions > 0}
               onChange={setFiltered}
+              disabled={running || conditions === 0}
+            />
+            <Checkbox
+              label={asOfOn && asOfValue ? `The state as of ${formatTime(asOfValue)}` : 'The state as of a time'}
+              checked={asOfOn}
+              onChange={setAsOfOn}
               disabled={running}
             />
-          ) : null}
+            {asOfOn ? (
+              <TextField
+                label="Export as of (UTC)"
+                type="datetime-local"
+                value={isoToLocalInput(asOfValue)}
+                onChange={(e) => setAsOfValue(localInputToIso(e.target.value))}
+                disabled={running}
+              />
+            ) : null}
+            <p className="faint">
+              {asOfOn ? 'Facts as they stood then; working items, documents and audit entries as far as they existed. ' : ''}
+              Applies to every format.
+            </p>
+          </fieldset>
           {running ? <ProgressBar label="Exporting" done={progress?.done ?? 0} total={progress?.total ?? null} /> : null}
           {running && progress ? <span className="muted">{progress.phase}</span> : null}
           {phase.step === 'failed' ? <ErrorState error={phase.error} context="Export" /> : null}

@@ -33,6 +33,17 @@ describe('graph labels (pure)', () => {
     expect(l.x).toBeGreaterThanOrEqual(0);
   });
 
+  it('are cut to fit beside a node in the middle of a narrow view, never running out of it', () => {
+    const long = sn('mid', 150, 100, { key: 'commute_plan', value: 'Takes the TER train from Lyon Part-Dieu every Monday' });
+    const narrow = { ...ctx, width: 300 };
+    const { labels } = planLabels([long], narrow);
+    const l = labels[0];
+    if (!l) throw new Error('no label');
+    expect(l.text.endsWith('…')).toBe(true);
+    expect(l.x).toBeGreaterThanOrEqual(0);
+    expect(l.x + l.w).toBeLessThanOrEqual(narrow.width - 4);
+  });
+
   it('never overlap one another; the more important label wins the place', () => {
     const nodes = [sn('a', 100, 100), sn('b', 104, 102, { needsReview: true }), sn('c', 100, 300)];
     const { labels } = planLabels(nodes, ctx);

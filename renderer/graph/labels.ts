@@ -6,8 +6,9 @@
 import type { ScreenNode } from './scene';
 
 export const LABEL_FONT_PX = 11;
-/** Average advance of a character at LABEL_FONT_PX (system sans-serif). */
-export const LABEL_CHAR_PX = 6.2;
+/** Average advance of a character at LABEL_FONT_PX (system sans-serif; DejaVu Sans, the
+ * widest common default, sets about 6.6). */
+export const LABEL_CHAR_PX = 6.6;
 export const LABEL_LINE_PX = 14;
 
 export interface PlacedLabel {
@@ -71,7 +72,10 @@ export function planLabels(nodes: readonly ScreenNode[], c: LabelContext): { lab
   for (const n of candidates) {
     const note = c.annotations.get(n.node.id);
     const detail = level === 'value' || note ? 'value' : 'key';
-    const text = note ? clip(`${n.node.key} → ${note}`, 64) : detail === 'value' ? clip(`${n.node.key} = ${n.node.value}`, 48) : clip(n.node.key, 32);
+    const full = note ? clip(`${n.node.key} → ${note}`, 64) : detail === 'value' ? clip(`${n.node.key} = ${n.node.value}`, 48) : clip(n.node.key, 32);
+    // Where neither side of the disc has room for the whole label, it is cut to the roomier side.
+    const room = Math.max(c.width - 4 - (n.x + n.r + 4), n.x - n.r - 4 - 4);
+    const text = full.length * LABEL_CHAR_PX > room ? clip(full, Math.max(4, Math.floor(room / LABEL_CHAR_PX))) : full;
     const w = text.length * LABEL_CHAR_PX;
     // Beside the disc on the right, or on the left where the right would run out of the view.
     const x = n.x + n.r + 4 + w > c.width - 4 && n.x - n.r - 4 - w >= 4 ? n.x - n.r - 4 - w : n.x + n.r + 4;

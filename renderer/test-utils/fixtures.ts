@@ -103,6 +103,7 @@ export function assembly(
       status: 'included',
       rank: i + 1,
       score: 1 - i / 10,
+      components: [{ name: 'relevance', value: 1 - i / 10 }],
       section: it.section ?? 'facts',
       span: [start + 2, text.length],
       marks: [],

@@ -38,6 +38,24 @@ export function Dialog({
     };
   }, []);
 
+  // When the focused control goes away (a confirm button replaced by the outcome's Close, a
+  // one-time link by its receipt), focus falls to the page body, outside the trap and out of
+  // reach of Escape: bring it back into the dialog.
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const observer = new MutationObserver(() => {
+      if (document.activeElement !== null && document.activeElement !== document.body) return;
+      (
+        el.querySelector<HTMLElement>('[data-autofocus]') ??
+        el.querySelector<HTMLElement>(`.dialog-body ${FOCUSABLE}`) ??
+        el.querySelector<HTMLElement>(FOCUSABLE)
+      )?.focus();
+    });
+    observer.observe(el, { childList: true, subtree: true, attributes: true, attributeFilter: ['disabled'] });
+    return () => observer.disconnect();
+  }, []);
+
   function onKeyDown(e: React.KeyboardEvent<HTMLDivElement>) {
     if (e.key === 'Escape') {
       e.stopPropagation();

@@ -152,15 +152,39 @@ describe('statelens export and import snapshot', () => {
     }
   });
 
-  it('csv with filter flags; usage errors exit 2', async () => {
+  it('csv and every other format with filter flags; usage errors exit 2', async () => {
     const out = path.join(dir, 'valid.csv');
     const r = await cli(['export', '--db', db, '--format', 'csv', '--out', out, '--partition', 'user:acme/u1', '--validity', 'valid', '--search', 'budget']);
     expect(r.code, r.stderr).toBe(0);
     const rows = fs.readFileSync(out, 'utf8').trimEnd().split('\r\n');
     expect(rows).toHaveLength(2);
     expect(rows[1]).toContain('$120,000');
-    const notCsv = await cli(['export', '--db', db, '--format', 'json', '--out', path.join(dir, 'x.json'), '--validity', 'valid']);
-    expect(notCsv.code).toBe(2);
+    // The same filter narrows a JSON snapshot, whose header says so.
+    const json = path.join(dir, 'x.json');
+    const filtered = await cli([
+      'export',
+      '--db',
+      db,
+      '--format',
+      'json',
+      '--out',
+      json,
+      '--partition',
+      'user:acme/u1',
+      '--validity',
+      'valid',
+      '--search',
+      'budget',
+    ]);
+    expect(filtered.code, filtered.stderr).toBe(0);
+    const doc = JSON.parse(fs.readFileSync(json, 'utf8')) as {
+      header: { selection?: { facts: number } };
+      records: Array<{ type: string; fact?: { value: string } }>;
+    };
+    expect(doc.header.selection?.facts).toBe(1);
+    const values = doc.records.filter((r) => r.type === 'fact').map((r) => r.fact?.value);
+    expect(values).toHaveLength(1);
+    expect(values[0]).toContain('$120,000');
     const badFormat = await cli(['export', '--db', db, '--format', 'xml', '--out', path.join(dir, 'x.xml')]);
     expect(badFormat.code).toBe(2);
     expect(badFormat.stderr).toMatch(/--format must be one of/);

@@ -1,7 +1,6 @@
 // `statelens export`: a snapshot (json, ndjson), a SQLite copy, a Markdown report, CSV of the
-// facts (optionally filtered) or StateBench initial states, of the whole database or one
-// partition.
-import { StatelensError } from '../../../shared/errors';
+// facts or StateBench initial states, of the whole database or one partition, of every fact or
+// only those the filter flags select (with --as-of: the state as of that time).
 import { EXPORT_FORMATS } from '../../../shared/snapshot';
 import { exportStore } from '../../engine/snapshot/export';
 import { enumOpt, EXIT, requireString, stringOpt, type CliCommand } from '../command';
@@ -12,19 +11,20 @@ import { progressBar } from '../progress';
 export const exportCommand: CliCommand = {
   name: 'export',
   summary: 'Export the database or one partition (json, ndjson, sqlite, markdown, csv, statebench)',
-  usage: `statelens export --db FILE --format ${EXPORT_FORMATS.join('|')} --out FILE [--partition ID] [--overwrite] [--json] [filter flags, csv only]
+  usage: `statelens export --db FILE --format ${EXPORT_FORMATS.join('|')} --out FILE [--partition ID] [--overwrite] [--json] [filter flags]
 
   json        one JSON document: header, every record of every layer, end (small stores)
   ndjson      the same records one per line, streamed with flat memory (large stores)
   sqlite      a consistent copy of the database file (VACUUM INTO); opens read-only
   markdown    a report a person can read: identity, valid facts, chains, reviews, proposals
-  csv         the facts (RFC 4180), or the filtered view the filter flags describe
+  csv         the facts (RFC 4180)
   statebench  one StateBench timeline per user partition with its initial_state
 
   --partition  numeric id or user:ORG/USER, capability:ORG/NAME, org:ORG (default: everything)
   ${FILTER_USAGE}
 
-The export reads one consistent snapshot even while an agent writes. Exit codes: 0 written,
+Filter flags narrow any format to the facts they select; --as-of exports the state as of that
+time (facts as they stood then, other rows as far as they existed). The export reads one consistent snapshot even while an agent writes. Exit codes: 0 written,
 1 failed (nothing written), 2 usage error.`,
   options: {
     db: { type: 'string' },
@@ -39,7 +39,6 @@ The export reads one consistent snapshot even while an agent writes. Exit codes:
     const format = enumOpt(args, 'format', EXPORT_FORMATS, { required: true });
     const out = requireString(args, 'out');
     const filter = filterFromArgs(args);
-    if (filter && format !== 'csv') throw new StatelensError('INVALID_INPUT', 'Filter flags apply to --format csv only');
     const store = openDb(args, { readonly: true });
     const bar = progressBar(io, `export ${format}`);
     const abort = new AbortController();

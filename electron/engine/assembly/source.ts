@@ -228,6 +228,16 @@ export function* validFactsOrdered(
   }
 }
 
+/** What the simple orders rank by, for facts by row id: importance, when the fact was established
+ * and when it was last touched (accessed, else established). Read only for the facts placed. */
+export function rankingInputs(ctx: PartitionContext, rids: readonly number[]): Map<number, { importance: number; ts: string; touched: string }> {
+  const rows = rawStmt(
+    ctx,
+    `SELECT f.rid, f.importance, f.ts, ${RECENT_AT} FROM facts f WHERE f.rid IN (SELECT value FROM json_each(@rids)) AND +f.partition_id = @pid`,
+  ).all({ rids: JSON.stringify(rids), pid: ctx.partitionId }) as Array<[number, number, string, string]>;
+  return new Map(rows.map(([rid, importance, ts, touched]) => [rid, { importance, ts, touched }]));
+}
+
 type ScoredRid = [rid: number, score: number];
 
 /** julianday() difference the timestamp order may hide: a day overflow ("02-31" is March 2nd:

@@ -2,7 +2,7 @@
 // tied to a provenance item. Filling uses per-line token counts (memoised); `finish` counts the
 // FINAL joined text exactly and drops the last-filled lines until it fits, so headers and joins
 // can never push a context over its budget. Spans are UTF-16 offsets into the final text.
-import type { AssemblySection, IncludedProvenance, ItemMark, ProvenanceKind, Span } from '../../../shared/assembly';
+import type { AssemblySection, IncludedProvenance, ItemMark, ProvenanceKind, ScoreComponent, Span } from '../../../shared/assembly';
 import type { Tokenizer } from './tokenizer';
 
 export interface ItemRef {
@@ -10,6 +10,8 @@ export interface ItemRef {
   readonly id: string;
   readonly label: string;
   readonly score: number;
+  /** What the score is made of; a strategy may fill it after placing (before `finish`). */
+  readonly components?: readonly ScoreComponent[];
   readonly marks: readonly ItemMark[];
 }
 
@@ -209,6 +211,7 @@ export class ContextBuilder {
           status: 'included',
           rank: r.rankOf.get(l) ?? 0,
           score: l.ref.score,
+          components: l.ref.components ? l.ref.components.map((c) => ({ ...c })) : [],
           section: name,
           span,
           marks: [...l.ref.marks],

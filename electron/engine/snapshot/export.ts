@@ -13,6 +13,7 @@ import { writeCsv } from './csv';
 import { writeMarkdown } from './markdown';
 import { openSnapshotReader, type ReaderOptions, type SnapshotReader } from './reader';
 import { countRecords, iterateRecords, totalOf } from './records';
+import { selectFacts, type ExportSelection } from './selection';
 import { Ticker, tempPathFor, throwIfAborted, withFileSink, type ExportControl, type FileSink } from './sink';
 import { writeStatebench } from './statebench';
 
@@ -23,7 +24,7 @@ export interface ExportOptions extends ExportControl, ReaderOptions {
   readonly out: string;
   /** One partition (numeric id); omitted or null: the whole database. */
   readonly partitionId?: number | null;
-  /** CSV only: the filtered view to export. */
+  /** Only the facts of this filtered view (and, with its asOf, the state as of that time). */
   readonly filter?: FactFilterInput;
   /** Replace an existing file at `out` (default: refuse). */
   readonly overwrite?: boolean;
@@ -47,13 +48,14 @@ async function writeSnapshot(
   partitionId: number | null,
   ndjson: boolean,
   control: ExportControl,
+  selection: ExportSelection | undefined,
 ): Promise<{ records: number; counts: Record<string, number> }> {
-  const expected = countRecords(db, partitionId);
+  const expected = countRecords(db, partitionId, selection);
   const ticker = new Ticker(control, 'records', totalOf(expected));
   const counts: Record<string, number> = {};
   await sink.write(ndjson ? `${JSON.stringify(header)}\n` : `{"header":${JSON.stringify(header)},\n"records":[`);
   let n = 0;
-  for (const rec of iterateRecords(db, partitionId)) {
+  for (const rec of iterateRecords(db, partitionId, selection)) {
     counts[rec.type] = (counts[rec.type] ?? 0) + 1;
     await sink.write(ndjson ? `${JSON.stringify(rec)}\n` : `${n === 0 ? '\n' : ',\n'}${JSON.stringify(rec)}`);
     n++;
@@ -65,26 +67,28 @@ async function writeSnapshot(
   return { records: n, counts };
 }
 
-/** A partition as a SQLite database of its own: its records replayed into a fresh file. */
-async function writePartitionCopy(
+/** A partition (or a selection) as a SQLite database of its own: its records replayed into a
+ * fresh file. */
+async function writeRecordCopy(
   reader: SnapshotReader,
   target: string,
   header: SnapshotHeader,
-  partitionId: number,
+  partitionId: number | null,
   control: ExportControl,
   native: ReaderOptions,
+  selection: ExportSelection | undefined,
 ): Promise<{ records: number; counts: Record<string, number>; bytes: number }> {
   const temp = tempPathFor(target);
   const out = openDatabase(temp, { create: true, ...(native.nativeBinding ? { nativeBinding: native.nativeBinding } : {}) });
   try {
-    const expected = countRecords(reader.db, partitionId);
+    const expected = countRecords(reader.db, partitionId, selection);
     const ticker = new Ticker(control, 'records', totalOf(expected));
     const locate: Locator = (seq) => ({ label: `record ${seq}` });
     const counts: Record<string, number> = {};
     let n = 0;
     out.exec('BEGIN IMMEDIATE');
     const applier = new RecordApplier(out, header, locate);
-    for (const rec of iterateRecords(reader.db, partitionId)) {
+    for (const rec of iterateRecords(reader.db, partitionId, selection)) {
       counts[rec.type] = (counts[rec.type] ?? 0) + 1;
       applier.apply(rec, ++n);
       await ticker.tick();
@@ -116,7 +120,6 @@ export async function exportStore(store: Store, options: ExportOptions): Promise
   const format = ExportFormat.parse(options.format);
   const target = options.out;
   const partitionId = options.partitionId ?? null;
-  if (options.filter !== undefined && format !== 'csv') throw new StatelensError('INVALID_INPUT', 'A filter applies to CSV exports only');
   if (fs.existsSync(target)) {
     if (!options.overwrite) throw new StatelensError('CONFLICT', `${target} already exists (choose another name or overwrite it)`);
     if (fs.statSync(target).isDirectory()) throw new StatelensError('INVALID_INPUT', `${target} is a folder`);
@@ -124,6 +127,9 @@ export async function exportStore(store: Store, options: ExportOptions): Promise
   throwIfAborted(options.signal);
   const reader = openSnapshotReader(store.path, options);
   try {
+    // CSV lists the filtered view through the table's own paging; the other formats read the
+    // selection from a temporary table of this connection.
+    const selection = options.filter !== undefined && format !== 'csv' ? selectFacts(reader.db, partitionId, options.filter) : undefined;
     const header: SnapshotHeader = {
       type: 'header',
       format: SNAPSHOT_FORMAT,
@@ -132,12 +138,13 @@ export async function exportStore(store: Store, options: ExportOptions): Promise
       exportedAt: store.services.clock.now(),
       generator: GENERATOR,
       scope: scopeOf(reader, partitionId),
+      ...(selection ? { selection: { filter: selection.filter, facts: selection.facts } } : {}),
     };
     await options.onSnapshotOpen?.();
     const control: ExportControl = options;
     if (format === 'sqlite') {
-      if (partitionId !== null) {
-        const r = await writePartitionCopy(reader, target, header, partitionId, control, options);
+      if (partitionId !== null || selection) {
+        const r = await writeRecordCopy(reader, target, header, partitionId, control, options, selection);
         return { format, path: target, bytes: r.bytes, records: r.records, counts: r.counts };
       }
       // VACUUM INTO reads one consistent snapshot by itself and cannot run inside a transaction.
@@ -165,17 +172,24 @@ export async function exportStore(store: Store, options: ExportOptions): Promise
       switch (format) {
         case 'json':
         case 'ndjson':
-          return writeSnapshot(reader.db, sink, header, partitionId, format === 'ndjson', control);
+          return writeSnapshot(reader.db, sink, header, partitionId, format === 'ndjson', control, selection);
         case 'csv': {
           const n = await writeCsv(reader.db, sink, partitionId, options.filter, control);
           return { records: n, counts: { fact: n } };
         }
         case 'markdown': {
-          const n = await writeMarkdown(reader.db, sink, partitionId, { exportedAt: header.exportedAt, schemaVersion: header.schemaVersion }, control);
+          const n = await writeMarkdown(
+            reader.db,
+            sink,
+            partitionId,
+            { exportedAt: header.exportedAt, schemaVersion: header.schemaVersion },
+            control,
+            selection,
+          );
           return { records: n, counts: { fact: n } };
         }
         case 'statebench': {
-          const n = await writeStatebench(reader.db, sink, partitionId, control);
+          const n = await writeStatebench(reader.db, sink, partitionId, control, selection);
           return { records: n, counts: { partition: n } };
         }
       }

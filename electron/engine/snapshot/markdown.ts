@@ -1,11 +1,14 @@
 // The Markdown report a person can read: per partition its identity, environment, valid facts by
 // memory type, constraints, needs_review flags with their cause, supersession chains, proposals,
 // working set, agent state and context documents. Values are escaped so nothing renders as markup.
+// A selection (a filtered or as-of export) narrows the facts; as of a time, "valid" means valid
+// then and the other layers show what existed by then.
 import type { Sqlite } from '../db/open';
 import { FACT_COLUMNS, type FactRow } from '../facts/rows';
 import { LATEST_SIGNALS_SQL } from '../layers/environment';
 import type { IdentityRow } from '../layers/identity';
 import { partitionLabel, refFromRow, type PartitionRow } from '../partitions/partitions';
+import { existedBy, factAsExported, SELECTED_SQL, type ExportSelection } from './selection';
 import { Ticker, type ExportControl, type FileSink } from './sink';
 
 const MAX_CELL = 1000;
@@ -34,18 +37,21 @@ interface Section {
   readonly title: string;
 }
 
-const FACTS_BY_TYPE = `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.is_valid = 1 AND f.memory_type = ? ORDER BY f.ts, f.rid`;
-const SECTIONS: Record<'constraints' | 'review' | 'proposals', Section> = {
-  constraints: {
-    title: 'Constraints',
-    sql: `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.is_valid = 1 AND f.is_constraint = 1 ORDER BY f.ts, f.rid`,
-  },
-  review: { title: 'Needs review', sql: `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.needs_review = 1 ORDER BY f.ts, f.rid` },
-  proposals: {
-    title: 'Proposals (lower authority, not applied)',
-    sql: `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.status = 'proposal' ORDER BY f.ts, f.rid`,
-  },
-};
+/** `@p` is the partition; `@as_of` the selection's time when it has one. */
+function factQueries(selection: ExportSelection | undefined) {
+  const valid = selection?.asOf != null ? "(f.status <> 'proposal' AND f.ts <= @as_of AND (f.valid_to IS NULL OR f.valid_to > @as_of))" : 'f.is_valid = 1';
+  const only = selection ? ` AND ${SELECTED_SQL}` : '';
+  const facts = (where: string) => `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = @p AND ${where}${only} ORDER BY f.ts, f.rid`;
+  return {
+    byType: facts(`${valid} AND f.memory_type = @type`),
+    sections: {
+      constraints: { title: 'Constraints', sql: facts(`${valid} AND f.is_constraint = 1`) },
+      review: { title: 'Needs review', sql: facts('f.needs_review = 1') },
+      proposals: { title: 'Proposals (lower authority, not applied)', sql: facts("f.status = 'proposal'") },
+    } satisfies Record<'constraints' | 'review' | 'proposals', Section>,
+    chainHeads: facts('f.supersedes IS NOT NULL'),
+  };
+}
 
 export async function writeMarkdown(
   db: Sqlite,
@@ -53,16 +59,25 @@ export async function writeMarkdown(
   partitionId: number | null,
   meta: { exportedAt: string; schemaVersion: number },
   control: ExportControl,
+  selection?: ExportSelection,
 ): Promise<number> {
+  const queries = factQueries(selection);
+  const asOf = selection?.asOf ?? null;
+  const bind = (p: number, extra: Record<string, unknown> = {}) => ({ p, ...(asOf !== null ? { as_of: asOf } : {}), ...extra });
   const partitions = db
     .prepare('SELECT * FROM partitions WHERE @p IS NULL OR id = @p ORDER BY org_id, kind, subject')
     .all({ p: partitionId }) as PartitionRow[];
-  const total = db.prepare('SELECT count(*) FROM facts WHERE @p IS NULL OR partition_id = @p').pluck().get({ p: partitionId }) as number;
+  const total = selection
+    ? selection.facts
+    : (db.prepare('SELECT count(*) FROM facts WHERE @p IS NULL OR partition_id = @p').pluck().get({ p: partitionId }) as number);
   const ticker = new Ticker(control, 'report', total);
-  const byId = db.prepare(`SELECT ${FACT_COLUMNS} FROM facts f WHERE f.id = ?`);
+  const byIdAll = db.prepare(`SELECT ${FACT_COLUMNS} FROM facts f WHERE f.id = ?`);
+  // Within a selection, chains and proposals refer only to facts in the report.
+  const byId = { get: (id: string) => (selection && !selection.has(id) ? undefined : (byIdAll.get(id) as FactRow | undefined)) };
   await sink.write(
     `# Statelens memory report\n\nExported ${mdText(meta.exportedAt)} from a database of schema version ${meta.schemaVersion}; ` +
-      `${partitions.length} partition${partitions.length === 1 ? '' : 's'}. Superseded facts appear only in their chains.\n\n`,
+      `${partitions.length} partition${partitions.length === 1 ? '' : 's'}. Superseded facts appear only in their chains.\n\n` +
+      (selection ? `${selectionText(selection)}\n\n` : ''),
   );
   for (const p of partitions) {
     const ref = refFromRow(p);
@@ -91,7 +106,7 @@ export async function writeMarkdown(
       );
     } else await sink.write('No identity recorded.\n\n');
 
-    const env = db.prepare(LATEST_SIGNALS_SQL).all({ p: p.id, at: null }) as Array<{ key: string; value: string; observed_at: string }>;
+    const env = db.prepare(LATEST_SIGNALS_SQL).all({ p: p.id, at: asOf }) as Array<{ key: string; value: string; observed_at: string }>;
     if (env.length > 0)
       await sink.write(
         '### Environment\n\n' +
@@ -104,9 +119,10 @@ export async function writeMarkdown(
 
     await sink.write('### Valid facts\n\n');
     for (const type of ['user', 'capability', 'organizational']) {
-      const facts = db.prepare(FACTS_BY_TYPE).iterate(p.id, type) as IterableIterator<FactRow>;
+      const facts = db.prepare(queries.byType).iterate(bind(p.id, { type })) as IterableIterator<FactRow>;
       let header = false;
-      for (const f of facts) {
+      for (const row of facts) {
+        const f = factAsExported(row, selection);
         if (!header) {
           await sink.write(
             `#### ${MEMORY_TITLES[type]}\n\n| key | value | source | since | scope | importance | flags |\n| --- | --- | --- | --- | --- | --- | --- |\n`,
@@ -129,9 +145,10 @@ export async function writeMarkdown(
     }
 
     for (const key of ['constraints', 'review', 'proposals'] as const) {
-      const section = SECTIONS[key];
+      const section = queries.sections[key];
       let header = false;
-      for (const f of db.prepare(section.sql).iterate(p.id) as IterableIterator<FactRow>) {
+      for (const row of db.prepare(section.sql).iterate(bind(p.id)) as IterableIterator<FactRow>) {
+        const f = factAsExported(row, selection);
         if (!header) {
           const cols =
             key === 'review'
@@ -146,13 +163,7 @@ export async function writeMarkdown(
           key === 'review'
             ? [f.key, f.value, f.review_cause, f.review_cause_fact]
             : key === 'proposals'
-              ? [
-                  f.key,
-                  f.value,
-                  source(f),
-                  f.proposal_for ? `${f.proposal_for}: ${(byId.get(f.proposal_for) as FactRow | undefined)?.value ?? '(gone)'}` : null,
-                  f.supersession_reason,
-                ]
+              ? [f.key, f.value, source(f), f.proposal_for ? `${f.proposal_for}: ${byId.get(f.proposal_for)?.value ?? '(gone)'}` : null, f.supersession_reason]
               : [f.key, f.value, f.constraint_type, source(f)];
         await sink.write(`| ${cells.map((c) => mdText(c)).join(' | ')} |\n`);
       }
@@ -161,19 +172,22 @@ export async function writeMarkdown(
 
     // Chains: from each latest version (it superseded something, nothing superseded it) back to the first.
     let chains = 0;
-    for (const head of db
-      .prepare(`SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.supersedes IS NOT NULL AND f.superseded_by IS NULL ORDER BY f.ts, f.rid`)
-      .iterate(p.id) as IterableIterator<FactRow>) {
+    for (const row of db.prepare(queries.chainHeads).iterate(bind(p.id)) as IterableIterator<FactRow>) {
+      const head = factAsExported(row, selection);
+      // A head: nothing (in the report) superseded it.
+      if (head.superseded_by !== null || head.supersedes === null) continue;
       const versions: FactRow[] = [head];
       const seen = new Set([head.id]);
       let cur = head;
       while (cur.supersedes) {
-        const prev = byId.get(cur.supersedes) as FactRow | undefined;
+        const found = byId.get(cur.supersedes);
+        const prev = found && factAsExported(found, selection);
         if (!prev || seen.has(prev.id)) break;
         seen.add(prev.id);
         versions.unshift(prev);
         cur = prev;
       }
+      if (selection && versions.length < 2) continue;
       if (chains === 0) await sink.write('### Supersession chains\n\n');
       chains++;
       const lines = versions.map((v, i) => {
@@ -200,17 +214,20 @@ export async function writeMarkdown(
     }>;
     let ws = false;
     for (const w of working) {
+      if (!existedBy(w.created_at, selection)) continue;
       if (!ws) await sink.write('### Working set\n\n| session | type | speaker | value | at | expires |\n| --- | --- | --- | --- | --- | --- |\n');
       ws = true;
       await sink.write(`| ${[w.session_id, w.item_type, w.speaker, w.value, w.created_at, w.expires_at].map((c) => mdText(c, 300)).join(' | ')} |\n`);
     }
     if (ws) await sink.write('\n');
 
-    const states = db.prepare('SELECT session_id, state, updated_at FROM agent_states WHERE partition_id = ? ORDER BY session_id').all(p.id) as Array<{
-      session_id: string;
-      state: string;
-      updated_at: string;
-    }>;
+    const states = (
+      db.prepare('SELECT session_id, state, updated_at FROM agent_states WHERE partition_id = ? ORDER BY session_id').all(p.id) as Array<{
+        session_id: string;
+        state: string;
+        updated_at: string;
+      }>
+    ).filter((s) => existedBy(s.updated_at, selection));
     if (states.length > 0) {
       const rows = states.map((s) => {
         const st = JSON.parse(s.state) as {
@@ -233,9 +250,9 @@ export async function writeMarkdown(
     }
     const docs = db
       .prepare(
-        'SELECT session_id, max(version) AS version, max(created_at) AS at, count(*) AS versions FROM context_documents WHERE partition_id = ? GROUP BY session_id ORDER BY session_id',
+        'SELECT session_id, max(version) AS version, max(created_at) AS at, count(*) AS versions FROM context_documents WHERE partition_id = @p AND (@at IS NULL OR created_at <= @at) GROUP BY session_id ORDER BY session_id',
       )
-      .all(p.id) as Array<{
+      .all({ p: p.id, at: asOf }) as Array<{
       session_id: string;
       version: number;
       at: string;
@@ -253,4 +270,15 @@ export async function writeMarkdown(
   }
   ticker.finish();
   return ticker.done;
+}
+
+/** What a selected report holds, in words. */
+function selectionText(selection: ExportSelection): string {
+  const { asOf: _a, ...rest } = selection.filter;
+  const filtered = Object.entries(rest).some(([k, v]) => v !== undefined && !(k === 'validity' && v === 'all'));
+  const parts = [
+    selection.asOf ? `the state as of ${mdText(selection.asOf)}` : '',
+    filtered ? `only the facts of a filter (${selection.facts} fact${selection.facts === 1 ? '' : 's'})` : '',
+  ].filter(Boolean);
+  return `This report shows ${parts.join(', and ')}.`;
 }

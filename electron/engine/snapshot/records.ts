@@ -1,6 +1,7 @@
 // The snapshot record source: every row of every layer of one partition (or of the whole
 // database) as typed records, in dependency order, read lazily with `.iterate()` so memory stays
 // flat whatever the store's size. Callers hold one read transaction around the whole walk.
+// A selection (a filtered or as-of export) narrows the facts and, as of a time, the other layers.
 import type { SnapshotRecord, SnapshotRecordType } from '../../../shared/snapshot';
 import { SNAPSHOT_RECORD_ORDER } from '../../../shared/snapshot';
 import { auditRowToEntry } from '../audit/audit';
@@ -9,6 +10,7 @@ import { FACT_COLUMNS, rowToFact, type FactRow } from '../facts/rows';
 import { identityFromRow, type IdentityRow } from '../layers/identity';
 import { workingItemFromRow, type WorkingRow } from '../layers/working-set';
 import { refFromRow, type PartitionRow } from '../partitions/partitions';
+import { existedBy, factAsExported, SELECTED_SQL, type ExportSelection } from './selection';
 
 type Counts = Record<SnapshotRecordType, number>;
 
@@ -27,9 +29,12 @@ const COUNT_SQL: Record<SnapshotRecordType, string> = {
   audit: 'SELECT count(*) FROM audit_log WHERE @p IS NULL OR partition_id = @p',
 };
 
-export function countRecords(db: Sqlite, partitionId: number | null): Counts {
+/** Records of each type in the scope; with a selection, facts count exactly and the other
+ * layers at most (the figures size progress, not the file). */
+export function countRecords(db: Sqlite, partitionId: number | null, selection?: ExportSelection): Counts {
   const counts = {} as Counts;
   for (const type of SNAPSHOT_RECORD_ORDER) counts[type] = db.prepare(COUNT_SQL[type]).pluck().get({ p: partitionId }) as number;
+  if (selection) counts.fact = selection.facts;
   return counts;
 }
 
@@ -43,7 +48,8 @@ function* rows<R>(db: Sqlite, sql: string, partitionId: number | null): Generato
 
 /** Every record of the scope, in SNAPSHOT_RECORD_ORDER; within a type, in a stable order that
  * an import into an empty database reproduces (so export -> import -> export is identical). */
-export function* iterateRecords(db: Sqlite, partitionId: number | null): Generator<SnapshotRecord> {
+export function* iterateRecords(db: Sqlite, partitionId: number | null, selection?: ExportSelection): Generator<SnapshotRecord> {
+  const by = (at: string | null | undefined): boolean => existedBy(at, selection);
   for (const r of rows<PartitionRow>(db, 'SELECT * FROM partitions WHERE @p IS NULL OR id = @p ORDER BY id', partitionId)) {
     yield { type: 'partition', id: r.id, ref: refFromRow(r), maturity: r.maturity, createdAt: r.created_at };
   }
@@ -58,13 +64,16 @@ export function* iterateRecords(db: Sqlite, partitionId: number | null): Generat
       identity: identityFromRow(r),
     };
   }
-  for (const r of rows<FactRow>(db, `SELECT ${FACT_COLUMNS} FROM facts f WHERE @p IS NULL OR f.partition_id = @p ORDER BY f.rid`, partitionId)) {
-    const { dependsOn: _d, derivedFacts: _f, ...fact } = rowToFact(r);
+  const selected = selection ? ` AND ${SELECTED_SQL}` : '';
+  for (const r of rows<FactRow>(db, `SELECT ${FACT_COLUMNS} FROM facts f WHERE (@p IS NULL OR f.partition_id = @p)${selected} ORDER BY f.rid`, partitionId)) {
+    const { dependsOn: _d, derivedFacts: _f, ...fact } = rowToFact(factAsExported(r, selection));
     yield { type: 'fact', partition: r.partition_id, fact };
   }
   for (const r of rows<{ partition_id: number; dependent: string; depends_on: string }>(
     db,
-    'SELECT partition_id, dependent, depends_on FROM fact_edges WHERE @p IS NULL OR partition_id = @p ORDER BY dependent, depends_on',
+    `SELECT partition_id, dependent, depends_on FROM fact_edges WHERE (@p IS NULL OR partition_id = @p)${
+      selection ? ` AND dependent IN (SELECT f.id FROM facts f WHERE ${SELECTED_SQL}) AND depends_on IN (SELECT f.id FROM facts f WHERE ${SELECTED_SQL})` : ''
+    } ORDER BY dependent, depends_on`,
     partitionId,
   )) {
     yield { type: 'edge', partition: r.partition_id, dependent: r.dependent, dependsOn: r.depends_on };
@@ -74,6 +83,7 @@ export function* iterateRecords(db: Sqlite, partitionId: number | null): Generat
     'SELECT * FROM working_items WHERE @p IS NULL OR partition_id = @p ORDER BY rid',
     partitionId,
   )) {
+    if (!by(r.created_at)) continue;
     yield {
       type: 'working_item',
       partition: r.partition_id,
@@ -85,6 +95,7 @@ export function* iterateRecords(db: Sqlite, partitionId: number | null): Generat
     'SELECT * FROM environment_signals WHERE @p IS NULL OR partition_id = @p ORDER BY partition_id, key, observed_at',
     partitionId,
   )) {
+    if (!by(r.observed_at)) continue;
     yield { type: 'environment', partition: r.partition_id, signal: { key: r.key, value: r.value, observedAt: r.observed_at } };
   }
   for (const r of rows<{ partition_id: number; id: string; title: string; body: string; acl: string; created_at: string }>(
@@ -92,6 +103,7 @@ export function* iterateRecords(db: Sqlite, partitionId: number | null): Generat
     'SELECT * FROM org_documents WHERE @p IS NULL OR partition_id = @p ORDER BY rid',
     partitionId,
   )) {
+    if (!by(r.created_at)) continue;
     yield {
       type: 'org_document',
       partition: r.partition_id,
@@ -120,6 +132,8 @@ export function* iterateRecords(db: Sqlite, partitionId: number | null): Generat
     'SELECT * FROM agent_states WHERE @p IS NULL OR partition_id = @p ORDER BY partition_id, session_id',
     partitionId,
   )) {
+    // Agent state keeps no history: as of an earlier time than its last update it is left out.
+    if (!by(r.updated_at)) continue;
     yield {
       type: 'agent_state',
       partition: r.partition_id,
@@ -133,6 +147,7 @@ export function* iterateRecords(db: Sqlite, partitionId: number | null): Generat
     'SELECT * FROM context_documents WHERE @p IS NULL OR partition_id = @p ORDER BY partition_id, session_id, version',
     partitionId,
   )) {
+    if (!by(r.created_at)) continue;
     yield {
       type: 'context_document',
       partition: r.partition_id,
@@ -140,6 +155,7 @@ export function* iterateRecords(db: Sqlite, partitionId: number | null): Generat
     };
   }
   for (const r of rows<Parameters<typeof auditRowToEntry>[0]>(db, 'SELECT * FROM audit_log WHERE @p IS NULL OR partition_id = @p ORDER BY id', partitionId)) {
+    if (!by(r.at)) continue;
     yield { type: 'audit', entry: auditRowToEntry(r) };
   }
 }

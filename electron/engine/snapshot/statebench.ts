@@ -1,13 +1,15 @@
 // StateBench export: each user partition as one timeline line (JSONL) whose `initial_state`
 // carries the identity, the persistent facts in StateBench's own field names (chains included,
 // proposals left out: StateBench has no such notion), the working set and the environment, with
-// no events, so StateBench (or `statelens import statebench`) can replay the state as it stands.
+// no events, so StateBench (or `statelens import statebench`) can replay the state as it stands
+// (or, for an as-of export, as it stood then; a filtered export carries only the filter's facts).
 import { StatelensError } from '../../../shared/errors';
 import type { Sqlite } from '../db/open';
 import { FACT_COLUMNS, type FactRow } from '../facts/rows';
 import type { PartitionRow } from '../partitions/partitions';
 import { LATEST_SIGNALS_SQL } from '../layers/environment';
 import type { IdentityRow } from '../layers/identity';
+import { existedBy, factAsExported, SELECTED_SQL, type ExportSelection } from './selection';
 import { Ticker, type ExportControl, type FileSink } from './sink';
 
 export interface StatebenchFactOut {
@@ -36,7 +38,15 @@ export function userPartitions(db: Sqlite, partitionId: number | null): Partitio
   return rows;
 }
 
-export async function writeStatebench(db: Sqlite, sink: FileSink, partitionId: number | null, control: ExportControl): Promise<number> {
+export async function writeStatebench(
+  db: Sqlite,
+  sink: FileSink,
+  partitionId: number | null,
+  control: ExportControl,
+  selection?: ExportSelection,
+): Promise<number> {
+  const asOf = selection?.asOf ?? null;
+  const kept = (ids: string[]): string[] => (selection ? ids.filter((id) => selection.has(id)) : ids);
   const partitions = userPartitions(db, partitionId);
   const ticker = new Ticker(control, 'partitions', partitions.length, 1);
   // StateBench keys a timeline by its id: the user id, made unique when two orgs share one.
@@ -47,9 +57,12 @@ export async function writeStatebench(db: Sqlite, sink: FileSink, partitionId: n
   for (const p of partitions) {
     const identity = db.prepare('SELECT * FROM identities WHERE partition_id = ?').get(p.id) as IdentityRow | undefined;
     const facts: StatebenchFactOut[] = [];
-    for (const f of db
-      .prepare(`SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.status <> 'proposal' ORDER BY f.ts, f.rid`)
+    for (const row of db
+      .prepare(
+        `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.status <> 'proposal'${selection ? ` AND ${SELECTED_SQL}` : ''} ORDER BY f.ts, f.rid`,
+      )
       .iterate(p.id) as IterableIterator<FactRow>) {
+      const f = factAsExported(row, selection);
       facts.push({
         id: f.id,
         key: f.key,
@@ -60,8 +73,8 @@ export async function writeStatebench(db: Sqlite, sink: FileSink, partitionId: n
         superseded_by: f.superseded_by,
         is_valid: f.is_valid === 1,
         scope: f.scope,
-        depends_on: deps.all(f.id) as string[],
-        derived_facts: derived.all(f.id) as string[],
+        depends_on: kept(deps.all(f.id) as string[]),
+        derived_facts: kept(derived.all(f.id) as string[]),
         is_constraint: f.is_constraint === 1,
         constraint_type: f.constraint_type,
       });
@@ -73,9 +86,11 @@ export async function writeStatebench(db: Sqlite, sink: FileSink, partitionId: n
         created_at: string;
         priority: number;
       }>
-    ).map((w) => ({ item_type: w.item_type, content: w.value, ts: w.created_at, priority: w.priority }));
+    )
+      .filter((w) => existedBy(w.created_at, selection))
+      .map((w) => ({ item_type: w.item_type, content: w.value, ts: w.created_at, priority: w.priority }));
     const environment: Record<string, unknown> = {};
-    for (const s of db.prepare(LATEST_SIGNALS_SQL).all({ p: p.id, at: null }) as Array<{ key: string; value: string }>) environment[s.key] = s.value;
+    for (const s of db.prepare(LATEST_SIGNALS_SQL).all({ p: p.id, at: asOf }) as Array<{ key: string; value: string }>) environment[s.key] = s.value;
     const timeline = {
       id: (subjects.get(p.subject) ?? 0) > 1 ? `${p.subject}@${p.org_id}` : p.subject,
       version: '1.0',

@@ -19,7 +19,8 @@ export function assembleContextDocument(input: StrategyInput): StrategyOutput {
     while (room > 0 && !added) {
       const body = tokenizer.truncate(doc.body, room);
       if (body.length === 0) break;
-      const ref = { kind: 'document' as const, id, label: title, score: body.length / Math.max(1, doc.body.length), marks: [] };
+      const coverage = body.length / Math.max(1, doc.body.length);
+      const ref = { kind: 'document' as const, id, label: title, score: coverage, components: [{ name: 'coverage' as const, value: coverage }], marks: [] };
       added = builder.tryAdd('document', body, ref);
       room -= Math.max(1, Math.ceil(room * 0.01));
     }

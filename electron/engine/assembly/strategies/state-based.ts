@@ -7,7 +7,7 @@
 // identity's audience or scope stays out.
 // Scale: facts are never all read. FTS gives a bounded candidate list per term, the tail streams
 // from the (partition_id, ts) index, only tried lines are tokenised, filling stops when full.
-import type { ItemMark } from '../../../../shared/assembly';
+import type { ItemMark, ScoreComponent } from '../../../../shared/assembly';
 import { agentStateRecord } from '../../agent-state/agent-state';
 import { DeadValues, normalised, restatesAgainst, type DeadSource, type Reaffirmed } from '../curation';
 import { asksForHistory, continuity, episodes } from '../conversation';
@@ -62,6 +62,8 @@ const PER_TERM = 100;
 /** Facts whose words expand the query when judging which turns are relevant. */
 const FEEDBACK_FACTS = 3;
 const FEEDBACK_WEIGHT = 0.5;
+/** Relevant constraints rank above equally relevant facts. */
+const CONSTRAINT_BOOST = 1.5;
 
 export interface StateBasedTuning {
   /** After relevant facts, fill the facts' share with the others, newest first. */
@@ -164,7 +166,9 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
   const shownFacts: LeanFact[] = [];
   const feedback: LeanFact[] = [];
   let full = false;
-  const place = (f: LeanFact, score: number): boolean => {
+  /** `relevance`: BM25 (negated, higher is better) of a matched fact, 0 for an unmatched one. */
+  const place = (f: LeanFact, relevance: number, boosted = false): boolean => {
+    const score = boosted ? relevance * CONSTRAINT_BOOST : relevance;
     placed.add(f.id);
     const out = scopeExclusion(f, req) ?? labelled(f.value);
     if (out) {
@@ -174,7 +178,9 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
     const marks = factMarks(f, needsReview(f));
     const { text: value, redacted } = deadValues.redact(f.value);
     if (redacted) marks.push('redacted');
-    const ref: ItemRef = { kind: 'fact', id: f.id, label: f.key, score, marks };
+    const components: ScoreComponent[] = [{ name: 'relevance', value: relevance }];
+    if (boosted) components.push({ name: 'constraint', value: CONSTRAINT_BOOST });
+    const ref: ItemRef = { kind: 'fact', id: f.id, label: f.key, score, components, marks };
     if (!builder.tryAdd(sectionOf(marks), factLine(f, marks, value), ref, { limit: factLimit })) return false;
     shown.push(normalised(f.value));
     shownFacts.push(f);
@@ -186,7 +192,7 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
     const c = relevant[i] as (typeof relevant)[number];
     if (!c.fact) readFacts(i, 64);
     if (!c.fact) continue;
-    if (!place(c.fact, -c.bm25 * (c.is_constraint ? 1.5 : 1))) {
+    if (!place(c.fact, -c.bm25, c.is_constraint === 1)) {
       full = true;
       break;
     }
@@ -221,7 +227,7 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
         log.exclude('document', d.id, d.title, { reason: 'not_relevant' });
         continue;
       }
-      const ref: ItemRef = { kind: 'document', id: d.id, label: d.title, score, marks: [] };
+      const ref: ItemRef = { kind: 'document', id: d.id, label: d.title, score, components: [{ name: 'relevance', value: score }], marks: [] };
       if (!builder.tryAdd('documents', `- ${oneLine(d.title)}: ${oneLine(d.body)}`, ref)) log.exclude('document', d.id, d.title, { reason: 'budget' });
     }
   }
@@ -340,7 +346,7 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
     const marks = itemMarks(w);
     if (redacted) marks.push('redacted');
     if (superseded) marks.push('superseded');
-    const ref: ItemRef = { kind: 'working_item', id: w.id, label: w.key, score, marks };
+    const ref: ItemRef = { kind: 'working_item', id: w.id, label: w.key, score, components: [{ name: 'relevance', value: score }], marks };
     if (!builder.tryAdd('working', itemLine(w, marks, text), ref, { order: order.get(w.id) ?? 0 })) {
       room = false;
       log.exclude('working_item', w.id, w.key, { reason: 'budget' });
