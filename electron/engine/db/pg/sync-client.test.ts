@@ -3,9 +3,10 @@
 // lost server connection surfacing as DB_UNAVAILABLE instead of a hang.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StatelensError } from '../../../../shared/errors';
-import { dropServerSchema, scratchSchemaName, SERVER_SKIP_REASON, SERVER_URL, serverTarget } from '../../../../test/helpers/pg';
+import { SERVER_SKIP_REASON, SERVER_URL, serverScratchDatabase } from '../../../../test/helpers/pg';
 import { tmpDir } from '../../../../test/helpers/tmp';
-import { quoteIdent, SyncPg } from './sync-client';
+import { SyncPg } from './sync-client';
+import type { PgTarget } from './target';
 
 function caught(fn: () => unknown): StatelensError {
   try {
@@ -19,21 +20,18 @@ function caught(fn: () => unknown): StatelensError {
 
 if (!SERVER_URL) console.log(SERVER_SKIP_REASON);
 
-const stores: Array<{ name: string; enabled: boolean; open: () => SyncPg; cleanup: () => void }> = [];
-{
-  stores.push({ name: 'PGlite', enabled: true, open: () => SyncPg.open({ kind: 'pglite' }), cleanup: () => undefined });
-  const schema = scratchSchemaName('bridge');
-  stores.push({
-    name: 'server',
-    enabled: SERVER_URL !== undefined,
-    open: () => {
-      const conn = SyncPg.open(serverTarget(), { searchPath: quoteIdent(schema) });
-      conn.exec(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
-      return conn;
-    },
-    cleanup: () => dropServerSchema(schema),
-  });
+/** The server's scratch database, created on first use and dropped when the file's tests end. */
+let scratch: ReturnType<typeof serverScratchDatabase> | undefined;
+function serverTarget(): PgTarget {
+  scratch ??= serverScratchDatabase('bridge');
+  return scratch.target;
 }
+afterAll(() => scratch?.drop());
+
+const stores: Array<{ name: string; enabled: boolean; open: () => SyncPg }> = [
+  { name: 'PGlite', enabled: true, open: () => SyncPg.open({ kind: 'pglite' }) },
+  { name: 'server', enabled: SERVER_URL !== undefined, open: () => SyncPg.open(serverTarget()) },
+];
 
 for (const store of stores) {
   describe.skipIf(!store.enabled)(`sync bridge on ${store.name}`, () => {
@@ -45,7 +43,6 @@ for (const store of stores) {
     });
     afterAll(() => {
       db?.close();
-      store.cleanup();
     });
 
     it('runs parameterised statements: rows with numbers for bigint, and counts of changed rows', () => {
@@ -172,6 +169,7 @@ describe.skipIf(!SERVER_URL)('sync bridge on the server: a lost connection', () 
     expect(caught(() => SyncPg.open({ kind: 'server', url: refused.href })).code).toBe('DB_UNAVAILABLE');
     const missing = new URL(url);
     missing.pathname = '/s7_no_such_database';
+    expect(url.pathname).not.toBe(missing.pathname);
     expect(caught(() => SyncPg.open({ kind: 'server', url: missing.href })).code).toBe('NOT_FOUND');
   });
 });

@@ -33,6 +33,8 @@ type Reply = { ok: true; rows: unknown[]; rowCount: number } | { ok: false; erro
 const WAIT_SLICE_MS = 50;
 const DEFAULT_CALL_TIMEOUT_MS = 5 * 60_000;
 const OPEN_TIMEOUT_MS = 120_000;
+/** The contrib extensions the PostgreSQL schema creates; a server ships them, PGlite loads them. */
+export const PGLITE_EXTENSIONS = ['btree_gin', 'unaccent'] as const;
 
 const localRequire = createRequire(import.meta.url);
 
@@ -71,7 +73,13 @@ export class SyncPg {
       workerData: {
         port: port2,
         signalBuffer: this.signal.buffer,
-        modules: target.kind === 'server' ? { pg: moduleUrl('pg') } : { pglite: moduleUrl('@electric-sql/pglite') },
+        modules:
+          target.kind === 'server'
+            ? { pg: moduleUrl('pg') }
+            : {
+                pglite: moduleUrl('@electric-sql/pglite'),
+                pgliteExtensions: Object.fromEntries(PGLITE_EXTENSIONS.map((name) => [name, moduleUrl(`@electric-sql/pglite/contrib/${name}`)])),
+              },
         target,
         searchPath: options.searchPath,
         connectTimeoutMs: options.connectTimeoutMs ?? 10_000,

@@ -78,7 +78,13 @@ async function openServer() {
 async function openPglite() {
   const loaded = await import(modules.pglite);
   const PGlite = loaded.PGlite || (loaded.default && loaded.default.PGlite);
-  const db = await PGlite.create(target.dataDir ? { dataDir: target.dataDir } : {});
+  // The extensions the schema uses (btree_gin, unaccent) must be loaded when PGlite starts.
+  const extensions = {};
+  for (const [name, url] of Object.entries(modules.pgliteExtensions || {})) {
+    const ext = await import(url);
+    extensions[name] = ext[name] || (ext.default && ext.default[name]);
+  }
+  const db = await PGlite.create({ ...(target.dataDir ? { dataDir: target.dataDir } : {}), extensions });
   return {
     async query(sql, params) {
       const r = await db.query(sql, params, { rowMode: 'object' });
