@@ -106,6 +106,12 @@ for (const store of stores) {
         'SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = $1 ORDER BY table_name, ordinal_position',
         [main],
       ).rows;
+      // Text compares and sorts bytewise, as in SQLite, whatever the database's locale.
+      const localeText = conn.query(
+        "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = $1 AND data_type = 'text' AND collation_name IS DISTINCT FROM 'C'",
+        [main],
+      ).rows;
+      expect(localeText).toEqual([]);
       const pgTables = [...new Set(pg.map((c) => c.table_name))].filter((t) => t !== VERSION_TABLE).sort();
       expect(pgTables).toEqual([...lite.keys()].sort());
       for (const [table, columns] of lite) {
