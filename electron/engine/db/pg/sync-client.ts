@@ -36,11 +36,10 @@ const OPEN_TIMEOUT_MS = 120_000;
 /** The contrib extensions the PostgreSQL schema creates; a server ships them, PGlite loads them. */
 export const PGLITE_EXTENSIONS = ['btree_gin', 'unaccent'] as const;
 
-const localRequire = createRequire(import.meta.url);
-
 function moduleUrl(name: string): string {
   try {
-    return pathToFileURL(localRequire.resolve(name)).href;
+    // Resolved when a connection opens, never at import: loading the engine needs no driver.
+    return pathToFileURL(createRequire(import.meta.url).resolve(name)).href;
   } catch {
     throw new StatelensError('NOT_SUPPORTED', `PostgreSQL support needs the ${name} package, which is not installed`);
   }
