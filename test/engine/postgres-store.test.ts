@@ -24,6 +24,8 @@ function scenario(store: Store): unknown {
   const first = p.writeFact({ key: 'city', value: 'Lyon' });
   const second = p.writeFact({ key: 'city', value: 'Porto' });
   const other = p.writeFact({ key: 'budget', value: '$100,000 for the launch' });
+  p.addWorkingItems([{ key: 'turn', value: 'hello' }]);
+  p.saveQuery({ label: 'q', prompt: 'what is the budget?' });
   return {
     first,
     second,
@@ -32,6 +34,9 @@ function scenario(store: Store): unknown {
     facts: p.listFacts({}).rows,
     byValue: p.listFacts({ sort: { column: 'value', direction: 'asc' } }).rows.map((r) => r.id),
     valid: p.listFacts({ filter: { validity: 'valid' } }).rows.map((r) => r.id),
+    // Numbered parameters bound from an object, and a negative LIMIT (no limit).
+    working: p.workingItems(),
+    saved: p.savedQueries(),
   };
 }
 

@@ -14,8 +14,8 @@ describe('the PostgreSQL dialect compiles SQLite statements', () => {
       binds: [{ index: 1 }, { index: 2 }],
     });
     expect(postgresDialect.compile('SELECT * FROM audit_log WHERE (@pid IS NULL OR partition_id = @pid) AND id < @before')).toEqual({
-      text: 'SELECT * FROM audit_log WHERE ($1 IS NULL OR partition_id = $1) AND id < $2',
-      binds: [{ name: 'pid' }, { name: 'before' }],
+      text: 'SELECT * FROM audit_log WHERE ($1::text IS NULL OR partition_id = $2) AND id < $3',
+      binds: [{ name: 'pid' }, { name: 'pid' }, { name: 'before' }],
     });
     expect(postgresDialect.compile('SELECT ?2, ?1, ?').binds).toEqual([{ index: 2 }, { index: 1 }, { index: 3 }]);
   });
@@ -75,6 +75,16 @@ describe('the PostgreSQL dialect compiles SQLite statements', () => {
       'SELECT * FROM (SELECT 1) AS a JOIN (SELECT 2) b ON 1 = 1 JOIN (SELECT 3) AS sl_sub1 ON true',
     );
     expect(pg('SELECT id FROM facts WHERE id IN (SELECT id FROM facts)')).toBe('SELECT id FROM facts WHERE id IN (SELECT id FROM facts)');
+  });
+
+  it('reads a negative LIMIT as no limit and CROSS JOIN … ON as a join', () => {
+    expect(pg('SELECT id FROM saved_queries ORDER BY id LIMIT ?')).toBe(
+      'SELECT id FROM saved_queries ORDER BY id NULLS FIRST LIMIT NULLIF(GREATEST($1, -1), -1)',
+    );
+    expect(pg('SELECT f.id FROM json_each(?) j CROSS JOIN facts f ON f.id = j.value WHERE f.partition_id = ?')).toBe(
+      'SELECT f.id FROM json_array_elements_text(($1)::json) j JOIN facts f ON f.id = j.value WHERE f.partition_id = $2',
+    );
+    expect(pg('SELECT 1 FROM a CROSS JOIN b WHERE a.x = b.y')).toBe('SELECT 1 FROM a CROSS JOIN b WHERE a.x = b.y');
   });
 
   it('refuses SQLite-only constructs it cannot translate yet, by name', () => {

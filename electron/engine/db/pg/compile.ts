@@ -7,7 +7,7 @@ import { REFERENCE_TABLES, type Bind, type CompiledSql, type Dialect } from '../
 
 /** What the compiler rewrites, for readers and for the report of a refused statement. */
 export const TRANSLATIONS = [
-  '? / ?NNN / @name / :name / $name placeholders -> $1, $2… (a name used twice binds once)',
+  '? / ?NNN / @name / :name / $name placeholders -> $1, $2… (a name used twice binds once; an occurrence only tested for NULL binds apart, as text)',
   'a IS b / a IS NOT b -> IS NOT DISTINCT FROM / IS DISTINCT FROM',
   'unary + and INDEXED BY / NOT INDEXED (SQLite index hints) -> dropped',
   'json_each(x) -> json_array_elements_text((x)::json) (its column is still `value`)',
@@ -16,6 +16,7 @@ export const TRANSLATIONS = [
   'LIKE -> ILIKE (SQLite LIKE ignores case)',
   'ORDER BY x [ASC] -> NULLS FIRST, x DESC -> NULLS LAST (SQLite puts NULL lowest)',
   'an unnamed subquery in FROM gets a name (PostgreSQL before 16 requires one)',
+  'LIMIT ? with a negative value -> no limit; CROSS JOIN … ON -> JOIN … ON',
   'temp.name -> pg_temp.name; ifnull -> coalesce; instr -> strpos; group_concat -> string_agg; max/min(a, b) -> greatest/least',
 ] as const;
 
@@ -134,6 +135,8 @@ export function compileForPostgres(sql: string, orgScoped: (table: string) => bo
   let insertTable: string | undefined;
   let ignoreConflicts = false;
   let subqueries = 0;
+  /** Tokens of LIMIT parameters, wrapped so that a negative value means no limit. */
+  const limitParams = new Set<number>();
 
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i] as Tok;
@@ -150,13 +153,23 @@ export function compileForPostgres(sql: string, orgScoped: (table: string) => bo
         key = t.text.slice(1);
         bind = { name: key };
       }
+      // A parameter only tested for NULL gives PostgreSQL no type to infer: that occurrence
+      // binds on its own, as text (only its nullness counts).
+      const a = next(toks, i);
+      const b = next(toks, a);
+      const nullTest = lower(toks[a]) === 'is' && (lower(toks[b]) === 'null' || (lower(toks[b]) === 'not' && lower(toks[next(toks, b)]) === 'null'));
+      if (nullTest) {
+        binds.push(bind);
+        t.text = `$${binds.length}::text`;
+        continue;
+      }
       let n = byName.get(key);
       if (n === undefined) {
         binds.push(bind);
         n = binds.length;
         byName.set(key, n);
       }
-      t.text = `$${n}`;
+      t.text = limitParams.has(i) ? `$${n}, -1), -1)` : `$${n}`;
       continue;
     }
     if (t.kind === 'op' && t.text === '==') t.text = '=';
@@ -222,6 +235,22 @@ export function compileForPostgres(sql: string, orgScoped: (table: string) => bo
       } else if (!IS_OPERANDS.has(lower(toks[a]))) t.text = 'IS NOT DISTINCT FROM';
       continue;
     }
+    if (w === 'limit') {
+      // SQLite reads a negative LIMIT as "no limit"; PostgreSQL refuses it (NULL means none).
+      const a = next(toks, i);
+      const after = toks[next(toks, a)];
+      if (toks[a]?.kind === 'param' && (!after || after.kind === ')' || ['offset', 'for'].includes(lower(after)) || after.text === ';')) {
+        t.text = `${t.text} NULLIF(GREATEST(`;
+        for (let j = i + 1; j < a; j++) (toks[j] as Tok).text = '';
+        limitParams.add(a);
+      }
+      continue;
+    }
+    if (w === 'cross' && lower(toks[next(toks, i)]) === 'join' && joinHasOn(toks, next(toks, i))) {
+      // SQLite allows CROSS JOIN … ON (an inner join that keeps the join order); PostgreSQL does not.
+      t.text = '';
+      continue;
+    }
     if (w === 'like') {
       t.text = 'ILIKE';
       continue;
@@ -254,6 +283,24 @@ export function compileForPostgres(sql: string, orgScoped: (table: string) => bo
   let text = toks.map((t) => t.text).join('');
   if (ignoreConflicts) text = `${text.replace(/[\s;]+$/, '')} ON CONFLICT DO NOTHING`;
   return { text, binds };
+}
+
+/** True when the JOIN at `join` has an ON before the next join or clause at its depth. */
+function joinHasOn(toks: Tok[], join: number): boolean {
+  let depth = 0;
+  for (let j = join + 1; j < toks.length; j++) {
+    const t = toks[j] as Tok;
+    if (t.kind === '(') depth++;
+    else if (t.kind === ')') {
+      if (depth === 0) return false;
+      depth--;
+    } else if (depth === 0) {
+      const w = lower(t);
+      if (w === 'on') return true;
+      if (w === 'join' || CLAUSE_WORDS.has(w)) return false;
+    }
+  }
+  return false;
 }
 
 function topLevelCommas(toks: Tok[], open: number, close: number): number {

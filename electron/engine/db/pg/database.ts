@@ -38,6 +38,8 @@ function bindValues(binds: readonly Bind[], args: readonly unknown[]): unknown[]
   }
   return binds.map((b) => {
     if ('index' in b) {
+      // better-sqlite3 takes numbered parameters (?1) from an object keyed by number too.
+      if (String(b.index) in named) return named[String(b.index)] ?? null;
       if (b.index > positional.length) throw new StatelensError('INVALID_INPUT', `Too few parameter values: ?${b.index} has none`);
       return positional[b.index - 1] ?? null;
     }
