@@ -82,6 +82,18 @@ for (const t of targets) {
         const got = scenario(store);
         expect(got).toEqual(expected);
         expect(got).toMatchObject({ second: { outcome: 'superseded', supersededId: 'f_00000001' }, current: 'Porto', valid: ['f_00000003', 'f_00000002'] });
+        // The engine's dry runs: a SAVEPOINT outside a transaction opens one, as in SQLite, and
+        // rolling back to it and releasing it leaves nothing behind and no transaction open.
+        const count = (): unknown => store.db.prepare('SELECT count(*) FROM facts').pluck().get();
+        store.db.exec('SAVEPOINT statelens_probe');
+        expect(store.db.inTransaction).toBe(true);
+        store.db.prepare("UPDATE facts SET value = 'changed' WHERE key = ?").run('budget');
+        store.db.prepare('DELETE FROM facts WHERE key = ?').run('budget');
+        expect(count()).toBe(2);
+        store.db.exec('ROLLBACK TO statelens_probe; RELEASE statelens_probe');
+        expect(store.db.inTransaction).toBe(false);
+        expect(count()).toBe(3);
+        expect(store.scopeById(1).currentValue('budget')).toBe('$100,000 for the launch');
       } finally {
         store.close();
       }

@@ -129,6 +129,8 @@ export class PgDatabase {
   readonly readonly: boolean;
   /** Never an in-memory SQLite database (PGlite's memory is its own). */
   readonly memory = false;
+  /** The savepoint that opened the current transaction (see exec). */
+  private outerSavepoint: string | undefined;
 
   constructor(conn: SyncPg, options: { readonly?: boolean } = {}) {
     this.conn = conn;
@@ -149,7 +151,19 @@ export class PgDatabase {
   }
 
   exec(sql: string): this {
+    // In SQLite a SAVEPOINT outside a transaction opens one, and releasing it commits; the
+    // engine's dry runs (SAVEPOINT, work, ROLLBACK TO, RELEASE) rely on that.
+    const opening = /^\s*SAVEPOINT\s+(\w+)\s*;?\s*$/i.exec(sql);
+    if (opening && !this.conn.inTransaction) {
+      this.conn.begin();
+      this.outerSavepoint = opening[1]?.toLowerCase();
+    }
     this.conn.exec(this.dialect.compile(sql).text);
+    const released = /\bRELEASE\s+(?:SAVEPOINT\s+)?(\w+)\s*;?\s*$/i.exec(sql);
+    if (released && released[1]?.toLowerCase() === this.outerSavepoint && this.conn.inTransaction) {
+      this.outerSavepoint = undefined;
+      this.conn.commit();
+    }
     return this;
   }
 
