@@ -11,6 +11,7 @@ export const ERROR_CODES = [
   'READ_ONLY',
   'DISK_FULL',
   'BUSY',
+  'DB_UNAVAILABLE',
   'PERMISSION_DENIED',
   'LEVEL_NOT_ALLOWED',
   'PARTITION_MISMATCH',
@@ -21,6 +22,7 @@ export const ERROR_CODES = [
   'FORBIDDEN_SENDER',
   'UNAUTHORIZED',
   'IMPORT_FAILED',
+  'NOT_SUPPORTED',
   'INTERNAL',
 ] as const;
 export const ErrorCode = z.enum(ERROR_CODES);

@@ -8,6 +8,7 @@ import { deleteCommand } from './commands/delete';
 import { demoCommand } from './commands/demo';
 import { exportCommand } from './commands/export';
 import { factsCommand } from './commands/facts';
+import { initCommand } from './commands/init';
 import { importSnapshotCommand } from './commands/import-snapshot';
 import { importStatebenchCommand } from './commands/import-statebench';
 import { ingestCommand } from './commands/ingest';
@@ -28,7 +29,7 @@ export interface CommandGroup {
 export const COMMAND_GROUPS: readonly CommandGroup[] = [
   { title: 'Inspect', commands: [openCommand, serveCommand, factsCommand, chainCommand, contextCommand] },
   { title: 'Bring memory in', commands: [demoCommand, ingestCommand, importStatebenchCommand, importSnapshotCommand, mcpCommand] },
-  { title: 'Maintain', commands: [deleteCommand, exportCommand, verifyCommand, maturityCommand, endSessionCommand] },
+  { title: 'Maintain', commands: [initCommand, deleteCommand, exportCommand, verifyCommand, maturityCommand, endSessionCommand] },
   { title: 'Measure', commands: [statebenchCommand, runnerCommand, benchCommand] },
 ];
 

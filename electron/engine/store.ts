@@ -8,6 +8,11 @@ import { StatelensError } from '../../shared/errors';
 import { requireTimestamp } from '../../shared/timestamp';
 import type { AgentStateChange, ChangeEvent, EngineClock, EngineServices, PartitionContext } from './context';
 import { closeConnection, mapSqliteError, openDatabase, type OpenOptions, type Sqlite } from './db/open';
+import { PgDatabase } from './db/pg/database';
+import { PG_SCHEMA_VERSION } from './db/pg/migrations';
+import { checkPgSchema, DEFAULT_PG_SCHEMA, inspectPgSchema } from './db/pg/schema';
+import { quoteIdent, SyncPg } from './db/pg/sync-client';
+import type { PgTarget } from './db/pg/target';
 import { retainRawFile } from './db/raw-file';
 import { stmt } from './db/statements';
 import { uuidv7 } from './ids';
@@ -54,6 +59,31 @@ export class Store {
     // Raw reads of the file (the deletion scrub) go through one held descriptor: see raw-file.
     store.afterClose(retainRawFile(path));
     return store;
+  }
+
+  /**
+   * A store on PostgreSQL (a server, or PGlite in process) in the schema `statelens init`
+   * created: the same engine over a connection that compiles its SQL for PostgreSQL. Refused
+   * when the schema is missing or older (NOT_FOUND: run init) or newer than this build (DB_TOO_NEW).
+   */
+  static openPostgres(target: PgTarget, options: StoreOptions & { readonly schema?: string } = {}): Store {
+    const schema = options.schema ?? DEFAULT_PG_SCHEMA;
+    const conn = SyncPg.open(target, { searchPath: quoteIdent(schema) });
+    try {
+      const version = checkPgSchema(inspectPgSchema(conn, schema), schema, conn.where, PG_SCHEMA_VERSION);
+      if (version < PG_SCHEMA_VERSION) {
+        throw new StatelensError(
+          'NOT_FOUND',
+          `Schema "${schema}" on ${conn.where} is not at this build's version (${version} < ${PG_SCHEMA_VERSION}): run \`statelens init\``,
+        );
+      }
+      // The engine is written against better-sqlite3's Database; PgDatabase is the subset of it
+      // the engine uses (narrowing the engine's type to that subset is the next step).
+      return new Store(conn.where, new PgDatabase(conn, { readonly: options.readonly ?? false }) as unknown as Sqlite, options);
+    } catch (e) {
+      conn.close();
+      throw e;
+    }
   }
 
   get db(): Sqlite {

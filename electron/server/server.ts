@@ -57,7 +57,9 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorShape['code'], number>> = {
   IMPORT_FAILED: 422,
   CORRUPT_DB: 500,
   INTERNAL: 500,
+  NOT_SUPPORTED: 501,
   BUSY: 503,
+  DB_UNAVAILABLE: 503,
   DISK_FULL: 507,
 };
 

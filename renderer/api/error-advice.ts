@@ -12,6 +12,14 @@ const ADVICE: Partial<Record<ErrorCode, { title: string; next: string }>> = {
   READ_ONLY: { title: 'The database is read-only', next: 'Reopen it with write access to delete or dismiss.' },
   DISK_FULL: { title: 'The disk is full', next: 'Free some space and try again.' },
   BUSY: { title: 'The database is busy', next: 'Another process holds a write lock; try again in a moment.' },
+  DB_UNAVAILABLE: {
+    title: 'The database server cannot be reached',
+    next: 'Check that the PostgreSQL server is running and reachable, then reopen the database.',
+  },
+  NOT_SUPPORTED: {
+    title: 'Not available for this database yet',
+    next: 'This works on a Statelens database file; PostgreSQL support is arriving step by step.',
+  },
   NOT_FOUND: { title: 'Not found', next: 'It may have been deleted by another process; the list has been refreshed.' },
   PERMISSION_DENIED: { title: 'Not allowed here', next: 'This action is not available in this mode.' },
   UNAUTHORIZED: { title: 'The session token is missing or wrong', next: 'Open the exact URL that `statelens serve` printed (it ends with ?token=...).' },

@@ -1,0 +1,194 @@
+// The subset of better-sqlite3's Database the engine uses (prepare → run/get/all/iterate with
+// pluck/raw, transaction().immediate(), exec, the data_version pragma), over the synchronous
+// PostgreSQL bridge. Each statement is compiled once by the PostgreSQL dialect; results take
+// SQLite's shapes (0/1 for booleans, numbers for bigint), so engine code runs unchanged.
+import { StatelensError } from '../../../../shared/errors';
+import type { Bind, Dialect } from '../dialect';
+import { postgresDialect } from './compile';
+import type { SyncPg } from './sync-client';
+
+export interface RunResult {
+  readonly changes: number;
+  readonly lastInsertRowid: number;
+}
+
+type Row = Record<string, unknown>;
+
+function sqliteValue(v: unknown): unknown {
+  return typeof v === 'boolean' ? (v ? 1 : 0) : v;
+}
+
+function sqliteRow(row: Row): Row {
+  for (const k of Object.keys(row)) row[k] = sqliteValue(row[k]);
+  return row;
+}
+
+function isBag(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array) && !(v instanceof Date);
+}
+
+/** better-sqlite3's argument forms (values, arrays of values, an object of named values) as $n values. */
+function bindValues(binds: readonly Bind[], args: readonly unknown[]): unknown[] {
+  const positional: unknown[] = [];
+  const named: Record<string, unknown> = {};
+  for (const a of args) {
+    if (Array.isArray(a)) positional.push(...(a as unknown[]));
+    else if (isBag(a)) Object.assign(named, a);
+    else positional.push(a);
+  }
+  return binds.map((b) => {
+    if ('index' in b) {
+      // better-sqlite3 takes numbered parameters (?1) from an object keyed by number too.
+      if (String(b.index) in named) return named[String(b.index)] ?? null;
+      if (b.index > positional.length) throw new StatelensError('INVALID_INPUT', `Too few parameter values: ?${b.index} has none`);
+      return positional[b.index - 1] ?? null;
+    }
+    if (!(b.name in named)) throw new StatelensError('INVALID_INPUT', `Missing named parameter: ${b.name}`);
+    return named[b.name] ?? null;
+  });
+}
+
+export class PgStatement {
+  readonly source: string;
+  readonly reader: boolean;
+  private readonly db: PgDatabase;
+  private readonly text: string;
+  private readonly binds: readonly Bind[];
+  private plucking = false;
+  private rawRows = false;
+
+  constructor(db: PgDatabase, sql: string) {
+    this.db = db;
+    this.source = sql;
+    const compiled = db.dialect.compile(sql);
+    this.text = compiled.text;
+    this.binds = compiled.binds;
+    this.reader = /^\s*(select|with|values)\b/i.test(sql) || /\breturning\b/i.test(sql);
+  }
+
+  pluck(on = true): this {
+    this.plucking = on;
+    if (on) this.rawRows = false;
+    return this;
+  }
+
+  raw(on = true): this {
+    this.rawRows = on;
+    if (on) this.plucking = false;
+    return this;
+  }
+
+  run(...args: unknown[]): RunResult {
+    const r = this.db.conn.query(this.text, bindValues(this.binds, args));
+    const conn = this.db.conn;
+    const isInsert = /^\s*insert\b/i.test(this.source);
+    return {
+      changes: r.rowCount,
+      // Read only when asked: the identity value the last insert drew (0 when none did).
+      get lastInsertRowid(): number {
+        if (!isInsert) return 0;
+        try {
+          return conn.query<{ v: number }>('SELECT lastval()::bigint AS v').rows[0]?.v ?? 0;
+        } catch {
+          return 0;
+        }
+      },
+    };
+  }
+
+  all(...args: unknown[]): unknown[] {
+    const rows = this.db.conn.query<Row>(this.text, bindValues(this.binds, args)).rows;
+    return rows.map((row) => this.shape(row));
+  }
+
+  get(...args: unknown[]): unknown {
+    return this.all(...args)[0];
+  }
+
+  iterate(...args: unknown[]): IterableIterator<unknown> {
+    return this.all(...args)[Symbol.iterator]();
+  }
+
+  private shape(row: Row): unknown {
+    if (this.plucking) return sqliteValue(Object.values(row)[0]);
+    if (this.rawRows) return Object.values(row).map(sqliteValue);
+    return sqliteRow(row);
+  }
+}
+
+type TransactionFn<A extends unknown[], T> = ((...args: A) => T) & {
+  immediate(...args: A): T;
+  deferred(...args: A): T;
+  exclusive(...args: A): T;
+};
+
+export class PgDatabase {
+  readonly conn: SyncPg;
+  readonly dialect: Dialect = postgresDialect;
+  readonly name: string;
+  readonly readonly: boolean;
+  /** Never an in-memory SQLite database (PGlite's memory is its own). */
+  readonly memory = false;
+  /** The savepoint that opened the current transaction (see exec). */
+  private outerSavepoint: string | undefined;
+
+  constructor(conn: SyncPg, options: { readonly?: boolean } = {}) {
+    this.conn = conn;
+    this.name = conn.where;
+    this.readonly = options.readonly ?? false;
+  }
+
+  get open(): boolean {
+    return !this.conn.closed;
+  }
+
+  get inTransaction(): boolean {
+    return this.conn.inTransaction;
+  }
+
+  prepare(sql: string): PgStatement {
+    return new PgStatement(this, sql);
+  }
+
+  exec(sql: string): this {
+    // In SQLite a SAVEPOINT outside a transaction opens one, and releasing it commits; the
+    // engine's dry runs (SAVEPOINT, work, ROLLBACK TO, RELEASE) rely on that.
+    const opening = /^\s*SAVEPOINT\s+(\w+)\s*;?\s*$/i.exec(sql);
+    if (opening && !this.conn.inTransaction) {
+      this.conn.begin();
+      this.outerSavepoint = opening[1]?.toLowerCase();
+    }
+    this.conn.exec(this.dialect.compile(sql).text);
+    const released = /\bRELEASE\s+(?:SAVEPOINT\s+)?(\w+)\s*;?\s*$/i.exec(sql);
+    if (released && released[1]?.toLowerCase() === this.outerSavepoint && this.conn.inTransaction) {
+      this.outerSavepoint = undefined;
+      this.conn.commit();
+    }
+    return this;
+  }
+
+  /** better-sqlite3's transaction(): a function running `fn` in a transaction (a savepoint when nested). */
+  transaction<A extends unknown[], T>(fn: (...args: A) => T): TransactionFn<A, T> {
+    const run = (...args: A): T => this.conn.transaction(() => fn(...args));
+    return Object.assign(run, { immediate: run, deferred: run, exclusive: run });
+  }
+
+  /** The pragmas the engine reads at run time; the others configure SQLite only. */
+  pragma(source: string, options: { simple?: boolean } = {}): unknown {
+    const name = source.trim().toLowerCase();
+    if (name === 'data_version') {
+      const v = this.conn.query<{ v: number }>(this.dialect.changeCounterSql).rows[0]?.v ?? 0;
+      return options.simple ? v : [{ data_version: v }];
+    }
+    throw new StatelensError('NOT_SUPPORTED', `PostgreSQL has no PRAGMA ${source}`, { construct: 'PRAGMA' });
+  }
+
+  function(name: string): this {
+    throw new StatelensError('NOT_SUPPORTED', `PostgreSQL stores cannot register the SQL function ${name}`, { construct: 'function' });
+  }
+
+  close(): this {
+    this.conn.close();
+    return this;
+  }
+}

@@ -1,0 +1,93 @@
+// Creating and checking the Statelens schema on PostgreSQL: one named schema per store (default
+// "statelens"), its version in statelens_schema_version. Migrations run in one transaction under
+// an advisory lock, so several hosts initialising at once leave one schema; a schema newer than
+// this build is refused (DB_TOO_NEW) and a schema holding other tables is not ours.
+import { StatelensError } from '../../../../shared/errors';
+import { PG_MIGRATIONS, type PgMigration } from './migrations';
+import { quoteIdent, type SyncPg } from './sync-client';
+
+export const DEFAULT_PG_SCHEMA = 'statelens';
+export const VERSION_TABLE = 'statelens_schema_version';
+/** The advisory lock key that serialises schema changes across every client of a server. */
+const MIGRATION_LOCK = 0x53544c4e; // 'STLN', the SQLite files' application id
+
+export interface PgSchemaState {
+  /** The schema (namespace) exists. */
+  readonly exists: boolean;
+  /** The recorded version, or null when there is no version table. */
+  readonly version: number | null;
+  /** Tables and views in the schema. */
+  readonly tables: readonly string[];
+}
+
+export interface PgMigrateResult {
+  readonly schema: string;
+  readonly from: number;
+  readonly to: number;
+  /** False when the schema was already at this build's version (nothing was done). */
+  readonly changed: boolean;
+}
+
+/** Reads what the schema holds, without changing anything. */
+export function inspectPgSchema(conn: SyncPg, schema: string): PgSchemaState {
+  const exists = conn.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]).rowCount > 0;
+  if (!exists) return { exists, version: null, tables: [] };
+  const tables = conn
+    .query<{ relname: string }>(
+      `SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = $1 AND c.relkind IN ('r', 'p', 'v', 'm', 'f') ORDER BY c.relname`,
+      [schema],
+    )
+    .rows.map((r) => r.relname);
+  if (!tables.includes(VERSION_TABLE)) return { exists, version: null, tables };
+  const row = conn.query<{ version: number }>(`SELECT version FROM ${quoteIdent(schema)}.${VERSION_TABLE}`).rows[0];
+  return { exists, version: row?.version ?? 0, tables };
+}
+
+/** Throws the typed error for a schema this build must not use; returns its version (0 when empty or absent). */
+export function checkPgSchema(state: PgSchemaState, schema: string, where: string, latest: number): number {
+  if (state.version === null) {
+    if (state.tables.length > 0) {
+      throw new StatelensError('NOT_A_STATELENS_DB', `Schema "${schema}" on ${where} holds tables that are not a Statelens store`, {
+        tables: state.tables.slice(0, 10),
+      });
+    }
+    return 0;
+  }
+  if (state.version > latest) {
+    throw new StatelensError(
+      'DB_TOO_NEW',
+      `Schema "${schema}" on ${where} has schema version ${state.version}; this Statelens understands up to ${latest}. Update Statelens to open it.`,
+      { schemaVersion: state.version, supportedVersion: latest },
+    );
+  }
+  return state.version;
+}
+
+/** Creates the schema, or brings it to this build's version; a no-op when it is already there. */
+export function migratePg(conn: SyncPg, options: { schema?: string; migrations?: readonly PgMigration[] } = {}): PgMigrateResult {
+  const schema = options.schema ?? DEFAULT_PG_SCHEMA;
+  const migrations = options.migrations ?? PG_MIGRATIONS;
+  const latest = migrations[migrations.length - 1]?.version ?? 0;
+  const q = quoteIdent(schema);
+  return conn.transaction(() => {
+    conn.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    const state = inspectPgSchema(conn, schema);
+    const from = checkPgSchema(state, schema, conn.where, latest);
+    const pending = migrations.filter((m) => m.version > from);
+    if (pending.length === 0) return { schema, from, to: from, changed: false };
+    conn.exec(`CREATE SCHEMA IF NOT EXISTS ${q}; SET LOCAL search_path TO ${q}`);
+    if (state.version === null) {
+      conn.exec(`CREATE TABLE ${VERSION_TABLE} (
+        singleton  boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+        version    integer NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now()
+      ); INSERT INTO ${VERSION_TABLE} (version) VALUES (0)`);
+    }
+    for (const m of pending) {
+      conn.exec(m.up);
+      conn.query(`UPDATE ${VERSION_TABLE} SET version = $1, updated_at = now()`, [m.version]);
+    }
+    return { schema, from, to: latest, changed: true };
+  });
+}

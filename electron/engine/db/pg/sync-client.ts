@@ -1,0 +1,222 @@
+// A synchronous PostgreSQL connection for the synchronous engine. A dedicated worker thread owns
+// the async client; each call posts a request, blocks on Atomics.wait over a shared flag and takes
+// the reply with receiveMessageOnPort. The wait wakes in slices to notice a worker that died, so a
+// crash or a lost server surfaces as a typed StatelensError, never a hang.
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { StatelensError } from '../../../../shared/errors';
+import { toStatelensError, type PgWireError } from './errors';
+import { describeTarget, type PgTarget } from './target';
+import { DEAD, REPLY, WORKER_SOURCE } from './worker-source';
+
+export interface PgResult<R> {
+  readonly rows: R[];
+  /** Rows returned, or rows changed by INSERT/UPDATE/DELETE. */
+  readonly rowCount: number;
+}
+
+export interface SyncPgOptions {
+  /** Schema(s) unqualified names resolve to (SET search_path), already quoted where needed. */
+  readonly searchPath?: string;
+  /** Longest a single call may take before the connection is given up (default 5 minutes). */
+  readonly callTimeoutMs?: number;
+  /** Longest a server connection may take to open (default 10 s). */
+  readonly connectTimeoutMs?: number;
+}
+
+type Request = { op: 'open' } | { op: 'query'; sql: string; params: readonly unknown[] } | { op: 'exec'; sql: string } | { op: 'close' } | { op: 'crash' };
+
+type Reply = { ok: true; rows: unknown[]; rowCount: number } | { ok: false; error: PgWireError };
+
+/** How often a blocked call looks whether the worker is still alive. */
+const WAIT_SLICE_MS = 50;
+const DEFAULT_CALL_TIMEOUT_MS = 5 * 60_000;
+const OPEN_TIMEOUT_MS = 120_000;
+/** The contrib extensions the PostgreSQL schema creates; a server ships them, PGlite loads them. */
+export const PGLITE_EXTENSIONS = ['btree_gin', 'unaccent'] as const;
+
+function moduleUrl(name: string): string {
+  try {
+    // Resolved when a connection opens, never at import: loading the engine needs no driver.
+    return pathToFileURL(createRequire(import.meta.url).resolve(name)).href;
+  } catch {
+    throw new StatelensError('NOT_SUPPORTED', `PostgreSQL support needs the ${name} package, which is not installed`);
+  }
+}
+
+/** Quotes an identifier for SQL (a schema name in search_path, say). */
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+export class SyncPg {
+  readonly target: PgTarget;
+  readonly where: string;
+  private readonly worker: Worker;
+  private readonly port: MessagePort;
+  private readonly signal: Int32Array;
+  private readonly callTimeoutMs: number;
+  private closedReason: StatelensError | undefined;
+  private depth = 0;
+
+  private constructor(target: PgTarget, options: SyncPgOptions) {
+    this.target = target;
+    this.where = describeTarget(target);
+    this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    this.signal = new Int32Array(new SharedArrayBuffer(8));
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1;
+    this.worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: {
+        port: port2,
+        signalBuffer: this.signal.buffer,
+        modules:
+          target.kind === 'server'
+            ? { pg: moduleUrl('pg') }
+            : {
+                pglite: moduleUrl('@electric-sql/pglite'),
+                pgliteExtensions: Object.fromEntries(PGLITE_EXTENSIONS.map((name) => [name, moduleUrl(`@electric-sql/pglite/contrib/${name}`)])),
+              },
+        target,
+        searchPath: options.searchPath,
+        connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+      },
+      transferList: [port2],
+    });
+    // The bridge must never keep a process alive on its own, nor crash it with an 'error' event
+    // (a worker's death is noticed by the next call through the DEAD flag).
+    this.worker.unref();
+    this.worker.on('error', () => undefined);
+  }
+
+  /** Connects (or starts PGlite) and returns once the connection is usable; throws a typed error otherwise. */
+  static open(target: PgTarget, options: SyncPgOptions = {}): SyncPg {
+    const conn = new SyncPg(target, options);
+    try {
+      // Starting PGlite (a WebAssembly PostgreSQL) takes seconds on a loaded machine.
+      conn.call({ op: 'open' }, Math.max(conn.callTimeoutMs, OPEN_TIMEOUT_MS));
+    } catch (e) {
+      conn.abandon();
+      throw e;
+    }
+    return conn;
+  }
+
+  get closed(): boolean {
+    return this.closedReason !== undefined;
+  }
+
+  get inTransaction(): boolean {
+    return this.depth > 0;
+  }
+
+  /** One statement with $1… parameters. */
+  query<R = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): PgResult<R> {
+    const r = this.call({ op: 'query', sql, params: [...params] });
+    return { rows: r.rows as R[], rowCount: r.rowCount };
+  }
+
+  /** Several statements without parameters (schema scripts). */
+  exec(sql: string): void {
+    this.call({ op: 'exec', sql });
+  }
+
+  begin(): void {
+    this.exec('BEGIN');
+    this.depth = 1;
+  }
+
+  commit(): void {
+    this.depth = 0;
+    this.exec('COMMIT');
+  }
+
+  rollback(): void {
+    this.depth = 0;
+    this.exec('ROLLBACK');
+  }
+
+  /** Runs `fn` in a transaction (a savepoint when already in one): committed when it returns,
+   * rolled back when it throws. A lost connection rolls back on the server by itself. */
+  transaction<T>(fn: () => T): T {
+    const nested = this.depth > 0;
+    const savepoint = `statelens_sp_${this.depth}`;
+    this.exec(nested ? `SAVEPOINT ${savepoint}` : 'BEGIN');
+    this.depth++;
+    try {
+      const result = fn();
+      this.depth--;
+      this.exec(nested ? `RELEASE SAVEPOINT ${savepoint}` : 'COMMIT');
+      return result;
+    } catch (e) {
+      this.depth--;
+      if (!this.closed) {
+        try {
+          this.exec(nested ? `ROLLBACK TO SAVEPOINT ${savepoint}` : 'ROLLBACK');
+        } catch {
+          // The original failure is the one worth reporting.
+        }
+      }
+      throw e;
+    }
+  }
+
+  /** Closes the connection and stops the worker; closing twice is a no-op. */
+  close(): void {
+    if (this.closed) return;
+    try {
+      this.call({ op: 'close' });
+    } catch {
+      // A connection already lost has nothing left to close.
+    }
+    this.abandon();
+  }
+
+  /** Tests only: makes the worker die as a crash would, and returns once it has died, without
+   * this side noticing (the next call must find out by itself). */
+  crashWorkerForTest(): void {
+    this.port.postMessage({ op: 'crash' } satisfies Request);
+    const deadline = Date.now() + 30_000;
+    while (Atomics.load(this.signal, DEAD) !== 1 && Date.now() < deadline) Atomics.wait(this.signal, REPLY, 0, WAIT_SLICE_MS);
+  }
+
+  private abandon(reason?: StatelensError): void {
+    this.closedReason ??= reason ?? new StatelensError('DB_UNAVAILABLE', `The PostgreSQL connection to ${this.where} is closed`);
+    this.depth = 0;
+    this.port.close();
+    void this.worker.terminate();
+  }
+
+  private call(req: Request, timeoutMs = this.callTimeoutMs): Extract<Reply, { ok: true }> {
+    if (this.closedReason) throw this.closedReason;
+    Atomics.store(this.signal, REPLY, 0);
+    this.port.postMessage(req);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      Atomics.wait(this.signal, REPLY, 0, WAIT_SLICE_MS);
+      const message = receiveMessageOnPort(this.port) as { message: Reply } | undefined;
+      if (message) {
+        Atomics.store(this.signal, REPLY, 0);
+        const reply = message.message;
+        if (reply.ok) return reply;
+        const error = toStatelensError(reply.error, this.where);
+        if (error.code === 'DB_UNAVAILABLE') this.abandon(error);
+        throw error;
+      }
+      if (Atomics.load(this.signal, DEAD) === 1) {
+        const error = new StatelensError('DB_UNAVAILABLE', `The PostgreSQL connection to ${this.where} is unavailable: its worker thread stopped`);
+        this.abandon(error);
+        throw error;
+      }
+      if (Date.now() > deadline) {
+        const error = new StatelensError('DB_UNAVAILABLE', `The PostgreSQL connection to ${this.where} did not answer within ${timeoutMs} ms; it was closed`, {
+          timeoutMs,
+        });
+        this.abandon(error);
+        throw error;
+      }
+    }
+  }
+}

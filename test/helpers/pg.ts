@@ -1,0 +1,45 @@
+// PostgreSQL for tests: PGlite (in process, always) and, when STATELENS_TEST_PG_URL is set, the
+// real server, where each test file works in a scratch database of its own, dropped afterwards
+// (extensions are per database, so nothing is left behind in the shared one).
+import { quoteIdent, SyncPg } from '../../electron/engine/db/pg/sync-client';
+import type { PgTarget } from '../../electron/engine/db/pg/target';
+
+/** The real server's URL, or undefined when the server tests are not to run. */
+export const SERVER_URL = process.env.STATELENS_TEST_PG_URL || undefined;
+
+export const SERVER_SKIP_REASON = 'STATELENS_TEST_PG_URL is not set: the tests against a real PostgreSQL server do not run';
+
+/** A name unique to this process and call, prefixed by the branch that owns it. */
+export function scratchName(label: string): string {
+  return `s7_${label}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+}
+
+function adminTarget(): PgTarget {
+  if (!SERVER_URL) throw new Error(SERVER_SKIP_REASON);
+  return { kind: 'server', url: SERVER_URL };
+}
+
+/** A fresh database on the server; its URL, and a function that drops it (ending its sessions). */
+export function serverScratchDatabase(label: string): { url: string; target: PgTarget; drop: () => void } {
+  const name = scratchName(label);
+  const admin = SyncPg.open(adminTarget());
+  try {
+    admin.exec(`CREATE DATABASE ${quoteIdent(name)}`);
+  } finally {
+    admin.close();
+  }
+  const url = new URL(SERVER_URL ?? '');
+  url.pathname = `/${name}`;
+  return {
+    url: url.href,
+    target: { kind: 'server', url: url.href },
+    drop() {
+      const again = SyncPg.open(adminTarget());
+      try {
+        again.exec(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
+      } finally {
+        again.close();
+      }
+    },
+  };
+}
