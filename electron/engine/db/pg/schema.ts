@@ -9,7 +9,7 @@ import { quoteIdent, type SyncPg } from './sync-client';
 export const DEFAULT_PG_SCHEMA = 'statelens';
 export const VERSION_TABLE = 'statelens_schema_version';
 /** The advisory lock key that serialises schema changes across every client of a server. */
-const MIGRATION_LOCK = 0x53544c4e; // 'STLN', the SQLite files' application id
+export const MIGRATION_LOCK = 0x53544c4e; // 'STLN', the SQLite files' application id
 
 export interface PgSchemaState {
   /** The schema (namespace) exists. */
