@@ -7,7 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StatelensError } from '../../../../shared/errors';
 import { SERVER_SKIP_REASON, SERVER_URL } from '../../../../test/helpers/pg';
 import { migratePg } from './schema';
-import { applyPgServerSetup, bindPgTransaction, checkPgMembership, MEMBERS_TABLE, PG_ORG_TABLES, pgRoleNames, type PgSessionBinding } from './server-setup';
+import {
+  applyPgServerSetup,
+  bindPgTransaction,
+  checkPgMembership,
+  MEMBERS_TABLE,
+  PG_ORG_TABLES,
+  pgRoleNames,
+  pgServerSetupScript,
+  type PgSessionBinding,
+} from './server-setup';
 import { quoteIdent, SyncPg } from './sync-client';
 
 if (!SERVER_URL) console.log(SERVER_SKIP_REASON);
@@ -97,6 +106,23 @@ function pgliteHarness(): Harness {
 
 /** Roles are cluster-wide: every one a test creates is dropped afterwards. */
 const createdRoles: string[] = [];
+
+it('ships the setup as a psql script equal to the one it applies (vitest -u rewrites it)', async () => {
+  const script = pgServerSetupScript();
+  await expect(script).toMatchFileSnapshot('./server-setup.sql');
+  // It runs as it stands on a freshly initialised store (PGlite: its roles die with it).
+  const conn = SyncPg.open({ kind: 'pglite' });
+  try {
+    migratePg(conn);
+    conn.transaction(() => conn.exec(script));
+    const forced = conn.query<{ relname: string }>(
+      "SELECT relname FROM pg_class WHERE relnamespace = 'statelens'::regnamespace AND relkind = 'r' AND relforcerowsecurity ORDER BY 1",
+    ).rows;
+    expect(forced.map((r) => r.relname)).toEqual([...Object.keys(PG_ORG_TABLES), MEMBERS_TABLE].sort());
+  } finally {
+    conn.close();
+  }
+});
 
 const stores = [
   { name: 'PGlite', enabled: true, harness: pgliteHarness },
@@ -342,3 +368,47 @@ for (const store of stores) {
     });
   });
 }
+
+describe.skipIf(!SERVER_URL)('PostgreSQL server setup by a role that is not a superuser', () => {
+  it('a role with CREATEROLE that owns the database creates the store and applies the setup, becoming an administrator', () => {
+    const base = SERVER_URL ?? '';
+    const owner = unique('owner');
+    const database = unique('owned');
+    const schema = unique('store');
+    const groups = pgRoleNames(schema);
+    const root = SyncPg.open({ kind: 'server', url: base });
+    const urlAs = (user: string): string => {
+      const u = new URL(base);
+      u.pathname = `/${database}`;
+      u.username = user;
+      u.password = '';
+      return u.href;
+    };
+    try {
+      root.exec(`CREATE ROLE ${quoteIdent(owner)} LOGIN CREATEROLE`);
+      root.exec(`CREATE DATABASE ${quoteIdent(database)} OWNER ${quoteIdent(owner)}`);
+      const conn = SyncPg.open({ kind: 'server', url: urlAs(owner) });
+      try {
+        expect(conn.query<{ rolsuper: boolean }>('SELECT rolsuper FROM pg_roles WHERE rolname = current_user').rows).toEqual([{ rolsuper: false }]);
+        migratePg(conn, { schema });
+        applyPgServerSetup(conn, { schema });
+        expect(conn.query('SELECT pg_has_role(current_user, $1, $2) AS admin', [groups.admin, 'MEMBER']).rows).toEqual([{ admin: true }]);
+        // It is bound by the policies like every administrator, until it lifts them on purpose.
+        conn.query(`INSERT INTO ${quoteIdent(schema)}.statelens_meta (key, value) VALUES ('k', 'v')`);
+        const visible = conn.transaction(() => {
+          conn.query("SELECT set_config('statelens.all_orgs', 'on', true)");
+          conn.query(`INSERT INTO ${quoteIdent(schema)}.partitions (org_id, kind, subject, created_at) VALUES ('acme', 'user', 'u', $1)`, [T0]);
+          return conn.query(`SELECT org_id FROM ${quoteIdent(schema)}.partitions`).rows;
+        });
+        expect(visible).toEqual([{ org_id: 'acme' }]);
+        expect(conn.query(`SELECT org_id FROM ${quoteIdent(schema)}.partitions`).rowCount).toBe(0);
+      } finally {
+        conn.close();
+      }
+    } finally {
+      root.exec(`DROP DATABASE IF EXISTS ${quoteIdent(database)} WITH (FORCE)`);
+      for (const role of [owner, groups.agent, groups.reviewer, groups.admin]) root.exec(`DROP ROLE IF EXISTS ${quoteIdent(role)}`);
+      root.close();
+    }
+  });
+});

@@ -187,7 +187,33 @@ export function pgServerSetupSql(schema: string, roles: PgRoles): string {
   out.push(
     `CREATE POLICY statelens_agent_tier ON ${s}.partitions AS RESTRICTIVE FOR INSERT TO ${r.agent} WITH CHECK (maturity IS NULL OR maturity = 'junior');`,
   );
-  return out.filter(Boolean).join('\n');
+  return out.filter(Boolean).map(tidy).join('\n');
+}
+
+/** Re-indents a statement written inside a template literal: continuation lines by two spaces. */
+function tidy(statement: string): string {
+  const [first = '', ...rest] = statement.split('\n');
+  const indent = Math.min(...rest.filter((l) => l.trim()).map((l) => l.length - l.trimStart().length));
+  return [first, ...rest.map((l) => (l.trim() ? `  ${l.slice(indent)}` : ''))].join('\n');
+}
+
+/**
+ * The setup as a psql script for the default schema and role names, for administrators who apply
+ * SQL themselves (shipped as server-setup.sql; a test keeps the file equal to this).
+ */
+export function pgServerSetupScript(): string {
+  const roles = pgRoleNames(DEFAULT_PG_SCHEMA);
+  return [
+    `-- Statelens server setup for the schema "${DEFAULT_PG_SCHEMA}": the roles ${roles.agent}, ${roles.reviewer} and ${roles.admin},`,
+    '-- forced row-level security on every table scoped by org, and the membership table that binds',
+    '-- each role to the orgs it may act for. Generated from server-setup.ts (do not edit by hand).',
+    `-- Run once the schema is at version ${PG_SCHEMA_VERSION} (statelens init), as a superuser or a role with`,
+    '-- CREATEROLE that owns the schema, and again after every migration; every statement is idempotent:',
+    '--   psql "$URL" -v ON_ERROR_STOP=1 -1 -f server-setup.sql',
+    `SELECT pg_advisory_xact_lock(${MIGRATION_LOCK});`,
+    pgServerSetupSql(DEFAULT_PG_SCHEMA, roles),
+    '',
+  ].join('\n');
 }
 
 /**
