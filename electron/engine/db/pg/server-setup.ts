@@ -34,8 +34,8 @@ export function pgRoleNames(prefix: string): PgRoles {
 type Privilege = 'SELECT' | 'INSERT' | 'UPDATE' | 'DELETE' | 'UPDATE (reason)';
 
 interface OrgTable {
-  /** The column naming the partition a row belongs to (null: the table has none). */
-  readonly partitionColumn: string | null;
+  /** The column naming the partition a row belongs to. */
+  readonly partitionColumn: string;
   readonly agent: readonly Privilege[];
   readonly reviewer: readonly Privilege[];
 }
@@ -65,7 +65,7 @@ export const PG_ORG_TABLES: Readonly<Record<string, OrgTable>> = {
   audit_log: { partitionColumn: 'partition_id', agent: ['SELECT', 'INSERT'], reviewer: ['SELECT', 'INSERT', 'UPDATE (reason)'] },
 };
 
-/** Tables not scoped by org: readable by every role, written by administrators only. */
+/** Tables not scoped by org: readable by every role (the membership table: its own rows), written by administrators only. */
 export const PG_SHARED_TABLES: readonly string[] = ['statelens_meta', VERSION_TABLE, MEMBERS_TABLE];
 
 export interface PgServerSetupOptions {
@@ -169,7 +169,7 @@ export function pgServerSetupSql(schema: string, roles: PgRoles): string {
 
   for (const [table, spec] of Object.entries(PG_ORG_TABLES)) {
     const t = `${s}.${table}`;
-    const partition = spec.partitionColumn ? ` AND (${sessionPartitions} IS NULL OR ${spec.partitionColumn} = ANY (${sessionPartitions}::bigint[]))` : '';
+    const partition = ` AND (${sessionPartitions} IS NULL OR ${spec.partitionColumn} = ANY (${sessionPartitions}::bigint[]))`;
     out.push(grants(spec.agent, table, r.agent), grants(spec.reviewer, table, r.reviewer));
     // FORCE: the owner (the administrators) is bound by the policies too, and lifts them only on purpose.
     out.push(`ALTER TABLE ${t} ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;`);
