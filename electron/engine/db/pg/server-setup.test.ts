@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StatelensError } from '../../../../shared/errors';
 import { SERVER_SKIP_REASON, SERVER_URL } from '../../../../test/helpers/pg';
+import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from './migrations';
 import { migratePg } from './schema';
 import {
   applyPgServerSetup,
@@ -355,6 +356,13 @@ for (const store of stores) {
         expect(c.transaction(() => factIds(c))).toEqual([]);
         expect(caught(() => bindPgTransaction(c, { org: 'acme' })).code).toBe('INTERNAL');
       });
+    });
+
+    it('a migration run by an administrator rewrites the rows of every org', () => {
+      const next = { version: PG_SCHEMA_VERSION + 1, name: 'test step', up: 'UPDATE facts SET importance = 0.9' };
+      h.as(login.ada, (c) => migratePg(c, { schema, migrations: [...PG_MIGRATIONS, next] }));
+      expect(h.root.query(`SELECT DISTINCT importance FROM ${s}.facts`).rows).toEqual([{ importance: 0.9 }]);
+      expect(h.root.query(`SELECT count(DISTINCT org_id)::int AS n FROM ${s}.facts`).rows).toEqual([{ n: 2 }]);
     });
 
     it('refuses a schema it does not cover or that is not migrated, changing nothing', () => {

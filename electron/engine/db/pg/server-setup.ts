@@ -5,14 +5,8 @@
 import { StatelensError } from '../../../../shared/errors';
 import { PG_SCHEMA_VERSION } from './migrations';
 import { checkPgSchema, DEFAULT_PG_SCHEMA, inspectPgSchema, MIGRATION_LOCK, VERSION_TABLE } from './schema';
+import { PG_ALL_ORGS_SETTING, PG_ORG_SETTING, PG_PARTITION_SETTING } from './session-settings';
 import { quoteIdent, type SyncPg } from './sync-client';
-
-/** The org a transaction works on; honoured only when the role is a member of that org. */
-export const PG_ORG_SETTING = 'statelens.org';
-/** Optional: narrows a transaction to one partition of its org ('' or unset: every partition the role may see). */
-export const PG_PARTITION_SETTING = 'statelens.partition';
-/** Administrators only: 'on' lifts the org restriction for the transaction (migrations, cross-org jobs). */
-export const PG_ALL_ORGS_SETTING = 'statelens.all_orgs';
 
 /** Which role may act for which org: one row per (org, role), kept by administrators. */
 export const MEMBERS_TABLE = 'statelens_org_members';
