@@ -19,8 +19,9 @@
 -- - the triggers that fill in a row's org from its partition (statelens_fill_org) read
 --   partitions by id; on Citus they need `SET citus.enable_unsafe_triggers = on` and a writer
 --   that names the org on every row (the lookup then never leaves the org's node);
--- - row-level security policies and the statelens_search text search configuration are
---   propagated to the workers (Citus 11.1 and later do both).
+-- - row-level security policies and the statelens_search text search configuration reach the
+--   workers: Citus propagates both since its 11 releases (row-level security on distributed
+--   tables was an enterprise feature before 11.0); on an older one, create them on the shards.
 
 SET search_path TO statelens;
 
