@@ -4,12 +4,13 @@
 // this build is refused (DB_TOO_NEW) and a schema holding other tables is not ours.
 import { StatelensError } from '../../../../shared/errors';
 import { PG_MIGRATIONS, type PgMigration } from './migrations';
+import { PG_ALL_ORGS_SETTING } from './session-settings';
 import { quoteIdent, type SyncPg } from './sync-client';
 
 export const DEFAULT_PG_SCHEMA = 'statelens';
 export const VERSION_TABLE = 'statelens_schema_version';
 /** The advisory lock key that serialises schema changes across every client of a server. */
-const MIGRATION_LOCK = 0x53544c4e; // 'STLN', the SQLite files' application id
+export const MIGRATION_LOCK = 0x53544c4e; // 'STLN', the SQLite files' application id
 
 export interface PgSchemaState {
   /** The schema (namespace) exists. */
@@ -72,11 +73,17 @@ export function migratePg(conn: SyncPg, options: { schema?: string; migrations?:
   const q = quoteIdent(schema);
   return conn.transaction(() => {
     conn.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    // Under the server setup's row-level security an administrator sees every org only on
+    // purpose; a migration that rewrites rows must see them all.
+    conn.query("SELECT set_config($1, 'on', true)", [PG_ALL_ORGS_SETTING]);
     const state = inspectPgSchema(conn, schema);
     const from = checkPgSchema(state, schema, conn.where, latest);
     const pending = migrations.filter((m) => m.version > from);
     if (pending.length === 0) return { schema, from, to: from, changed: false };
-    conn.exec(`CREATE SCHEMA IF NOT EXISTS ${q}; SET LOCAL search_path TO ${q}`);
+    // Only when missing: creating a schema needs CREATE on the database, which an administrator of
+    // an existing store need not have.
+    if (!state.exists) conn.exec(`CREATE SCHEMA ${q}`);
+    conn.exec(`SET LOCAL search_path TO ${q}`);
     if (state.version === null) {
       conn.exec(`CREATE TABLE ${VERSION_TABLE} (
         singleton  boolean PRIMARY KEY DEFAULT true CHECK (singleton),

@@ -1,0 +1,177 @@
+-- Statelens server setup for the schema "statelens": the roles statelens_agent, statelens_reviewer and statelens_admin,
+-- forced row-level security on every table scoped by org, and the membership table that binds
+-- each role to the orgs it may act for. Generated from server-setup.ts (do not edit by hand).
+-- Run once the schema is at version 1 (statelens init), as a superuser or a role with
+-- CREATEROLE that owns the schema, and again after every migration; every statement is idempotent:
+--   psql "$URL" -v ON_ERROR_STOP=1 -1 -f server-setup.sql
+SELECT pg_advisory_xact_lock(1398033486);
+DO $$ BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'statelens_agent') THEN
+      CREATE ROLE "statelens_agent" NOLOGIN;
+    END IF;
+  EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+  END $$;
+DO $$ BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'statelens_reviewer') THEN
+      CREATE ROLE "statelens_reviewer" NOLOGIN;
+    END IF;
+  EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+  END $$;
+DO $$ BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'statelens_admin') THEN
+      CREATE ROLE "statelens_admin" NOLOGIN;
+    END IF;
+  EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+  END $$;
+DO $$ BEGIN
+    IF NOT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) AND NOT pg_has_role(current_user, 'statelens_admin', 'MEMBER') THEN
+      EXECUTE format('GRANT %I TO %I', 'statelens_admin', current_user);
+    END IF;
+  END $$;
+CREATE TABLE IF NOT EXISTS "statelens".statelens_org_members (
+    org_id        text NOT NULL,
+    role_name     text NOT NULL,
+    -- NULL: every partition of the org; otherwise only these.
+    partition_ids bigint[],
+    PRIMARY KEY (org_id, role_name)
+  );
+CREATE OR REPLACE FUNCTION "statelens".statelens_session_org() RETURNS text
+    LANGUAGE sql STABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+    SELECT m.org_id FROM "statelens".statelens_org_members m
+     WHERE m.org_id = current_setting('statelens.org', true) AND m.role_name = current_user::text
+  $$;
+CREATE OR REPLACE FUNCTION "statelens".statelens_session_partitions() RETURNS bigint[]
+    LANGUAGE sql STABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+    SELECT CASE WHEN p.id IS NULL THEN m.partition_ids
+                WHEN m.partition_ids IS NULL OR p.id = ANY (m.partition_ids) THEN ARRAY[p.id]
+                ELSE '{}'::bigint[] END
+      FROM "statelens".statelens_org_members m
+     CROSS JOIN (SELECT nullif(current_setting('statelens.partition', true), '')::bigint AS id) p
+     WHERE m.org_id = current_setting('statelens.org', true) AND m.role_name = current_user::text
+  $$;
+ALTER SCHEMA "statelens" OWNER TO "statelens_admin";
+DO $$ DECLARE o record; BEGIN
+    FOR o IN SELECT c.relname, c.relkind FROM pg_class c WHERE c.relnamespace = 'statelens'::regnamespace AND c.relkind IN ('r', 'p', 'v', 'm', 'f') LOOP
+      EXECUTE format('ALTER TABLE %I.%I OWNER TO %I', 'statelens', o.relname, 'statelens_admin');
+    END LOOP;
+    FOR o IN SELECT p.oid::regprocedure AS fn FROM pg_proc p WHERE p.pronamespace = 'statelens'::regnamespace LOOP
+      EXECUTE format('ALTER FUNCTION %s OWNER TO %I', o.fn, 'statelens_admin');
+    END LOOP;
+    FOR o IN SELECT t.cfgname FROM pg_ts_config t WHERE t.cfgnamespace = 'statelens'::regnamespace LOOP
+      EXECUTE format('ALTER TEXT SEARCH CONFIGURATION %I.%I OWNER TO %I', 'statelens', o.cfgname, 'statelens_admin');
+    END LOOP;
+  END $$;
+REVOKE ALL ON SCHEMA "statelens" FROM PUBLIC;
+GRANT USAGE ON SCHEMA "statelens" TO "statelens_agent", "statelens_reviewer";
+REVOKE ALL ON ALL TABLES IN SCHEMA "statelens" FROM PUBLIC, "statelens_agent", "statelens_reviewer";
+REVOKE ALL ON ALL FUNCTIONS IN SCHEMA "statelens" FROM PUBLIC;
+GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA "statelens" TO "statelens_agent", "statelens_reviewer";
+GRANT SELECT ON "statelens".statelens_meta TO "statelens_agent", "statelens_reviewer";
+GRANT SELECT ON "statelens".statelens_schema_version TO "statelens_agent", "statelens_reviewer";
+GRANT SELECT ON "statelens".statelens_org_members TO "statelens_agent", "statelens_reviewer";
+ALTER TABLE "statelens".statelens_org_members ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
+DROP POLICY IF EXISTS statelens_own ON "statelens".statelens_org_members;
+CREATE POLICY statelens_own ON "statelens".statelens_org_members FOR SELECT TO PUBLIC USING (role_name = current_user::text);
+DROP POLICY IF EXISTS statelens_admin ON "statelens".statelens_org_members;
+CREATE POLICY statelens_admin ON "statelens".statelens_org_members TO "statelens_admin" USING (true) WITH CHECK (true);
+GRANT SELECT, INSERT ON "statelens".partitions TO "statelens_agent";
+GRANT SELECT, DELETE ON "statelens".partitions TO "statelens_reviewer";
+ALTER TABLE "statelens".partitions ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
+DROP POLICY IF EXISTS statelens_member ON "statelens".partitions;
+CREATE POLICY statelens_member ON "statelens".partitions TO PUBLIC USING (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[]))) WITH CHECK (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[])));
+DROP POLICY IF EXISTS statelens_admin ON "statelens".partitions;
+CREATE POLICY statelens_admin ON "statelens".partitions TO "statelens_admin"
+  USING (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true))
+  WITH CHECK (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true));
+GRANT SELECT, INSERT, UPDATE ON "statelens".facts TO "statelens_agent";
+GRANT SELECT, UPDATE, DELETE ON "statelens".facts TO "statelens_reviewer";
+ALTER TABLE "statelens".facts ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
+DROP POLICY IF EXISTS statelens_member ON "statelens".facts;
+CREATE POLICY statelens_member ON "statelens".facts TO PUBLIC USING (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[]))) WITH CHECK (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[])));
+DROP POLICY IF EXISTS statelens_admin ON "statelens".facts;
+CREATE POLICY statelens_admin ON "statelens".facts TO "statelens_admin"
+  USING (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true))
+  WITH CHECK (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true));
+GRANT SELECT, INSERT, UPDATE ON "statelens".fact_edges TO "statelens_agent";
+GRANT SELECT, DELETE ON "statelens".fact_edges TO "statelens_reviewer";
+ALTER TABLE "statelens".fact_edges ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
+DROP POLICY IF EXISTS statelens_member ON "statelens".fact_edges;
+CREATE POLICY statelens_member ON "statelens".fact_edges TO PUBLIC USING (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[]))) WITH CHECK (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[])));
+DROP POLICY IF EXISTS statelens_admin ON "statelens".fact_edges;
+CREATE POLICY statelens_admin ON "statelens".fact_edges TO "statelens_admin"
+  USING (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true))
+  WITH CHECK (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true));
+GRANT SELECT, INSERT, UPDATE ON "statelens".identities TO "statelens_agent";
+GRANT SELECT, DELETE ON "statelens".identities TO "statelens_reviewer";
+ALTER TABLE "statelens".identities ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
+DROP POLICY IF EXISTS statelens_member ON "statelens".identities;
+CREATE POLICY statelens_member ON "statelens".identities TO PUBLIC USING (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[]))) WITH CHECK (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[])));
+DROP POLICY IF EXISTS statelens_admin ON "statelens".identities;
+CREATE POLICY statelens_admin ON "statelens".identities TO "statelens_admin"
+  USING (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true))
+  WITH CHECK (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true));
+GRANT SELECT, INSERT, UPDATE ON "statelens".environment_signals TO "statelens_agent";
+GRANT SELECT, DELETE ON "statelens".environment_signals TO "statelens_reviewer";
+ALTER TABLE "statelens".environment_signals ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
+DROP POLICY IF EXISTS statelens_member ON "statelens".environment_signals;
+CREATE POLICY statelens_member ON "statelens".environment_signals TO PUBLIC USING (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[]))) WITH CHECK (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[])));
+DROP POLICY IF EXISTS statelens_admin ON "statelens".environment_signals;
+CREATE POLICY statelens_admin ON "statelens".environment_signals TO "statelens_admin"
+  USING (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true))
+  WITH CHECK (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true));
+GRANT SELECT, INSERT, UPDATE ON "statelens".org_documents TO "statelens_agent";
+GRANT SELECT, DELETE ON "statelens".org_documents TO "statelens_reviewer";
+ALTER TABLE "statelens".org_documents ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
+DROP POLICY IF EXISTS statelens_member ON "statelens".org_documents;
+CREATE POLICY statelens_member ON "statelens".org_documents TO PUBLIC USING (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[]))) WITH CHECK (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[])));
+DROP POLICY IF EXISTS statelens_admin ON "statelens".org_documents;
+CREATE POLICY statelens_admin ON "statelens".org_documents TO "statelens_admin"
+  USING (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true))
+  WITH CHECK (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true));
+GRANT SELECT, INSERT, UPDATE ON "statelens".agent_states TO "statelens_agent";
+GRANT SELECT, DELETE ON "statelens".agent_states TO "statelens_reviewer";
+ALTER TABLE "statelens".agent_states ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
+DROP POLICY IF EXISTS statelens_member ON "statelens".agent_states;
+CREATE POLICY statelens_member ON "statelens".agent_states TO PUBLIC USING (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[]))) WITH CHECK (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[])));
+DROP POLICY IF EXISTS statelens_admin ON "statelens".agent_states;
+CREATE POLICY statelens_admin ON "statelens".agent_states TO "statelens_admin"
+  USING (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true))
+  WITH CHECK (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true));
+GRANT SELECT, INSERT, UPDATE ON "statelens".context_documents TO "statelens_agent";
+GRANT SELECT, DELETE ON "statelens".context_documents TO "statelens_reviewer";
+ALTER TABLE "statelens".context_documents ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
+DROP POLICY IF EXISTS statelens_member ON "statelens".context_documents;
+CREATE POLICY statelens_member ON "statelens".context_documents TO PUBLIC USING (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[]))) WITH CHECK (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[])));
+DROP POLICY IF EXISTS statelens_admin ON "statelens".context_documents;
+CREATE POLICY statelens_admin ON "statelens".context_documents TO "statelens_admin"
+  USING (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true))
+  WITH CHECK (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true));
+GRANT SELECT, INSERT, UPDATE ON "statelens".saved_queries TO "statelens_agent";
+GRANT SELECT, DELETE ON "statelens".saved_queries TO "statelens_reviewer";
+ALTER TABLE "statelens".saved_queries ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
+DROP POLICY IF EXISTS statelens_member ON "statelens".saved_queries;
+CREATE POLICY statelens_member ON "statelens".saved_queries TO PUBLIC USING (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[]))) WITH CHECK (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[])));
+DROP POLICY IF EXISTS statelens_admin ON "statelens".saved_queries;
+CREATE POLICY statelens_admin ON "statelens".saved_queries TO "statelens_admin"
+  USING (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true))
+  WITH CHECK (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true));
+GRANT SELECT, INSERT, UPDATE, DELETE ON "statelens".working_items TO "statelens_agent";
+GRANT SELECT, DELETE ON "statelens".working_items TO "statelens_reviewer";
+ALTER TABLE "statelens".working_items ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
+DROP POLICY IF EXISTS statelens_member ON "statelens".working_items;
+CREATE POLICY statelens_member ON "statelens".working_items TO PUBLIC USING (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[]))) WITH CHECK (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[])));
+DROP POLICY IF EXISTS statelens_admin ON "statelens".working_items;
+CREATE POLICY statelens_admin ON "statelens".working_items TO "statelens_admin"
+  USING (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true))
+  WITH CHECK (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true));
+GRANT SELECT, INSERT ON "statelens".audit_log TO "statelens_agent";
+GRANT SELECT, INSERT, UPDATE (reason) ON "statelens".audit_log TO "statelens_reviewer";
+ALTER TABLE "statelens".audit_log ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
+DROP POLICY IF EXISTS statelens_member ON "statelens".audit_log;
+CREATE POLICY statelens_member ON "statelens".audit_log TO PUBLIC USING (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[]))) WITH CHECK (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[])));
+DROP POLICY IF EXISTS statelens_admin ON "statelens".audit_log;
+CREATE POLICY statelens_admin ON "statelens".audit_log TO "statelens_admin"
+  USING (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true))
+  WITH CHECK (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true));
+DROP POLICY IF EXISTS statelens_agent_tier ON "statelens".partitions;
+CREATE POLICY statelens_agent_tier ON "statelens".partitions AS RESTRICTIVE FOR INSERT TO "statelens_agent" WITH CHECK (maturity IS NULL OR maturity = 'junior');

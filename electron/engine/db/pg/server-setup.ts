@@ -1,0 +1,298 @@
+// Server setup for a shared PostgreSQL store: three group roles (agents, reviewers,
+// administrators), row-level security binding every session to an org it is a member of, and the
+// per-transaction settings the store uses to say which org (and partition) a transaction is for.
+// Applied by an administrator after the migrations; idempotent, so it is re-run after each one.
+import { StatelensError } from '../../../../shared/errors';
+import { PG_SCHEMA_VERSION } from './migrations';
+import { checkPgSchema, DEFAULT_PG_SCHEMA, inspectPgSchema, MIGRATION_LOCK, VERSION_TABLE } from './schema';
+import { PG_ALL_ORGS_SETTING, PG_ORG_SETTING, PG_PARTITION_SETTING } from './session-settings';
+import { quoteIdent, type SyncPg } from './sync-client';
+
+/** Which role may act for which org: one row per (org, role), kept by administrators. */
+export const MEMBERS_TABLE = 'statelens_org_members';
+
+export interface PgRoles {
+  /** Write memory (insert and update), never delete it. */
+  readonly agent: string;
+  /** Read and delete (with impact preview and audit); no memory writes. */
+  readonly reviewer: string;
+  /** Owns the schema: DDL, migrations, maturity changes, membership. */
+  readonly admin: string;
+}
+
+/** The group role names for a store: `<prefix>_agent`, `<prefix>_reviewer`, `<prefix>_admin` (prefix: the schema name). */
+export function pgRoleNames(prefix: string): PgRoles {
+  return { agent: `${prefix}_agent`, reviewer: `${prefix}_reviewer`, admin: `${prefix}_admin` };
+}
+
+type Privilege = 'SELECT' | 'INSERT' | 'UPDATE' | 'DELETE' | 'UPDATE (reason)';
+
+interface OrgTable {
+  /** The column naming the partition a row belongs to. */
+  readonly partitionColumn: string;
+  readonly agent: readonly Privilege[];
+  readonly reviewer: readonly Privilege[];
+}
+
+const MEMORY: Pick<OrgTable, 'agent' | 'reviewer'> = { agent: ['SELECT', 'INSERT', 'UPDATE'], reviewer: ['SELECT', 'DELETE'] };
+
+/**
+ * Every table scoped by org, and what each role may do with it. A table the migrations add must be
+ * named here (setup refuses a schema with an unnamed one) so no table is left without a policy.
+ * Agents never delete memory; the one exception is the working set, session scratch that the
+ * write path clears when a session ends. Reviewers update facts only as a deletion does (relinking
+ * chains, flagging dependents) and audit reasons only to redact deleted text quoted in them.
+ */
+export const PG_ORG_TABLES: Readonly<Record<string, OrgTable>> = {
+  // Agents create partitions but never change one: its maturity (tier) is an administrator's.
+  partitions: { partitionColumn: 'id', agent: ['SELECT', 'INSERT'], reviewer: ['SELECT', 'DELETE'] },
+  facts: { partitionColumn: 'partition_id', agent: MEMORY.agent, reviewer: ['SELECT', 'UPDATE', 'DELETE'] },
+  fact_edges: { partitionColumn: 'partition_id', ...MEMORY },
+  identities: { partitionColumn: 'partition_id', ...MEMORY },
+  environment_signals: { partitionColumn: 'partition_id', ...MEMORY },
+  org_documents: { partitionColumn: 'partition_id', ...MEMORY },
+  agent_states: { partitionColumn: 'partition_id', ...MEMORY },
+  context_documents: { partitionColumn: 'partition_id', ...MEMORY },
+  saved_queries: { partitionColumn: 'partition_id', ...MEMORY },
+  working_items: { partitionColumn: 'partition_id', agent: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'], reviewer: ['SELECT', 'DELETE'] },
+  // The log is append-only for everyone but administrators.
+  audit_log: { partitionColumn: 'partition_id', agent: ['SELECT', 'INSERT'], reviewer: ['SELECT', 'INSERT', 'UPDATE (reason)'] },
+};
+
+/** Tables not scoped by org: readable by every role (the membership table: its own rows), written by administrators only. */
+export const PG_SHARED_TABLES: readonly string[] = ['statelens_meta', VERSION_TABLE, MEMBERS_TABLE];
+
+export interface PgServerSetupOptions {
+  readonly schema?: string;
+  /** Prefix of the three role names (default: the schema name). */
+  readonly rolePrefix?: string;
+}
+
+export interface PgServerSetupResult {
+  readonly schema: string;
+  readonly roles: PgRoles;
+  /** The org-scoped tables now under row-level security. */
+  readonly tables: readonly string[];
+}
+
+const lit = (s: string): string => `'${s.replace(/'/g, "''")}'`;
+
+/** The setup script for a schema (every statement idempotent). */
+export function pgServerSetupSql(schema: string, roles: PgRoles): string {
+  const s = quoteIdent(schema);
+  const r = { agent: quoteIdent(roles.agent), reviewer: quoteIdent(roles.reviewer), admin: quoteIdent(roles.admin) };
+  const members = `${s}.${MEMBERS_TABLE}`;
+  const sessionOrg = `(SELECT ${s}.statelens_session_org())`;
+  const sessionPartitions = `(SELECT ${s}.statelens_session_partitions())`;
+  const grants = (privileges: readonly Privilege[], table: string, role: string): string =>
+    privileges.length ? `GRANT ${privileges.join(', ')} ON ${s}.${table} TO ${role};` : '';
+  const out: string[] = [];
+
+  // Group roles; login roles are made members of them by the deployment. A role created by a
+  // concurrent setup on another database of the cluster is as good as ours.
+  for (const role of [roles.agent, roles.reviewer, roles.admin]) {
+    out.push(`DO $$ BEGIN
+      IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = ${lit(role)}) THEN
+        CREATE ROLE ${quoteIdent(role)} NOLOGIN;
+      END IF;
+    EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+    END $$;`);
+  }
+  // Whoever runs setup becomes an administrator (a superuser needs no membership): ownership can
+  // only be handed to a role one belongs to.
+  out.push(`DO $$ BEGIN
+    IF NOT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) AND NOT pg_has_role(current_user, ${lit(roles.admin)}, 'MEMBER') THEN
+      EXECUTE format('GRANT %I TO %I', ${lit(roles.admin)}, current_user);
+    END IF;
+  END $$;`);
+
+  out.push(`CREATE TABLE IF NOT EXISTS ${members} (
+      org_id        text NOT NULL,
+      role_name     text NOT NULL,
+      -- NULL: every partition of the org; otherwise only these.
+      partition_ids bigint[],
+      PRIMARY KEY (org_id, role_name)
+    );`);
+
+  // The session's org: the one it asked for, if the role it runs as is a member. Invoker's rights
+  // (current_user is the caller's), names qualified and search_path pinned so a caller cannot
+  // substitute a membership table of its own.
+  out.push(`CREATE OR REPLACE FUNCTION ${s}.statelens_session_org() RETURNS text
+      LANGUAGE sql STABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+      SELECT m.org_id FROM ${members} m
+       WHERE m.org_id = current_setting(${lit(PG_ORG_SETTING)}, true) AND m.role_name = current_user::text
+    $$;`);
+  // The partitions the session may see: NULL for all of its org's, else a list (empty when it asked
+  // for one it may not see).
+  out.push(`CREATE OR REPLACE FUNCTION ${s}.statelens_session_partitions() RETURNS bigint[]
+      LANGUAGE sql STABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+      SELECT CASE WHEN p.id IS NULL THEN m.partition_ids
+                  WHEN m.partition_ids IS NULL OR p.id = ANY (m.partition_ids) THEN ARRAY[p.id]
+                  ELSE '{}'::bigint[] END
+        FROM ${members} m
+       CROSS JOIN (SELECT nullif(current_setting(${lit(PG_PARTITION_SETTING)}, true), '')::bigint AS id) p
+       WHERE m.org_id = current_setting(${lit(PG_ORG_SETTING)}, true) AND m.role_name = current_user::text
+    $$;`);
+
+  // Administrators own everything in the schema (DDL, migrations); nobody else has anything by default.
+  out.push(`ALTER SCHEMA ${s} OWNER TO ${r.admin};`);
+  out.push(`DO $$ DECLARE o record; BEGIN
+    FOR o IN SELECT c.relname, c.relkind FROM pg_class c WHERE c.relnamespace = ${lit(schema)}::regnamespace AND c.relkind IN ('r', 'p', 'v', 'm', 'f') LOOP
+      EXECUTE format('ALTER TABLE %I.%I OWNER TO %I', ${lit(schema)}, o.relname, ${lit(roles.admin)});
+    END LOOP;
+    FOR o IN SELECT p.oid::regprocedure AS fn FROM pg_proc p WHERE p.pronamespace = ${lit(schema)}::regnamespace LOOP
+      EXECUTE format('ALTER FUNCTION %s OWNER TO %I', o.fn, ${lit(roles.admin)});
+    END LOOP;
+    FOR o IN SELECT t.cfgname FROM pg_ts_config t WHERE t.cfgnamespace = ${lit(schema)}::regnamespace LOOP
+      EXECUTE format('ALTER TEXT SEARCH CONFIGURATION %I.%I OWNER TO %I', ${lit(schema)}, o.cfgname, ${lit(roles.admin)});
+    END LOOP;
+  END $$;`);
+  out.push(`REVOKE ALL ON SCHEMA ${s} FROM PUBLIC;`);
+  out.push(`GRANT USAGE ON SCHEMA ${s} TO ${r.agent}, ${r.reviewer};`);
+  out.push(`REVOKE ALL ON ALL TABLES IN SCHEMA ${s} FROM PUBLIC, ${r.agent}, ${r.reviewer};`);
+  out.push(`REVOKE ALL ON ALL FUNCTIONS IN SCHEMA ${s} FROM PUBLIC;`);
+  out.push(`GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA ${s} TO ${r.agent}, ${r.reviewer};`);
+  for (const t of PG_SHARED_TABLES) out.push(`GRANT SELECT ON ${s}.${t} TO ${r.agent}, ${r.reviewer};`);
+
+  // Membership rows are private: each role sees its own, administrators all of them.
+  out.push(`ALTER TABLE ${members} ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;`);
+  out.push(`DROP POLICY IF EXISTS statelens_own ON ${members};`);
+  out.push(`CREATE POLICY statelens_own ON ${members} FOR SELECT TO PUBLIC USING (role_name = current_user::text);`);
+  out.push(`DROP POLICY IF EXISTS statelens_admin ON ${members};`);
+  out.push(`CREATE POLICY statelens_admin ON ${members} TO ${r.admin} USING (true) WITH CHECK (true);`);
+
+  for (const [table, spec] of Object.entries(PG_ORG_TABLES)) {
+    const t = `${s}.${table}`;
+    const partition = ` AND (${sessionPartitions} IS NULL OR ${spec.partitionColumn} = ANY (${sessionPartitions}::bigint[]))`;
+    out.push(grants(spec.agent, table, r.agent), grants(spec.reviewer, table, r.reviewer));
+    // FORCE: the owner (the administrators) is bound by the policies too, and lifts them only on purpose.
+    out.push(`ALTER TABLE ${t} ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;`);
+    out.push(`DROP POLICY IF EXISTS statelens_member ON ${t};`);
+    out.push(`CREATE POLICY statelens_member ON ${t} TO PUBLIC USING (org_id = ${sessionOrg}${partition}) WITH CHECK (org_id = ${sessionOrg}${partition});`);
+    out.push(`DROP POLICY IF EXISTS statelens_admin ON ${t};`);
+    out.push(
+      `CREATE POLICY statelens_admin ON ${t} TO ${r.admin}
+        USING (current_setting(${lit(PG_ALL_ORGS_SETTING)}, true) = 'on' OR org_id = current_setting(${lit(PG_ORG_SETTING)}, true))
+        WITH CHECK (current_setting(${lit(PG_ALL_ORGS_SETTING)}, true) = 'on' OR org_id = current_setting(${lit(PG_ORG_SETTING)}, true));`,
+    );
+  }
+  // An agent's new partition starts without a tier or junior: a writer never chooses its own.
+  out.push(`DROP POLICY IF EXISTS statelens_agent_tier ON ${s}.partitions;`);
+  out.push(
+    `CREATE POLICY statelens_agent_tier ON ${s}.partitions AS RESTRICTIVE FOR INSERT TO ${r.agent} WITH CHECK (maturity IS NULL OR maturity = 'junior');`,
+  );
+  return out.filter(Boolean).map(tidy).join('\n');
+}
+
+/** Re-indents a statement written inside a template literal: continuation lines by two spaces. */
+function tidy(statement: string): string {
+  const [first = '', ...rest] = statement.split('\n');
+  const indent = Math.min(...rest.filter((l) => l.trim()).map((l) => l.length - l.trimStart().length));
+  return [first, ...rest.map((l) => (l.trim() ? `  ${l.slice(indent)}` : ''))].join('\n');
+}
+
+/**
+ * The setup as a psql script for the default schema and role names, for administrators who apply
+ * SQL themselves (shipped as server-setup.sql; a test keeps the file equal to this).
+ */
+export function pgServerSetupScript(): string {
+  const roles = pgRoleNames(DEFAULT_PG_SCHEMA);
+  return [
+    `-- Statelens server setup for the schema "${DEFAULT_PG_SCHEMA}": the roles ${roles.agent}, ${roles.reviewer} and ${roles.admin},`,
+    '-- forced row-level security on every table scoped by org, and the membership table that binds',
+    '-- each role to the orgs it may act for. Generated from server-setup.ts (do not edit by hand).',
+    `-- Run once the schema is at version ${PG_SCHEMA_VERSION} (statelens init), as a superuser or a role with`,
+    '-- CREATEROLE that owns the schema, and again after every migration; every statement is idempotent:',
+    '--   psql "$URL" -v ON_ERROR_STOP=1 -1 -f server-setup.sql',
+    `SELECT pg_advisory_xact_lock(${MIGRATION_LOCK});`,
+    pgServerSetupSql(DEFAULT_PG_SCHEMA, roles),
+    '',
+  ].join('\n');
+}
+
+/**
+ * Creates the roles and applies the policies to a schema already at this build's version. Needs a
+ * superuser, or a role with CREATEROLE that owns the schema (it becomes an administrator).
+ */
+export function applyPgServerSetup(conn: SyncPg, options: PgServerSetupOptions = {}): PgServerSetupResult {
+  const schema = options.schema ?? DEFAULT_PG_SCHEMA;
+  const roles = pgRoleNames(options.rolePrefix ?? schema);
+  return conn.transaction(() => {
+    conn.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    const state = inspectPgSchema(conn, schema);
+    const version = checkPgSchema(state, schema, conn.where, PG_SCHEMA_VERSION);
+    if (version !== PG_SCHEMA_VERSION) {
+      throw new StatelensError(
+        'INVALID_INPUT',
+        `Schema "${schema}" on ${conn.where} is at version ${version}, not ${PG_SCHEMA_VERSION}: create or migrate it (statelens init) before the server setup`,
+        { schemaVersion: version, supportedVersion: PG_SCHEMA_VERSION },
+      );
+    }
+    const known = new Set([...Object.keys(PG_ORG_TABLES), ...PG_SHARED_TABLES]);
+    const unnamed = state.tables.filter((t) => !known.has(t));
+    if (unnamed.length > 0) {
+      throw new StatelensError('INTERNAL', `Schema "${schema}" has tables the server setup does not cover: ${unnamed.join(', ')}`, { tables: unnamed });
+    }
+    conn.exec(pgServerSetupSql(schema, roles));
+    return { schema, roles, tables: Object.keys(PG_ORG_TABLES) };
+  });
+}
+
+/** True when the server setup has been applied to the schema (its sessions must then be bound to an org). */
+export function pgServerSetupApplied(conn: SyncPg, schema: string = DEFAULT_PG_SCHEMA): boolean {
+  return inspectPgSchema(conn, schema).tables.includes(MEMBERS_TABLE);
+}
+
+export interface PgSessionBinding {
+  readonly org: string;
+  /** Narrows the transaction to one partition of the org. */
+  readonly partitionId?: number | null;
+}
+
+/**
+ * Binds the current transaction to an org (and partition). Transaction-local (set_config's third
+ * argument), so a pooled connection never carries one transaction's org into the next; outside a
+ * transaction it would last one statement, hence the guard.
+ */
+export function bindPgTransaction(conn: SyncPg, binding: PgSessionBinding): void {
+  if (!conn.inTransaction) throw new StatelensError('INTERNAL', 'An org binding lasts one transaction: bind inside conn.transaction()');
+  conn.query('SELECT set_config($1, $2, true), set_config($3, $4, true)', [
+    PG_ORG_SETTING,
+    binding.org,
+    PG_PARTITION_SETTING,
+    binding.partitionId === undefined || binding.partitionId === null ? '' : String(binding.partitionId),
+  ]);
+}
+
+/**
+ * Throws PERMISSION_DENIED unless the connection's role may act for the org (as a member, or as an
+ * administrator). Meant for connection time: a role that is not a member would otherwise only see
+ * an empty store.
+ */
+export function checkPgMembership(conn: SyncPg, binding: PgSessionBinding, options: PgServerSetupOptions = {}): void {
+  const schema = options.schema ?? DEFAULT_PG_SCHEMA;
+  const seen = conn.transaction(() => {
+    bindPgTransaction(conn, binding);
+    return conn.query<{ org: string | null; parts: string[] | null; role: string; superuser: boolean }>(
+      `SELECT ${quoteIdent(schema)}.statelens_session_org() AS org, ${quoteIdent(schema)}.statelens_session_partitions()::text[] AS parts,
+              current_user::text AS role, (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) AS superuser`,
+    ).rows[0];
+  });
+  if (!seen || seen.superuser) return;
+  const admin = conn.query<{ yes: boolean }>('SELECT pg_has_role(current_user, $1, $2) AS yes', [pgRoleNames(options.rolePrefix ?? schema).admin, 'MEMBER'])
+    .rows[0]?.yes;
+  if (admin) return;
+  if (seen.org === null) {
+    throw new StatelensError('PERMISSION_DENIED', `Role "${seen.role}" is not a member of org "${binding.org}" in schema "${schema}"`, {
+      role: seen.role,
+      org: binding.org,
+    });
+  }
+  if (seen.parts !== null && seen.parts.length === 0) {
+    throw new StatelensError('PERMISSION_DENIED', `Role "${seen.role}" may not see partition ${String(binding.partitionId)} of org "${binding.org}"`, {
+      role: seen.role,
+      org: binding.org,
+      partitionId: binding.partitionId,
+    });
+  }
+}
