@@ -1,5 +1,6 @@
 // A transport whose answers on chosen channels wait until the test opens the gate: for seeing
 // what a view shows while a request is out.
+import type { CallChannel } from '../../shared/contract';
 import type { Transport } from '../api/transport';
 
 /** A transport on the real backend whose answers on the gated channels wait while the gate is
