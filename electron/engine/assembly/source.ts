@@ -3,6 +3,7 @@
 // streamed (iterate) so a strategy reads only as many rows as its budget can take.
 import type { Identity, OrgDocument } from '../../../shared/domain';
 import type { PartitionContext } from '../context';
+import { dialectOf } from '../db/dialect';
 import { stmt } from '../db/statements';
 import type { FactRow } from '../facts/rows';
 import { canRead } from '../layers/documents';
@@ -385,11 +386,13 @@ export interface Candidate {
  * whenever every term is rarer than `perTerm`.
  */
 export function relevantFacts(ctx: PartitionContext, view: TimeView, termQueries: readonly string[], perTerm: number, limit: number): Candidate[] {
-  const from = `FROM facts_fts JOIN facts f ON f.rid = facts_fts.rowid
-    WHERE facts_fts MATCH @match AND +f.partition_id = @pid AND ${candidateClause(ctx, view)}
-    ORDER BY facts_fts.rowid DESC LIMIT @limit`;
+  const dialect = dialectOf(ctx.db);
+  const fts = dialect.ftsFacts('@match');
+  const from = `FROM ${fts.from}
+    WHERE ${fts.match} AND +f.partition_id = @pid AND ${candidateClause(ctx, view)}
+    ORDER BY ${fts.rid} DESC LIMIT @limit`;
   const plain = rawStmt(ctx, `SELECT f.rid, f.id, f.is_constraint ${from}`);
-  const scored = rawStmt(ctx, `SELECT ${LEAN}, bm25(facts_fts, 0.5, 1.0) ${from}`);
+  const scored = rawStmt(ctx, `SELECT ${LEAN}, ${dialect.ftsRank('@match')} ${from}`);
   const byRid = new Map<number, Candidate>();
   const add = (r: { rid: number; id: string; is_constraint: number }, bm25: number, fact?: LeanFact): void => {
     const seen = byRid.get(r.rid);
@@ -402,7 +405,8 @@ export function relevantFacts(ctx: PartitionContext, view: TimeView, termQueries
         fact ? { rid: r.rid, id: r.id, is_constraint: r.is_constraint, bm25, fact } : { rid: r.rid, id: r.id, is_constraint: r.is_constraint, bm25 },
       );
   };
-  for (const match of termQueries) {
+  for (const term of termQueries) {
+    const match = dialect.ftsQuery(term);
     const rows = plain.all(params(ctx, view, { match, limit: perTerm + 1 })) as Array<[number, string, number]>;
     if (rows.length <= perTerm) {
       for (const a of scored.all(params(ctx, view, { match, limit: perTerm }))) {
@@ -477,9 +481,11 @@ export function overruledProposals(ctx: PartitionContext, view: TimeView, limit:
 
 /** Dead facts matching an FTS5 expression, newest first (the large-partition complement of deadFacts). */
 export function deadFactsMatching(ctx: PartitionContext, view: TimeView, match: string, limit: number): DeadFactRow[] {
-  const sql = `SELECT ${DEAD_COLUMNS} FROM facts_fts JOIN facts f ON f.rid = facts_fts.rowid
-     WHERE facts_fts MATCH @match AND +f.partition_id = @pid AND ${view.asOf === null ? DEAD_NOW : DEAD_AS_OF} ORDER BY facts_fts.rowid DESC LIMIT @limit`;
-  return stmt<[Record<string, unknown>], DeadFactRow>(ctx.db, sql).all(params(ctx, view, { match, limit }));
+  const dialect = dialectOf(ctx.db);
+  const fts = dialect.ftsFacts('@match');
+  const sql = `SELECT ${DEAD_COLUMNS} FROM ${fts.from}
+     WHERE ${fts.match} AND +f.partition_id = @pid AND ${view.asOf === null ? DEAD_NOW : DEAD_AS_OF} ORDER BY ${fts.rid} DESC LIMIT @limit`;
+  return stmt<[Record<string, unknown>], DeadFactRow>(ctx.db, sql).all(params(ctx, view, { match: dialect.ftsQuery(match), limit }));
 }
 
 /** The facts the given facts replaced (their predecessors), dead in the view. Each row's

@@ -24,6 +24,21 @@ export interface Dialect {
   readonly changeCounterSql: string;
   /** Tables whose keys lead with the org (every table but the reference ones). */
   isOrgScoped(table: string): boolean;
+  /** Full-text search. The engine builds its queries in FTS5's syntax (quoted phrases, `*`,
+   * OR, parentheses) from one word splitter; this is the value to bind for one, as the store
+   * reads it. */
+  ftsQuery(fts5: string): string;
+  /** Facts `f` matching the query bound to `param`: what to read them FROM (joined as `join`
+   * says: CROSS JOIN keeps SQLite's join order), the condition, and the row id to order by. */
+  ftsFacts(param: string, join?: 'JOIN' | 'CROSS JOIN'): { readonly from: string; readonly match: string; readonly rid: string };
+  /** A subquery of the row ids of facts matching the query bound to `param`. */
+  ftsRids(param: string): string;
+  /** The relevance of a matched fact `f`, lower first, with the key weighing half the value:
+   * FTS5's BM25 on SQLite; on PostgreSQL -ts_rank (other numbers, so ties and order can differ). */
+  ftsRank(param: string): string;
+  /** Whether the store marks matches in the text (FTS5 highlight()); PostgreSQL lists the same
+   * facts without match ranges. */
+  readonly ftsHighlight: boolean;
 }
 
 /** Tables shared by every org of a store: settings and the schema's own version. */
@@ -34,4 +49,18 @@ export const sqliteDialect: Dialect = {
   compile: (sql) => ({ text: sql, binds: [] }),
   changeCounterSql: 'PRAGMA data_version',
   isOrgScoped: (table) => !REFERENCE_TABLES.has(table),
+  ftsQuery: (fts5) => fts5,
+  ftsFacts: (param, join = 'JOIN') => ({
+    from: `facts_fts ${join} facts f ON f.rid = facts_fts.rowid`,
+    match: `facts_fts MATCH ${param}`,
+    rid: 'facts_fts.rowid',
+  }),
+  ftsRids: (param) => `SELECT rowid FROM facts_fts WHERE facts_fts MATCH ${param}`,
+  ftsRank: () => 'bm25(facts_fts, 0.5, 1.0)',
+  ftsHighlight: true,
 };
+
+/** The dialect of an engine connection: a PostgreSQL one carries its own; better-sqlite3's has none. */
+export function dialectOf(db: object): Dialect {
+  return (db as { dialect?: Dialect }).dialect ?? sqliteDialect;
+}

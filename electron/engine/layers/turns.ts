@@ -8,6 +8,7 @@ import { MAX_VALUE_CHARS } from '../../../shared/writes';
 import { recordAudit } from '../audit/audit';
 import { queryWords, ftsTerm } from '../assembly/terms';
 import type { PartitionContext } from '../context';
+import { dialectOf, type Dialect } from '../db/dialect';
 import { stmt } from '../db/statements';
 import { flagFact } from '../facts/dependencies';
 import { authorityRank, ROLE_RANKS } from '../facts/authority';
@@ -65,18 +66,24 @@ interface CandidateRow {
   constraint_type: string | null;
 }
 
-const CANDIDATES_SQL = `SELECT f.id, f.key, f.value, f.ts, f.scope, f.scope_id, f.source_type, f.source_authority, f.is_constraint,
+/** The newest valid facts matching one word (as many as a word may bring). */
+function candidatesSql(dialect: Dialect): string {
+  const fts = dialect.ftsFacts('?');
+  return `SELECT f.id, f.key, f.value, f.ts, f.scope, f.scope_id, f.source_type, f.source_authority, f.is_constraint,
     f.memory_type, f.level, f.importance, f.time_sensitive, f.constraint_type
-  FROM facts_fts JOIN facts f ON f.rid = facts_fts.rowid
-  WHERE facts_fts MATCH ? AND +f.partition_id = ? AND +f.is_valid = 1
-  ORDER BY facts_fts.rowid DESC LIMIT ${CANDIDATES_PER_WORD}`;
+  FROM ${fts.from}
+  WHERE ${fts.match} AND +f.partition_id = ? AND +f.is_valid = 1
+  ORDER BY ${fts.rid} DESC LIMIT ${CANDIDATES_PER_WORD}`;
+}
 
 /** Valid facts sharing a word with the turn that it could speak about: established by the turn's
  * time, global or of this session (never hypothetical, draft or another session's). */
 function candidates(ctx: PartitionContext, sessionId: string, text: string, at: string): CandidateRow[] {
   const byId = new Map<string, CandidateRow>();
+  const dialect = dialectOf(ctx.db);
+  const sql = candidatesSql(dialect);
   for (const w of queryWords(text).slice(0, 40)) {
-    for (const r of stmt<[string, number], CandidateRow>(ctx.db, CANDIDATES_SQL).all(ftsTerm(w.stem, w.word), ctx.partitionId)) byId.set(r.id, r);
+    for (const r of stmt<[string, number], CandidateRow>(ctx.db, sql).all(dialect.ftsQuery(ftsTerm(w.stem, w.word)), ctx.partitionId)) byId.set(r.id, r);
   }
   return [...byId.values()].filter((f) => f.ts <= at && (f.scope === 'global' || f.scope === 'task' || (f.scope === 'session' && f.scope_id === sessionId)));
 }

@@ -4,6 +4,7 @@
 // delete-by-filter all select through it, so a delete removes exactly what the table lists.
 import { StatelensError } from '../../../shared/errors';
 import type { FactFilter } from '../../../shared/query';
+import { sqliteDialect, type Dialect } from '../db/dialect';
 import { searchWords, toFtsQuery } from './fts';
 
 export type FilterName =
@@ -19,14 +20,16 @@ export interface FilterPart {
 export interface FilterSql {
   readonly parts: readonly FilterPart[];
   readonly params: Record<string, string | number>;
-  /** The FTS5 query the search became, or null when there is no (searchable) search. */
+  /** The FTS5 query the search became, or null when there is no (searchable) search (the
+   * store's own form of it is bound as `@fts`). */
   readonly fts: string | null;
   /** The FTS5 query ends in a prefix term (costly to test row by row). */
   readonly ftsPrefix: boolean;
 }
 
 /** A search is tested as membership in the match list (built once per statement). */
-export const SEARCH_IN = 'f.rid IN (SELECT rowid FROM facts_fts WHERE facts_fts MATCH @fts)';
+export const searchIn = (dialect: Dialect): string => `f.rid IN (${dialect.ftsRids('@fts')})`;
+export const SEARCH_IN = searchIn(sqliteDialect);
 
 function checkTime(name: string, value: string | undefined): void {
   if (value !== undefined && Number.isNaN(Date.parse(value))) {
@@ -45,7 +48,7 @@ function shown(value: string): string {
 }
 const listed = (values: readonly string[]): string => values.map((v) => (v === '' ? '(none recorded)' : shown(v))).join(', ');
 
-export function filterSql(partitionId: number, filter: FactFilter): FilterSql {
+export function filterSql(partitionId: number, filter: FactFilter, dialect: Dialect = sqliteDialect): FilterSql {
   checkTime('from', filter.from);
   checkTime('to', filter.to);
   checkTime('asOf', filter.asOf);
@@ -104,8 +107,8 @@ export function filterSql(partitionId: number, filter: FactFilter): FilterSql {
     const words = searchWords(filter.search);
     const last = words[words.length - 1] ?? '';
     const prefix = fts.endsWith('*') ? ` (${shown(last)} also as the start of a word)` : '';
-    add('search', SEARCH_IN, `search: every word of ${words.map(shown).join(' ')}${prefix}`);
-    params.fts = fts;
+    add('search', searchIn(dialect), `search: every word of ${words.map(shown).join(' ')}${prefix}`);
+    params.fts = dialect.ftsQuery(fts);
   }
   return { parts, params, fts, ftsPrefix: fts !== null && fts.endsWith('*') };
 }

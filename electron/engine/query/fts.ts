@@ -56,14 +56,15 @@ export function toFtsQuery(text: string): string {
     .join(' ');
 }
 
-/** Runs `fn`, turning an FTS5 failure of the user's search into INVALID_INPUT (it should not
- * happen with toFtsQuery, but never let one escape as an internal error). */
+/** Runs `fn`, turning a full-text failure of the user's search (FTS5's, or PostgreSQL's tsquery)
+ * into INVALID_INPUT (it should not happen with toFtsQuery, but never let one escape as an
+ * internal error). */
 export function guardSearch<T>(search: string | undefined, fn: () => T): T {
   try {
     return fn();
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
-    if (search !== undefined && /fts5/i.test(message))
+    if (search !== undefined && /fts5|tsquery|tsvector/i.test(message))
       throw new StatelensError('INVALID_INPUT', `The search ${quoteSearch(search)} could not be run: ${message}`, { field: 'search' });
     throw e;
   }

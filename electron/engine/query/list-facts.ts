@@ -7,6 +7,7 @@ import { TOTAL_COUNT_CAP, type CappedCount, type FactPage } from '../../../share
 import { FactFilter, FactSort, PageRequest, type FactFilterInput } from '../../../shared/query';
 import type { z } from 'zod';
 import type { PartitionContext } from '../context';
+import { dialectOf } from '../db/dialect';
 import { stmt } from '../db/statements';
 import { decodeFactCursor, encodeFactCursor, type SortPosition } from './cursor';
 import { filterSql, whereOf, type FilterName, type FilterSql } from './filter-sql';
@@ -73,7 +74,7 @@ export function choosePlan(ctx: PartitionContext, filter: FactFilter, sql: Filte
     // The match list is read whole whatever the partition, so it is counted whole.
     const n =
       plan === 'search'
-        ? capped(ctx, 'SELECT 1 FROM facts_fts WHERE facts_fts MATCH @fts', { fts: sql.fts }, DRIVER_LIMIT)
+        ? capped(ctx, dialectOf(ctx.db).ftsRids('@fts'), { fts: sql.params.fts }, DRIVER_LIMIT)
         : capped(
             ctx,
             `SELECT 1 FROM ${DRIVERS[plan].from} WHERE f.partition_id = @partition_id AND ${sql.parts.find((p) => p.name === DRIVERS[plan].part)?.sql ?? 'true'}`,
@@ -170,19 +171,15 @@ function countWith(ctx: PartitionContext, sql: FilterSql, cap: number): number {
   // With a search, count from the match list: it stops after `cap` hits instead of probing
   // FTS5 for every fact of the partition.
   const rest = whereOf(sql, 'search');
-  return capped(
-    ctx,
-    `SELECT 1 FROM facts_fts CROSS JOIN facts f ON f.rid = facts_fts.rowid WHERE facts_fts MATCH @fts AND ${rest.join(' AND ')}`,
-    sql.params,
-    cap,
-  );
+  const fts = dialectOf(ctx.db).ftsFacts('@fts', 'CROSS JOIN');
+  return capped(ctx, `SELECT 1 FROM ${fts.from} WHERE ${fts.match} AND ${rest.join(' AND ')}`, sql.params, cap);
 }
 
 /** Counts facts matching a filter, stopping at `cap` (then `capped` is true). */
 export function countFacts(ctx: PartitionContext, filterInput: FactFilterInput = {}, cap = TOTAL_COUNT_CAP): CappedCount {
   const filter = parseInput(FactFilter, filterInput, 'filter');
   const limit = Math.max(1, Math.min(Math.floor(cap), 100_000_000));
-  const sql = filterSql(ctx.partitionId, filter);
+  const sql = filterSql(ctx.partitionId, filter, dialectOf(ctx.db));
   const n = guardSearch(filter.search, () => countWith(ctx, sql, limit));
   return n > limit ? { count: limit, capped: true } : { count: n, capped: false };
 }
@@ -197,7 +194,7 @@ export function listFacts(ctx: PartitionContext, request: ListFactsRequest = {},
   const filter = parseInput(FactFilter, request.filter ?? {}, 'filter');
   const sort = parseInput(FactSort, request.sort ?? {}, 'sort');
   const page = parseInput(PageRequest, request.page ?? {}, 'page');
-  const sql = filterSql(ctx.partitionId, filter);
+  const sql = filterSql(ctx.partitionId, filter, dialectOf(ctx.db));
   const cursor = page.after ? cursorPosition(ctx, sort, page.after) : null;
   return guardSearch(filter.search, () => {
     const hinted = options.plan ?? cursor?.plan;
@@ -218,7 +215,7 @@ export function listFacts(ctx: PartitionContext, request: ListFactsRequest = {},
     const more = rows.length > page.limit;
     if (more) rows = rows.slice(0, page.limit);
     const last = rows[rows.length - 1];
-    const marks = sql.fts !== null ? highlights(ctx, sql, rows) : null;
+    const marks = sql.fts !== null && dialectOf(ctx.db).ftsHighlight ? highlights(ctx, sql, rows) : null;
     let total: CappedCount | null = null;
     if (!page.after) {
       const n = countWith(ctx, sql, TOTAL_COUNT_CAP);
@@ -236,6 +233,6 @@ export function listFacts(ctx: PartitionContext, request: ListFactsRequest = {},
 export function planFor(ctx: PartitionContext, request: ListFactsRequest = {}): PagePlan {
   const filter = parseInput(FactFilter, request.filter ?? {}, 'filter');
   const sort = parseInput(FactSort, request.sort ?? {}, 'sort');
-  const sql = filterSql(ctx.partitionId, filter);
+  const sql = filterSql(ctx.partitionId, filter, dialectOf(ctx.db));
   return guardSearch(filter.search, () => choosePlan(ctx, filter, sql, sort));
 }

@@ -4,6 +4,7 @@
 // then (valid, not yet superseded) and the other layers hold only what existed by then; chain
 // pointers and edges to facts left out are cut, so the file re-imports on its own.
 import { FactFilter, type FactFilterInput } from '../../../shared/query';
+import { dialectOf } from '../db/dialect';
 import type { Sqlite } from '../db/open';
 import type { FactRow } from '../facts/rows';
 import { filterSql } from '../query/filter-sql';
@@ -30,7 +31,7 @@ export function selectFacts(db: Sqlite, partitionId: number | null, filterInput:
   db.exec('DELETE FROM temp.export_selection');
   const partitions = db.prepare('SELECT id FROM partitions WHERE @p IS NULL OR id = @p ORDER BY id').pluck().all({ p: partitionId }) as number[];
   for (const id of partitions) {
-    const sql = filterSql(id, filter);
+    const sql = filterSql(id, filter, dialectOf(db));
     db.prepare(`INSERT INTO temp.export_selection SELECT f.rid FROM facts f WHERE ${sql.parts.map((p) => `(${p.sql})`).join(' AND ')}`).run(sql.params);
   }
   const facts = db.prepare('SELECT count(*) FROM temp.export_selection').pluck().get() as number;

@@ -4,6 +4,7 @@
 // the construct's name, never sent to the server to fail there.
 import { StatelensError } from '../../../../shared/errors';
 import { REFERENCE_TABLES, type Bind, type CompiledSql, type Dialect } from '../dialect';
+import { tsqueryOf } from './search-query';
 
 /** What the compiler rewrites, for readers and for the report of a refused statement. */
 export const TRANSLATIONS = [
@@ -48,7 +49,7 @@ const SCANNER: Array<[Kind, RegExp]> = [
   ['(', /\(/y],
   [')', /\)/y],
   [',', /,/y],
-  ['op', /<>|!=|<=|>=|\|\||==|<<|>>|[-+*/%<>=.;&|~]/y],
+  ['op', /<>|!=|<=|>=|\|\||==|<<|>>|@@|[-+*/%<>=.;&|~]/y],
 ];
 
 export function tokenize(sql: string): Tok[] {
@@ -349,4 +350,14 @@ export const postgresDialect: Dialect = {
   compile: (sql) => compileForPostgres(sql, (t) => !REFERENCE_TABLES.has(t)),
   changeCounterSql: 'SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS v',
   isOrgScoped: (t) => !REFERENCE_TABLES.has(t),
+  // The document function and its GIN index come from PostgreSQL migration 2.
+  ftsQuery: tsqueryOf,
+  ftsFacts: (param) => ({ from: 'facts f', match: matchSql('f.', param), rid: 'f.rid' }),
+  ftsRids: (param) => `SELECT rid FROM facts WHERE ${matchSql('', param)}`,
+  ftsRank: (param) => `-ts_rank('{1, 0, 0, 0.5}', statelens_fts_doc(f.key, f.value), to_tsquery('statelens_search', ${param}), 2)`,
+  ftsHighlight: false,
 };
+
+function matchSql(alias: string, param: string): string {
+  return `statelens_fts_doc(${alias}key, ${alias}value) @@ to_tsquery('statelens_search', ${param})`;
+}
