@@ -117,6 +117,8 @@ function searchAll(p: PartitionHandle): Record<string, unknown> {
     }
     out[search] = {
       listed: ids(p.listFacts({ filter: { search } }).rows),
+      // Whole rows: the match ranges too.
+      rows: p.listFacts({ filter: { search }, sort: { column: 'key', direction: 'asc' } }).rows,
       count: countFacts(p.ctx, { search }),
       valid: ids(p.listFacts({ filter: { search, validity: 'valid' }, sort: { column: 'value', direction: 'desc' } }).rows),
       perPlan,
@@ -184,6 +186,19 @@ describe('search on SQLite (the reference the other store is compared with)', ()
     // A phrase never spans the key and the value.
     expect(listed('alpha-beta')).toEqual([]);
     expect(listed('beta gamma')).toEqual(['f_00000011']);
+    // Match ranges: a phrase from its first token to its last, each word of the search apart.
+    const matches = (s: string): unknown => (expectedSearches[s] as { rows: Array<{ match: unknown }> }).rows.map((r) => r.match);
+    expect(matches('jean-luc')).toEqual([{ key: [], value: [[9, 17]] }]);
+    expect(matches('budget cap')).toEqual([
+      {
+        key: [[0, 6]],
+        value: [
+          [4, 10],
+          [11, 14],
+        ],
+      },
+    ]);
+    expect(matches('CAFÉ')).toEqual([{ key: [], value: [[3, 7]] }]);
   });
 });
 

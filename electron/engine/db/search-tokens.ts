@@ -46,9 +46,15 @@ const classOf = (escape: (n: number) => string): string =>
 export const SEPARATOR_CLASS_PG = classOf(pgEscape);
 
 const SEPARATORS_JS = new RegExp(`${classOf(jsEscape)}+`, 'u');
+const TOKENS_JS = new RegExp(`[^${classOf(jsEscape).slice(1)}+`, 'gu');
 
 /** The tokens of a text as the PostgreSQL index cuts it (before lower-casing and unaccenting,
  * which the store's text search configuration does to both sides alike). */
 export function searchTokens(text: string): string[] {
   return text.split(SEPARATORS_JS).filter((t) => t.length > 0);
+}
+
+/** The tokens of a text with where each starts and ends (UTF-16 offsets, end exclusive). */
+export function searchTokenSpans(text: string): Array<{ readonly token: string; readonly start: number; readonly end: number }> {
+  return [...text.matchAll(TOKENS_JS)].map((m) => ({ token: m[0], start: m.index, end: m.index + m[0].length }));
 }

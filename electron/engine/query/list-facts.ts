@@ -11,7 +11,8 @@ import { dialectOf } from '../db/dialect';
 import { stmt } from '../db/statements';
 import { decodeFactCursor, encodeFactCursor, type SortPosition } from './cursor';
 import { filterSql, whereOf, type FilterName, type FilterSql } from './filter-sql';
-import { MARK_CLOSE, MARK_OPEN, guardSearch } from './fts';
+import { MARK_CLOSE, MARK_OPEN, containsMarkers, guardSearch } from './fts';
+import { markMatches, searchPhrases } from './mark-matches';
 import { ROW_VIEW_COLUMNS, toRowView, type MarkedText, type RowViewRow } from './row-view';
 import { SORT_SPECS } from './sort-columns';
 import { parseInput } from './validate';
@@ -166,6 +167,24 @@ function highlights(ctx: PartitionContext, sql: FilterSql, rows: readonly Row[])
   return out;
 }
 
+/** The same marks where the store has no highlight(): the page's texts, marked in JS. */
+function markedInJs(ctx: PartitionContext, search: string, rows: readonly Row[]): Map<number, MarkedText> {
+  const phrases = searchPhrases(search);
+  const texts =
+    rows.length === 0
+      ? []
+      : stmt<[Record<string, unknown>], { rid: number; key: string; value: string }>(
+          ctx.db,
+          'SELECT f.rid, f.key, f.value FROM facts f WHERE f.rid IN (SELECT CAST(value AS INTEGER) FROM json_each(@rids))',
+        ).all({ rids: JSON.stringify(rows.map((r) => r.rid)) });
+  const out = new Map<number, MarkedText>();
+  for (const t of texts) {
+    const clean = !containsMarkers(t.key) && !containsMarkers(t.value);
+    out.set(Number(t.rid), clean ? { key: markMatches(t.key, phrases), value: markMatches(t.value, phrases) } : { key: null, value: null });
+  }
+  return out;
+}
+
 function countWith(ctx: PartitionContext, sql: FilterSql, cap: number): number {
   if (sql.fts === null) return capped(ctx, `SELECT 1 FROM facts f WHERE ${whereOf(sql).join(' AND ')}`, sql.params, cap);
   // With a search, count from the match list: it stops after `cap` hits instead of probing
@@ -215,7 +234,7 @@ export function listFacts(ctx: PartitionContext, request: ListFactsRequest = {},
     const more = rows.length > page.limit;
     if (more) rows = rows.slice(0, page.limit);
     const last = rows[rows.length - 1];
-    const marks = sql.fts !== null && dialectOf(ctx.db).ftsHighlight ? highlights(ctx, sql, rows) : null;
+    const marks = sql.fts === null ? null : dialectOf(ctx.db).ftsHighlight ? highlights(ctx, sql, rows) : markedInJs(ctx, filter.search ?? '', rows);
     let total: CappedCount | null = null;
     if (!page.after) {
       const n = countWith(ctx, sql, TOTAL_COUNT_CAP);
