@@ -36,8 +36,8 @@ export interface Dialect {
   /** The relevance of a matched fact `f`, lower first, with the key weighing half the value:
    * FTS5's BM25 on SQLite; on PostgreSQL -ts_rank (other numbers, so ties and order can differ). */
   ftsRank(param: string): string;
-  /** Whether the store marks matches in the text (FTS5 highlight()); PostgreSQL lists the same
-   * facts without match ranges. */
+  /** Whether the store marks matches in the text (FTS5 highlight()); on PostgreSQL the listing
+   * marks them in JS with the same splitter. */
   readonly ftsHighlight: boolean;
 }
 
