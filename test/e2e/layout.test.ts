@@ -6,9 +6,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { unnamedControls } from './helpers/accessibility';
-import { chromiumMissing, launchChromium, pageErrors, screenshot, type Browser } from './helpers/browser';
+import { chromiumMissing, pageErrors, screenshot } from './helpers/browser';
 import { seededDatabase } from './helpers/database';
-import { buildRenderer, startServe, type Served } from './helpers/serve';
+import { openInspector, onFailure, type Inspector } from './helpers/inspector';
 
 const missing = chromiumMissing();
 if (missing) console.log(`e2e layout skipped: ${missing}`);
@@ -129,14 +129,14 @@ async function highlightRuns(page: Page): Promise<{ runs: Run[]; marks: Run[]; c
 
 describe.skipIf(missing !== undefined)('inspector layout in Chromium', () => {
   let db: ReturnType<typeof seededDatabase>;
-  let served: Served;
-  let browser: Browser;
+  let ui: Inspector | undefined;
   let page: Page;
+  let base: string;
 
   /** A fresh load of `hash` at this window size, with the sizes stored so far. */
   const open = async (hash: string, width = 1440, height = 900) => {
     await page.setViewportSize({ width, height });
-    await page.goto(`${served.origin}/${hash}`);
+    await page.goto(`${base}${hash}`);
     await page.reload();
     await page.waitForSelector(ROW);
   };
@@ -145,24 +145,18 @@ describe.skipIf(missing !== undefined)('inspector layout in Chromium', () => {
 
   beforeAll(async () => {
     db = seededDatabase({ bulk: 400, graph: 30 });
-    await buildRenderer();
-    served = await startServe(db.file);
-    browser = await launchChromium();
-    page = await browser.newPage();
-    // The first visit carries the token; the renderer keeps it for this tab.
-    await page.goto(`${served.url}#/memories/${db.info.mainPartition}`);
-    await page.waitForSelector(ROW);
+    ui = await openInspector(db.file, { hash: `#/memories/${db.info.mainPartition}`, waitFor: ROW });
+    ({ page, base } = ui);
   });
 
   afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail' && page) await screenshot(page, `FAILED-layout-${ctx.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 50)}`);
+    await onFailure(() => page, 'layout-')(ctx);
     await page?.emulateMedia({ colorScheme: 'light' });
     await forgetSizes().catch(() => undefined);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
+    await ui?.close();
     db?.remove();
   });
 
@@ -348,7 +342,7 @@ describe.skipIf(missing !== undefined)('inspector layout in Chromium', () => {
 
     // The other views at this size.
     for (const view of ['review', 'context', 'sessions', 'audit']) {
-      await page.goto(`${served.origin}/#/${view}/${db.info.mainPartition}`);
+      await page.goto(`${base}#/${view}/${db.info.mainPartition}`);
       await page.reload();
       await page.waitForSelector('.main :is(.review-view, .context-view, .sessions-view, .audit-view)');
       await page.waitForTimeout(500);

@@ -6,9 +6,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { unnamedControls } from './helpers/accessibility';
-import { chromiumMissing, launchChromium, pageErrors, screenshot, type Browser } from './helpers/browser';
+import { chromiumMissing, pageErrors, screenshot } from './helpers/browser';
 import { seededDatabase } from './helpers/database';
-import { buildRenderer, startServe, type Served } from './helpers/serve';
+import { openInspector, onFailure, type Inspector } from './helpers/inspector';
 
 const missing = chromiumMissing();
 if (missing) console.log(`e2e time travel skipped: ${missing}`);
@@ -20,8 +20,7 @@ const AS_OF = 'input[aria-label="As of (UTC)"]';
 
 describe.skipIf(missing !== undefined)('time travel in Chromium', () => {
   let db: ReturnType<typeof seededDatabase>;
-  let served: Served;
-  let browser: Browser;
+  let ui: Inspector | undefined;
   let page: Page;
 
   const theme = async (scheme: 'light' | 'dark') => {
@@ -39,23 +38,14 @@ describe.skipIf(missing !== undefined)('time travel in Chromium', () => {
 
   beforeAll(async () => {
     db = seededDatabase({ bulk: 400, graph: 40 });
-    await buildRenderer();
-    served = await startServe(db.file);
-    browser = await launchChromium();
-    page = await browser.newPage({ colorScheme: 'light' });
-    await page.goto(`${served.url}#/memories/${db.info.mainPartition}/${db.info.homeCityFirst}`);
-    await page.waitForSelector(ROW);
+    ui = await openInspector(db.file, { hash: `#/memories/${db.info.mainPartition}/${db.info.homeCityFirst}`, waitFor: ROW });
+    ({ page } = ui);
   });
 
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state !== 'fail' || !page) return;
-    await screenshot(page, `FAILED-time-travel-${ctx.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 50)}`);
-    console.log(`e2e failure page text: ${(await page.textContent('body').catch(() => ''))?.slice(0, 1500)}`);
-  });
+  afterEach(onFailure(() => page, 'time-travel-'));
 
   afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
+    await ui?.close();
     db?.remove();
   });
 
