@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { unnamedControls } from './helpers/accessibility';
-import { chromiumMissing, pageErrors, screenshot } from './helpers/browser';
+import { chromiumMissing, pageErrors, screenshot, screenshotBothSchemes, useColorScheme } from './helpers/browser';
 import { seededDatabase } from './helpers/database';
 import { openInspector, onFailure, type Inspector } from './helpers/inspector';
 
@@ -406,7 +406,7 @@ describe.skipIf(missing !== undefined)('inspector layout in Chromium', () => {
     const link = dialog.locator('[data-testid="export-download"]');
     await link.waitFor({ timeout: 60_000 });
     for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
+      await useColorScheme(page, scheme);
       const look = await link.evaluate((a) => {
         const s = getComputedStyle(a);
         const probe = document.createElement('span');
@@ -454,12 +454,7 @@ describe.skipIf(missing !== undefined)('inspector layout in Chromium', () => {
         expect(name).not.toBe('');
         expect(Number(now)).toBeGreaterThan(0);
       }
-      for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await page.waitForFunction((dark) => (getComputedStyle(document.body).backgroundColor === 'rgb(21, 23, 28)') === dark, scheme === 'dark');
-        await screenshot(page, `layout-${w}x${h}-${scheme}`);
-      }
-      await page.emulateMedia({ colorScheme: 'light' });
+      await screenshotBothSchemes(page, `layout-${w}x${h}`);
       await page.click('role=tab[name="Chain"]');
       await page.waitForSelector('.fact-panel .chain-steps, .fact-panel svg');
       await screenshot(page, `layout-${w}x${h}-chain-light`);

@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { unnamedControls } from './helpers/accessibility';
-import { chromiumMissing, pageErrors, screenshot } from './helpers/browser';
+import { chromiumMissing, pageErrors, screenshotBothSchemes } from './helpers/browser';
 import { seededDatabase } from './helpers/database';
 import { openInspector, onFailure, type Inspector } from './helpers/inspector';
 
@@ -23,17 +23,6 @@ describe.skipIf(missing !== undefined)('time travel in Chromium', () => {
   let ui: Inspector | undefined;
   let page: Page;
 
-  const theme = async (scheme: 'light' | 'dark') => {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForFunction((dark) => (getComputedStyle(document.body).backgroundColor === 'rgb(21, 23, 28)') === dark, scheme === 'dark');
-  };
-  const both = async (name: string) => {
-    for (const scheme of ['light', 'dark'] as const) {
-      await theme(scheme);
-      await screenshot(page, `${name}-${scheme}`);
-    }
-    await theme('light');
-  };
   const text = async (selector: string) => (await page.textContent(selector)) ?? '';
 
   beforeAll(async () => {
@@ -73,7 +62,7 @@ describe.skipIf(missing !== undefined)('time travel in Chromium', () => {
       'acme / user ana: 406 valid of 407 facts as of 2025-04-01 12:00:00 UTC',
     );
     expect((await text('.partition-item[aria-current="true"] .partition-count')).replace(/\s/g, '')).toBe('406/407');
-    await both('time-travel-detail');
+    await screenshotBothSchemes(page, 'time-travel-detail');
 
     // The version valid then, opened from the table.
     await page.fill('role=searchbox[name="Search memories"]', 'lives');
@@ -136,7 +125,7 @@ describe.skipIf(missing !== undefined)('time travel in Chromium', () => {
     await cdp.detach();
     await page.fill(AS_OF, '2025-04-01T12:00');
     await page.waitForSelector('[data-testid="time-banner"]');
-    await both('time-travel-scrubber');
+    await screenshotBothSchemes(page, 'time-travel-scrubber');
     expect(pageErrors(page)).toEqual([]);
   });
 
@@ -180,7 +169,7 @@ describe.skipIf(missing !== undefined)('time travel in Chromium', () => {
     expect(await unnamedControls(cdp, 'what changed dialog')).toEqual([]);
     await cdp.detach();
     await dialog.evaluate((d) => d.querySelector('.changes-list')?.scrollTo(0, 0));
-    await both('time-travel-changes');
+    await screenshotBothSchemes(page, 'time-travel-changes');
 
     // A reference opens its fact in the detail pane.
     await page.click('role=list[name="Changes"] >> role=button[name=/^Open home_city: HR record: Ana is based in Munich/]');

@@ -71,3 +71,24 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path: file });
   return file;
 }
+
+/** The body's background in the dark theme: a page is drawn in the scheme asked for once its
+ * body shows this colour (dark) or stops showing it (light). */
+const DARK_BACKGROUND = 'rgb(21, 23, 28)';
+
+/** Emulates the system colour scheme and waits until the page is drawn in it. */
+export async function useColorScheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
+  await page.emulateMedia({ colorScheme: scheme });
+  await page.waitForFunction(([dark, bg]) => (getComputedStyle(document.body).backgroundColor === bg) === dark, [scheme === 'dark', DARK_BACKGROUND] as const);
+}
+
+/** Screenshots `${name}-light` and `${name}-dark` (`ready` runs in each scheme before its shot),
+ * and leaves the page light. */
+export async function screenshotBothSchemes(page: Page, name: string, ready?: () => Promise<void>): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await useColorScheme(page, scheme);
+    await ready?.();
+    await screenshot(page, `${name}-${scheme}`);
+  }
+  await useColorScheme(page, 'light');
+}
