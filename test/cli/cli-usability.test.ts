@@ -7,14 +7,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tmpDir } from '../helpers/tmp';
-import { repoRoot, statelens } from './run-cli';
+import { statelens } from './run-cli';
+import { cliEntry, repoRoot } from '../helpers/paths';
 
-const launcher = path.join(repoRoot, 'electron', 'cli', 'statelens.mjs');
 const version = (JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
 function run(args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [launcher, ...args], { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1', ...env } }, (error, stdout, stderr) => {
+    execFile(process.execPath, [cliEntry, ...args], { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1', ...env } }, (error, stdout, stderr) => {
       if (error && typeof error.code !== 'number') return reject(error);
       resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
     });

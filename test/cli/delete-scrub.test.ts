@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tmpDir } from '../helpers/tmp';
-import { repoRoot } from '../helpers/child';
+import { repoRoot } from '../helpers/paths';
 import { statelens } from './run-cli';
 
 const HOLD_READ = `

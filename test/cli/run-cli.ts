@@ -1,11 +1,7 @@
 // Runs the real `statelens` command in a child process (the launcher a user runs) and collects
 // its exit code and output.
 import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const launcher = path.join(repoRoot, 'electron', 'cli', 'statelens.mjs');
+import { cliEntry, repoRoot } from '../helpers/paths';
 
 export interface CliRun {
   readonly code: number;
@@ -17,7 +13,7 @@ export function statelens(args: readonly string[], options: { cwd?: string } = {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      [launcher, ...args],
+      [cliEntry, ...args],
       { cwd: options.cwd ?? repoRoot, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } },
       (error, stdout, stderr) => {
         if (error && typeof error.code !== 'number') return reject(error);

@@ -3,7 +3,6 @@
 // frames (structured-clone semantics included) and a scripted stand-in for the native dialogs.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { IpcMainInvokeEvent } from 'electron';
 import { ipcEventChannel, type StatelensBridge } from '../../shared/contract';
 import { EngineHost } from '../../electron/engine-host/facade';
@@ -14,9 +13,7 @@ import { RecentFiles } from '../../electron/main/recent-files';
 import { registerContract, type IpcMainLike, type Registrar } from '../../electron/main/registrar';
 import { APP_ORIGIN, type SenderEvent } from '../../electron/main/sender-policy';
 import { buildBridge, type IpcRendererLike } from '../../electron/preload/bridge';
-
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const WORKER_PATH = path.join(repoRoot, 'electron', 'engine-host', 'worker-node.mjs');
+import { WORKER_PATH } from '../helpers/paths';
 
 type Handler = (event: IpcMainInvokeEvent, ...args: unknown[]) => unknown;
 

@@ -25,7 +25,7 @@ import { CARD_H, CARD_W, segmentCrossesBox } from '../../renderer/chain/layout';
 import { unnamedControls } from './helpers/accessibility';
 import { chromiumMissing, pageErrors, screenshot, screenshotBothSchemes } from './helpers/browser';
 import { openInspector, onFailure, type Inspector } from './helpers/inspector';
-import { cliEntry, repoRoot } from './helpers/serve';
+import { cliEntry, repoRoot } from '../helpers/paths';
 
 const missing = chromiumMissing();
 if (missing) console.log(`e2e chain and graph skipped: ${missing}`);

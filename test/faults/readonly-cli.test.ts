@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliEntry, repoRoot } from '../helpers/child';
+import { cliEntry, repoRoot } from '../helpers/paths';
 import { tmpDir } from '../helpers/tmp';
 import { EXPORT_FORMATS } from '../../shared/snapshot';
 import { makeStatelensDb } from '../../electron/bench/databases';

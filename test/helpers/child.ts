@@ -2,15 +2,13 @@
 // benchmarks' child-process helper) and the real `statelens` command.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { spawnScript, type ScriptChild } from '../../electron/bench/child-process';
+import { cliEntry, repoRoot } from './paths';
 
 // Bounded CI runs vs the full runs read their sizes the way the benchmarks do.
 export { envInt } from '../../electron/bench/section';
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const fixturesDir = path.join(repoRoot, 'test', 'fixtures');
-export const cliEntry = path.join(repoRoot, 'electron', 'cli', 'statelens.mjs');
 
 /** Starts `test/fixtures/<name>` under tsx with the given arguments, optionally as another
  * user (root only: lets a test drop privileges so that file modes apply). */

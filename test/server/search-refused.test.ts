@@ -11,7 +11,7 @@ import { createAppServices, type AppServices } from '../../electron/handlers/app
 import { browserShell, DownloadRegistry } from '../../electron/server/browser-shell';
 import { startServer, type RunningServer } from '../../electron/server/server';
 import { buildFixture, type Fixture } from '../contract/fixture';
-import { WORKER_PATH } from '../contract/harness';
+import { WORKER_PATH } from '../helpers/paths';
 import { request } from './http-client';
 
 let dir: string;

@@ -12,7 +12,8 @@ import { createAppServices, type AppServices } from '../../electron/handlers/app
 import { browserShell, DownloadRegistry } from '../../electron/server/browser-shell';
 import { startServer, type RunningServer } from '../../electron/server/server';
 import { buildFixture, type Fixture } from '../contract/fixture';
-import { repoRoot, startHarness, WORKER_PATH, type Harness } from '../contract/harness';
+import { startHarness, type Harness } from '../contract/harness';
+import { repoRoot, WORKER_PATH } from '../helpers/paths';
 import { readSamples } from '../contract/samples';
 import { openEvents, request } from './http-client';
 

@@ -14,7 +14,8 @@ import { createAppServices, type AppServices } from '../../electron/handlers/app
 import { browserShell, DownloadRegistry } from '../../electron/server/browser-shell';
 import { startServer, type RunningServer } from '../../electron/server/server';
 import { buildFixture, type Fixture } from '../contract/fixture';
-import { startHarness, WORKER_PATH, type Harness } from '../contract/harness';
+import { startHarness, type Harness } from '../contract/harness';
+import { WORKER_PATH } from '../helpers/paths';
 
 let dir: string;
 let fx: Fixture;

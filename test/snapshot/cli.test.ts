@@ -8,7 +8,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli as runCliInProcess } from '../../electron/cli/main';
 import { Store } from '../../electron/engine/store';
-import { cliEntry, repoRoot } from '../helpers/child';
+import { cliEntry, repoRoot } from '../helpers/paths';
 
 interface Run {
   code: number | null;

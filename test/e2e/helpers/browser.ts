@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { repoRoot } from '../../helpers/paths';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -63,7 +64,7 @@ export function pageErrors(page: Page): string[] {
   return (page as Page & { jsErrors?: string[] }).jsErrors ?? [];
 }
 
-export const SCREENSHOT_DIR = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..', '..', 'test-results', 'screenshots');
+export const SCREENSHOT_DIR = path.join(repoRoot, 'test-results', 'screenshots');
 
 export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
