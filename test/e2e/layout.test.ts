@@ -20,6 +20,12 @@ const PANEL = 'Fact panel width';
 const KEY_COLUMN = 'Key column width';
 const VALUE_COLUMN = 'Value column width';
 
+/** The window sizes every look is checked at. */
+const WINDOWS = [
+  [1440, 900],
+  [1280, 720],
+] as const;
+
 const separator = (name: string) => `[role="separator"][aria-label="${name}"]`;
 
 /** Width of the first element matching `selector`. */
@@ -382,10 +388,7 @@ describe.skipIf(missing !== undefined)('inspector layout in Chromium', () => {
   });
 
   it('keeps toasts clear of the status bar', async () => {
-    for (const [w, h] of [
-      [1440, 900],
-      [1280, 720],
-    ] as const) {
+    for (const [w, h] of WINDOWS) {
       await open(factHash(), w, h);
       await page.waitForSelector('.fact-detail');
       await page.click('.fact-detail button:has-text("Copy id")');
@@ -437,10 +440,7 @@ describe.skipIf(missing !== undefined)('inspector layout in Chromium', () => {
   it('names every control, splitters included, and looks right at 1440×900 and 1280×720 in light and dark', async () => {
     const cdp = await page.context().newCDPSession(page);
     const problems: string[] = [];
-    for (const [w, h] of [
-      [1440, 900],
-      [1280, 720],
-    ] as const) {
+    for (const [w, h] of WINDOWS) {
       await open(factHash(), w, h);
       await page.waitForSelector('.fact-detail');
       await page.fill('input[type="search"]', 'home');
