@@ -7,7 +7,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { tmpDir } from '../helpers/tmp';
-import { statelens } from './run-cli';
+import { statelens } from '../helpers/child';
 import { timeline } from './timeline';
 
 function factCount(db: string): number {

@@ -7,19 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tmpDir } from '../helpers/tmp';
-import { repoRoot, statelens } from './run-cli';
+import { statelens } from '../helpers/child';
+import { repoRoot } from '../helpers/paths';
 
-const launcher = path.join(repoRoot, 'electron', 'cli', 'statelens.mjs');
 const version = (JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
-
-function run(args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, [launcher, ...args], { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1', ...env } }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') return reject(error);
-      resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
-    });
-  });
-}
 
 describe('statelens, the way people type it', () => {
   it('--version prints the package version', async () => {
@@ -62,7 +53,7 @@ describe('statelens open', () => {
 
   it('without the Electron executable says so, suggests the browser instead, and exits 1', async () => {
     const empty = tmpDir('statelens-no-electron-');
-    const r = await run(['open', db], { ELECTRON_OVERRIDE_DIST_PATH: empty });
+    const r = await statelens(['open', db], { env: { ELECTRON_OVERRIDE_DIST_PATH: empty } });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/cannot start the desktop app: Electron's executable .* is not there/);
     expect(r.stderr).toContain(`statelens serve --db ${db}`);
@@ -77,7 +68,7 @@ describe('statelens open', () => {
       `#!${process.execPath}\nrequire('node:fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify(process.argv.slice(2)));\n`,
       { mode: 0o755 },
     );
-    const r = await run(['open', `file://${db}`], { ELECTRON_OVERRIDE_DIST_PATH: dist });
+    const r = await statelens(['open', `file://${db}`], { env: { ELECTRON_OVERRIDE_DIST_PATH: dist } });
     expect(r.code, r.stderr).toBe(0);
     for (let i = 0; i < 100 && !fs.existsSync(record); i++) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(JSON.parse(fs.readFileSync(record, 'utf8'))).toEqual([repoRoot, `--open-database=${db}`]);
@@ -113,8 +104,8 @@ describe('the compiled CLI', () => {
   });
 
   /** Which code a start ran, as the launcher reports it. */
-  async function ranFrom(env: NodeJS.ProcessEnv = {}): Promise<'bundle' | 'sources'> {
-    const r = await run(['--version'], { ...env, STATELENS_CLI_TRACE: '1' });
+  async function ranFrom(env: Readonly<Record<string, string>> = {}): Promise<'bundle' | 'sources'> {
+    const r = await statelens(['--version'], { env: { ...env, STATELENS_CLI_TRACE: '1' } });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${version}\n`);
     return r.stderr.includes('running out/cli/statelens.mjs') ? 'bundle' : 'sources';

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { statelens } from './run-cli';
+import { statelens } from '../helpers/child';
 import { timeline } from './timeline';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-db-option-'));

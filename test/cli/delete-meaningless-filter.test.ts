@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../../electron/engine/store';
-import { statelens } from './run-cli';
+import { statelens } from '../helpers/child';
 
 const USER = { kind: 'user', org: 'acme', user: 'u1' } as const;
 let dir: string;

@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tmpDir } from '../helpers/tmp';
-import { repoRoot } from '../helpers/child';
-import { statelens } from './run-cli';
+import { repoRoot } from '../helpers/paths';
+import { statelens } from '../helpers/child';
 
 const HOLD_READ = `
 const Database = require('better-sqlite3');

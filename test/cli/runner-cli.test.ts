@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { statelens } from './run-cli';
+import { statelens } from '../helpers/child';
 
 const dirs: string[] = [];
 function tmp(): string {

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { statelens } from './run-cli';
+import { statelens } from '../helpers/child';
 
 let dir: string;
 const write = (name: string, lines: object[]): string => {

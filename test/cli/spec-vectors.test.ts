@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { statelens } from './run-cli';
+import { statelens } from '../helpers/child';
 
 let dir: string;
 let db: string;

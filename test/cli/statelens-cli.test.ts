@@ -7,7 +7,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, statelens } from './run-cli';
+import { statelens } from '../helpers/child';
+import { repoRoot } from '../helpers/paths';
 import { timeline } from './timeline';
 
 const dataDir = path.resolve(repoRoot, '..', 'shared', 'statebench');

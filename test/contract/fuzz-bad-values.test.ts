@@ -2,13 +2,10 @@
 // timestamps that are not date-times and partition names with control characters, NUL, line
 // breaks or bidirectional marks. Every channel whose sample payloads carry such a field gets each
 // bad value in it, and must answer a typed INVALID_INPUT, never success and never INTERNAL.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALL_CHANNELS, callDef, callResultSchema } from '../../shared/contract';
-import { buildFixture, type Fixture } from './fixture';
-import { senderEvent, startHarness, type Harness } from './harness';
+import type { Fixture } from './fixture';
+import { senderEvent, startFixtureHarness, type FixtureHarness } from './harness';
 import { allSamples } from './samples';
 
 const TIME_KEYS = new Set(['ts', 'asOf', 'from', 'to', 'at']);
@@ -16,20 +13,14 @@ const NAME_KEYS = new Set(['org', 'user', 'capability']);
 const BAD_TIMES = ['zzzz', '9999-pinned', '2026-02-30T00:00:00Z', '2026-01-01', '10:00+05:00', '2026-01-01T25:00:00Z', '2026-01-01T00:00:00\u202eZ'];
 const BAD_NAMES = ['ac\u0000me', 'ac\nme', 'ac\u202eme', 'ac\u2066me', 'ac\u200fme', 'a\u0007b'];
 
-let dir: string;
 let fx: Fixture;
-let h: Harness;
+let h: FixtureHarness;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-fuzz-bad-'));
-  fx = buildFixture(path.join(dir, 'fixture.db'));
-  h = await startHarness({ dataDir: path.join(dir, 'data'), dbPath: fx.path });
-  h.dialogs.openPath = fx.path;
+  h = await startFixtureHarness('statelens-fuzz-bad-');
+  fx = h.fx;
 }, 120_000);
-afterAll(async () => {
-  await h?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => h?.close());
 
 type Path = Array<string | number>;
 

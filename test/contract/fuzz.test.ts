@@ -2,34 +2,24 @@
 // least 1,000 random payloads: junk of every shape, valid samples with one part mutated, and
 // valid samples. The app never crashes and answers only typed errors: never INTERNAL, which
 // is what an escaped exception, a worker crash or an output outside the contract becomes.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CALL_CHANNELS, callDef, callResultSchema, type CallChannel, type CallResult } from '../../shared/contract';
 import { ErrorShape } from '../../shared/errors';
-import { buildFixture, type Fixture } from './fixture';
-import { senderEvent, startHarness, type Harness } from './harness';
+import type { Fixture } from './fixture';
+import { senderEvent, startFixtureHarness, type FixtureHarness } from './harness';
 import { allSamples } from './samples';
 
 const RUNS = 1000;
-let dir: string;
 let fx: Fixture;
-let h: Harness;
+let h: FixtureHarness;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-fuzz-'));
-  fx = buildFixture(path.join(dir, 'fixture.db'));
-  h = await startHarness({ dataDir: path.join(dir, 'data'), dbPath: fx.path });
-  // The scripted "open" dialog picks the fixture; exports land in the data folder.
-  h.dialogs.openPath = fx.path;
+  h = await startFixtureHarness('statelens-fuzz-');
+  fx = h.fx;
 }, 120_000);
-afterAll(async () => {
-  await h?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => h?.close());
 
 const odd = fc.oneof(
   fc.constantFrom(-1, 0, 1, 2 ** 31, 2 ** 53, -0, 1.5, NaN, Infinity, -Infinity, '', ' ', '0', 'null', '__proto__', 'constructor', null, true, [], {}),

@@ -2,8 +2,8 @@
 // registrar and preload bridge, joined by small fakes of ipcMain / ipcRenderer / webContents /
 // frames (structured-clone semantics included) and a scripted stand-in for the native dialogs.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { IpcMainInvokeEvent } from 'electron';
 import { ipcEventChannel, type StatelensBridge } from '../../shared/contract';
 import { EngineHost } from '../../electron/engine-host/facade';
@@ -14,9 +14,8 @@ import { RecentFiles } from '../../electron/main/recent-files';
 import { registerContract, type IpcMainLike, type Registrar } from '../../electron/main/registrar';
 import { APP_ORIGIN, type SenderEvent } from '../../electron/main/sender-policy';
 import { buildBridge, type IpcRendererLike } from '../../electron/preload/bridge';
-
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const WORKER_PATH = path.join(repoRoot, 'electron', 'engine-host', 'worker-node.mjs');
+import { WORKER_PATH } from '../helpers/paths';
+import { buildFixture, type Fixture } from './fixture';
 
 type Handler = (event: IpcMainInvokeEvent, ...args: unknown[]) => unknown;
 
@@ -140,4 +139,29 @@ export async function startHarness(options: { dataDir: string; dbPath?: string; 
       await services.close();
     },
   };
+}
+
+export interface FixtureHarness extends Harness {
+  readonly fx: Fixture;
+}
+
+/** A harness on the fixture database, both in a temporary folder of their own (removed by close):
+ * the scripted "open" dialog picks the fixture, exports land in the folder's data/. */
+export async function startFixtureHarness(prefix: string): Promise<FixtureHarness> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  try {
+    const fx = buildFixture(path.join(dir, 'fixture.db'));
+    const h = await startHarness({ dataDir: path.join(dir, 'data'), dbPath: fx.path });
+    return {
+      ...h,
+      fx,
+      async close() {
+        await h.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (e) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
 }

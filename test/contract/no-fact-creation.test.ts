@@ -2,32 +2,23 @@
 // valid payloads (the samples and random valid variations of them), is called through the
 // registrar against a real engine, and the set of stored fact ids is compared before and after.
 // A channel that added a fact, whatever its name, fails here.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALL_CHANNELS, callDef, type CallChannel } from '../../shared/contract';
-import { buildFixture, type Fixture } from './fixture';
-import { senderEvent, startHarness, type Harness } from './harness';
+import type { Fixture } from './fixture';
+import { senderEvent, startFixtureHarness, type FixtureHarness } from './harness';
 import { allSamples } from './samples';
 
 const VARIATIONS = 25;
-let dir: string;
 let fx: Fixture;
-let h: Harness;
+let h: FixtureHarness;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-no-create-'));
-  fx = buildFixture(path.join(dir, 'fixture.db'));
-  h = await startHarness({ dataDir: path.join(dir, 'data'), dbPath: fx.path });
-  h.dialogs.openPath = fx.path;
+  h = await startFixtureHarness('statelens-no-create-');
+  fx = h.fx;
 }, 120_000);
-afterAll(async () => {
-  await h?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => h?.close());
 
 function storedFactIds(): Set<string> {
   const db = new Database(fx.path, { readonly: true });

@@ -1,30 +1,22 @@
 // Registrar and preload conformance on a real fixture database: every channel answers through
 // the bridge inside the contract; foreign senders, unknown channels, extra keys and oversized
 // payloads are refused with typed errors; events reach the page as payloads only.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALL_CHANNELS, callDef, callResultSchema, ipcCallChannel, splitChannel, type CallResult, type EventPayload } from '../../shared/contract';
 import { ErrorShape } from '../../shared/errors';
 import { APP_ORIGIN } from '../../electron/main/sender-policy';
-import { buildFixture, type Fixture } from './fixture';
-import { fakeFrame, FakeWebContents, senderEvent, startHarness, type Harness } from './harness';
+import type { Fixture } from './fixture';
+import { fakeFrame, FakeWebContents, senderEvent, startFixtureHarness, type FixtureHarness } from './harness';
 import { allSamples } from './samples';
 
-let dir: string;
 let fx: Fixture;
-let h: Harness;
+let h: FixtureHarness;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-registrar-'));
-  fx = buildFixture(path.join(dir, 'fixture.db'));
-  h = await startHarness({ dataDir: path.join(dir, 'data'), dbPath: fx.path });
-});
-afterAll(async () => {
-  await h.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+  h = await startFixtureHarness('statelens-registrar-');
+  fx = h.fx;
+}, 120_000);
+afterAll(() => h?.close());
 
 type AnyCall = (input?: unknown) => Promise<CallResult<unknown>>;
 function bridgeCall(channel: string): AnyCall {

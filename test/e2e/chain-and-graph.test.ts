@@ -23,9 +23,9 @@ import {
 } from '../../renderer/graph/canvas-hit';
 import { CARD_H, CARD_W, segmentCrossesBox } from '../../renderer/chain/layout';
 import { unnamedControls } from './helpers/accessibility';
-import { chromiumMissing, pageErrors, screenshot } from './helpers/browser';
+import { chromiumMissing, pageErrors, screenshot, screenshotBothSchemes } from './helpers/browser';
 import { openInspector, onFailure, type Inspector } from './helpers/inspector';
-import { cliEntry, repoRoot } from './helpers/serve';
+import { cliEntry, repoRoot } from '../helpers/paths';
 
 const missing = chromiumMissing();
 if (missing) console.log(`e2e chain and graph skipped: ${missing}`);
@@ -161,20 +161,12 @@ describe.skipIf(missing !== undefined)('supersession chain and dependency graph 
     await page.waitForSelector('.fact-panel');
     await page.click(`role=tab[name="${tab}"]`);
   };
-  const theme = async (scheme: 'light' | 'dark') => {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForFunction((dark) => (getComputedStyle(document.body).backgroundColor === 'rgb(21, 23, 28)') === dark, scheme === 'dark');
-    // The canvas re-reads its colours on the next tick after the theme changed.
-    await page.waitForTimeout(150);
-  };
-  const both = async (name: string, ready: () => Promise<void>) => {
-    for (const scheme of ['light', 'dark'] as const) {
-      await theme(scheme);
+  const both = (name: string, ready: () => Promise<void>) =>
+    screenshotBothSchemes(page, name, async () => {
+      // The canvas re-reads its colours on the next tick after the theme changed.
+      await page.waitForTimeout(150);
       await ready();
-      await screenshot(page, `${name}-${scheme}`);
-    }
-    await theme('light');
-  };
+    });
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-e2e-graph-'));

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { _electron, type ElectronApplication, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALL_CHANNELS, splitChannel } from '../../shared/contract';
-import { repoRoot } from './helpers/serve';
+import { repoRoot } from '../helpers/paths';
 
 const electronDist = path.join(repoRoot, 'node_modules', 'electron', 'dist');
 const electronVersion = (JSON.parse(fs.readFileSync(path.join(repoRoot, 'node_modules', 'electron', 'package.json'), 'utf8')) as { version: string }).version;

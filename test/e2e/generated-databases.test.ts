@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumMissing, pageErrors, screenshot } from './helpers/browser';
 import { openInspector, onFailure, type Inspector } from './helpers/inspector';
 import { describeFrames, measureScroll } from './helpers/measure';
-import { cliEntry, repoRoot } from './helpers/serve';
+import { cliEntry, repoRoot } from '../helpers/paths';
 
 const missing = chromiumMissing();
 if (missing) console.log(`e2e generated databases skipped: ${missing}`);

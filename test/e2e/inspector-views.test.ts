@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GRAPH_PROBE, SVG_NODE_LIMIT, type DrawnFrame, type GraphCanvasProbe, type ProbedNode } from '../../renderer/graph/canvas-hit';
 import { unnamedControls } from './helpers/accessibility';
-import { chromiumMissing, pageErrors, screenshot } from './helpers/browser';
+import { chromiumMissing, pageErrors, screenshot, useColorScheme } from './helpers/browser';
 import { seededDatabase } from './helpers/database';
 import { openInspector, onFailure, type Inspector } from './helpers/inspector';
 import { describeFrames, measureScroll, startFrameCounter } from './helpers/measure';
@@ -436,8 +436,7 @@ describe.skipIf(missing !== undefined)('inspector views in Chromium', () => {
     await page.waitForSelector(`${GRID} .grid-row.active[aria-rowindex="3"]`);
     await page.keyboard.press('x');
     await page.waitForSelector('[data-testid="selection-count"]');
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await page.waitForFunction(() => getComputedStyle(document.body).backgroundColor === 'rgb(21, 23, 28)');
+    await useColorScheme(page, 'dark');
     await screenshot(page, 'memories-dark');
     await page.keyboard.press('?');
     await page.waitForSelector('role=dialog[name="Keyboard shortcuts"]');

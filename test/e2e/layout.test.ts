@@ -6,9 +6,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { unnamedControls } from './helpers/accessibility';
-import { chromiumMissing, launchChromium, pageErrors, screenshot, type Browser } from './helpers/browser';
+import { chromiumMissing, pageErrors, screenshot, screenshotBothSchemes, useColorScheme } from './helpers/browser';
 import { seededDatabase } from './helpers/database';
-import { buildRenderer, startServe, type Served } from './helpers/serve';
+import { openInspector, onFailure, type Inspector } from './helpers/inspector';
 
 const missing = chromiumMissing();
 if (missing) console.log(`e2e layout skipped: ${missing}`);
@@ -19,6 +19,12 @@ const SIDEBAR = 'Sidebar width';
 const PANEL = 'Fact panel width';
 const KEY_COLUMN = 'Key column width';
 const VALUE_COLUMN = 'Value column width';
+
+/** The window sizes every look is checked at. */
+const WINDOWS = [
+  [1440, 900],
+  [1280, 720],
+] as const;
 
 const separator = (name: string) => `[role="separator"][aria-label="${name}"]`;
 
@@ -129,14 +135,14 @@ async function highlightRuns(page: Page): Promise<{ runs: Run[]; marks: Run[]; c
 
 describe.skipIf(missing !== undefined)('inspector layout in Chromium', () => {
   let db: ReturnType<typeof seededDatabase>;
-  let served: Served;
-  let browser: Browser;
+  let ui: Inspector | undefined;
   let page: Page;
+  let base: string;
 
   /** A fresh load of `hash` at this window size, with the sizes stored so far. */
   const open = async (hash: string, width = 1440, height = 900) => {
     await page.setViewportSize({ width, height });
-    await page.goto(`${served.origin}/${hash}`);
+    await page.goto(`${base}${hash}`);
     await page.reload();
     await page.waitForSelector(ROW);
   };
@@ -145,24 +151,18 @@ describe.skipIf(missing !== undefined)('inspector layout in Chromium', () => {
 
   beforeAll(async () => {
     db = seededDatabase({ bulk: 400, graph: 30 });
-    await buildRenderer();
-    served = await startServe(db.file);
-    browser = await launchChromium();
-    page = await browser.newPage();
-    // The first visit carries the token; the renderer keeps it for this tab.
-    await page.goto(`${served.url}#/memories/${db.info.mainPartition}`);
-    await page.waitForSelector(ROW);
+    ui = await openInspector(db.file, { hash: `#/memories/${db.info.mainPartition}`, waitFor: ROW });
+    ({ page, base } = ui);
   });
 
   afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail' && page) await screenshot(page, `FAILED-layout-${ctx.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 50)}`);
+    await onFailure(() => page, 'layout-')(ctx);
     await page?.emulateMedia({ colorScheme: 'light' });
     await forgetSizes().catch(() => undefined);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
+    await ui?.close();
     db?.remove();
   });
 
@@ -348,7 +348,7 @@ describe.skipIf(missing !== undefined)('inspector layout in Chromium', () => {
 
     // The other views at this size.
     for (const view of ['review', 'context', 'sessions', 'audit']) {
-      await page.goto(`${served.origin}/#/${view}/${db.info.mainPartition}`);
+      await page.goto(`${base}#/${view}/${db.info.mainPartition}`);
       await page.reload();
       await page.waitForSelector('.main :is(.review-view, .context-view, .sessions-view, .audit-view)');
       await page.waitForTimeout(500);
@@ -388,10 +388,7 @@ describe.skipIf(missing !== undefined)('inspector layout in Chromium', () => {
   });
 
   it('keeps toasts clear of the status bar', async () => {
-    for (const [w, h] of [
-      [1440, 900],
-      [1280, 720],
-    ] as const) {
+    for (const [w, h] of WINDOWS) {
       await open(factHash(), w, h);
       await page.waitForSelector('.fact-detail');
       await page.click('.fact-detail button:has-text("Copy id")');
@@ -412,7 +409,7 @@ describe.skipIf(missing !== undefined)('inspector layout in Chromium', () => {
     const link = dialog.locator('[data-testid="export-download"]');
     await link.waitFor({ timeout: 60_000 });
     for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
+      await useColorScheme(page, scheme);
       const look = await link.evaluate((a) => {
         const s = getComputedStyle(a);
         const probe = document.createElement('span');
@@ -443,10 +440,7 @@ describe.skipIf(missing !== undefined)('inspector layout in Chromium', () => {
   it('names every control, splitters included, and looks right at 1440×900 and 1280×720 in light and dark', async () => {
     const cdp = await page.context().newCDPSession(page);
     const problems: string[] = [];
-    for (const [w, h] of [
-      [1440, 900],
-      [1280, 720],
-    ] as const) {
+    for (const [w, h] of WINDOWS) {
       await open(factHash(), w, h);
       await page.waitForSelector('.fact-detail');
       await page.fill('input[type="search"]', 'home');
@@ -460,12 +454,7 @@ describe.skipIf(missing !== undefined)('inspector layout in Chromium', () => {
         expect(name).not.toBe('');
         expect(Number(now)).toBeGreaterThan(0);
       }
-      for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await page.waitForFunction((dark) => (getComputedStyle(document.body).backgroundColor === 'rgb(21, 23, 28)') === dark, scheme === 'dark');
-        await screenshot(page, `layout-${w}x${h}-${scheme}`);
-      }
-      await page.emulateMedia({ colorScheme: 'light' });
+      await screenshotBothSchemes(page, `layout-${w}x${h}`);
       await page.click('role=tab[name="Chain"]');
       await page.waitForSelector('.fact-panel .chain-steps, .fact-panel svg');
       await screenshot(page, `layout-${w}x${h}-chain-light`);

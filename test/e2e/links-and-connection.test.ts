@@ -13,7 +13,8 @@ import { externalWrite } from './helpers/backend';
 import { chromiumMissing, pageErrors, screenshot } from './helpers/browser';
 import { seededDatabase } from './helpers/database';
 import { openInspector, onFailure, type Inspector } from './helpers/inspector';
-import { E2E_RENDERER_DIR, repoRoot, type Served } from './helpers/serve';
+import { E2E_RENDERER_DIR, type Served } from './helpers/serve';
+import { repoRoot } from '../helpers/paths';
 
 const missing = chromiumMissing();
 if (missing) console.log(`e2e links and connection skipped: ${missing}`);

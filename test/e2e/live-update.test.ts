@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumMissing, pageErrors, screenshot } from './helpers/browser';
 import { seededDatabase } from './helpers/database';
 import { openInspector, onFailure, type Inspector } from './helpers/inspector';
-import { repoRoot } from './helpers/serve';
+import { repoRoot } from '../helpers/paths';
 
 const missing = chromiumMissing();
 if (missing) console.log(`e2e live update skipped: ${missing}`);

@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../../electron/engine/store';
-import { chromiumMissing, pageErrors, screenshot } from './helpers/browser';
+import { chromiumMissing, pageErrors, screenshotBothSchemes } from './helpers/browser';
 import { seededDatabase } from './helpers/database';
 import { openInspector, onFailure, type Inspector } from './helpers/inspector';
 
@@ -47,13 +47,6 @@ describe.skipIf(missing !== undefined)('navigation, state and readable reference
   const go = async (h: string) => {
     await page.goto(`${base}${h}`);
   };
-  const themes = async (name: string) => {
-    await screenshot(page, `${name}-light`);
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await page.waitForFunction(() => getComputedStyle(document.body).backgroundColor === 'rgb(21, 23, 28)');
-    await screenshot(page, `${name}-dark`);
-    await page.emulateMedia({ colorScheme: 'light' });
-  };
 
   beforeAll(async () => {
     db = seededDatabase({ bulk: 60, graph: 10 });
@@ -89,7 +82,7 @@ describe.skipIf(missing !== undefined)('navigation, state and readable reference
     await fresh.waitForSelector('role=button[name=/initech \\/ user user-3/]', { state: 'hidden' });
     const original = page;
     page = fresh;
-    await themes('sidebar-views');
+    await screenshotBothSchemes(page, 'sidebar-views');
     page = original;
     await fresh.close();
   });
@@ -134,7 +127,7 @@ describe.skipIf(missing !== undefined)('navigation, state and readable reference
     expect(await box.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.keyboard.type('q3_budget');
     await page.waitForSelector('role=option[name=/q3_budget/]');
-    await themes('command-palette');
+    await screenshotBothSchemes(page, 'command-palette');
     for (let i = 0; i < 40; i++) {
       if ((await page.getAttribute('role=option[selected]', 'data-section')) === 'Facts') break;
       await page.keyboard.press('ArrowDown');
@@ -210,7 +203,7 @@ describe.skipIf(missing !== undefined)('navigation, state and readable reference
     const successor = fields.locator('.fact-ref').first();
     await successor.waitFor();
     expect(await successor.textContent()).toBe('home_cityAna lives in Paris nowsuperseded');
-    await themes('fact-detail-references');
+    await screenshotBothSchemes(page, 'fact-detail-references');
     await successor.locator('button').click();
     await page.waitForSelector('role=region[name="Value"] >> text=Ana lives in Paris now');
     // Review causes.
@@ -218,7 +211,7 @@ describe.skipIf(missing !== undefined)('navigation, state and readable reference
     const card = page.locator('role=listitem[name="Review commute_plan"]');
     await card.locator('role=button[name=/^Open home_city: /]').first().waitFor();
     expect(await card.textContent()).not.toMatch(/f_[0-9a-f]{8}/);
-    await themes('review-references');
+    await screenshotBothSchemes(page, 'review-references');
     // Delete impact: flagged dependents and relinked chains by key.
     await go(`#/memories/${p}/${db.info.homeCityFirst}`);
     await page.click('role=button[name="Delete…"]');
@@ -227,7 +220,7 @@ describe.skipIf(missing !== undefined)('navigation, state and readable reference
     await dialog.locator('role=region[name="Chains relinked"] >> .fact-ref-key').first().waitFor();
     expect(await dialog.textContent()).not.toMatch(/f_[0-9a-f]{6}…/);
     expect(await dialog.textContent()).not.toContain('active');
-    await themes('delete-references');
+    await screenshotBothSchemes(page, 'delete-references');
     await page.keyboard.press('Escape');
     // Audit: targets as references, details as fields, no JSON.
     await go(`#/audit/${p}`);
@@ -235,7 +228,7 @@ describe.skipIf(missing !== undefined)('navigation, state and readable reference
     const details = await page.locator('.audit-details').allTextContents();
     expect(details.join(' ')).not.toMatch(/[{}"]/);
     await page.waitForSelector('.audit-details-list dt:has-text("flagged for review")');
-    await themes('audit-references');
+    await screenshotBothSchemes(page, 'audit-references');
     // One time format: UTC with seconds, in the table and the footer.
     const when = await page.locator('.audit-table tbody tr td:first-child').first().textContent();
     expect(when).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);

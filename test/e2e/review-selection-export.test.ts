@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumMissing, pageErrors, screenshot } from './helpers/browser';
+import { chromiumMissing, pageErrors, screenshotBothSchemes } from './helpers/browser';
 import { seededDatabase } from './helpers/database';
 import { openInspector, onFailure, type Inspector } from './helpers/inspector';
 
@@ -24,14 +24,6 @@ describe.skipIf(missing !== undefined)('review, selection and export in Chromium
   const go = async (hash: string) => {
     await page.goto(`${base}${hash}`);
     await page.reload();
-  };
-  /** The same screen in the other theme, for the screenshot set. */
-  const bothThemes = async (name: string) => {
-    await page.emulateMedia({ colorScheme: 'light' });
-    await screenshot(page, `${name}-light`);
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await screenshot(page, `${name}-dark`);
-    await page.emulateMedia({ colorScheme: 'light' });
   };
 
   beforeAll(async () => {
@@ -59,7 +51,7 @@ describe.skipIf(missing !== undefined)('review, selection and export in Chromium
     await page.waitForFunction(() => document.querySelector('[data-testid="review-total"]')?.textContent === '2 facts need review');
     const undo = page.locator('.toast button:has-text("Undo")');
     await undo.waitFor();
-    await bothThemes('review-undo-toast');
+    await screenshotBothSchemes(page, 'review-undo-toast');
     await undo.click();
     await page.waitForFunction(() => document.querySelector('[data-testid="review-total"]')?.textContent === '3 facts need review');
     await card.waitFor();
@@ -87,7 +79,7 @@ describe.skipIf(missing !== undefined)('review, selection and export in Chromium
     expect(await page.textContent('[data-testid="selection-count"]')).toBe('5 selected');
     const checked = await page.$$eval(`${ROW} input[type="checkbox"]`, (boxes) => boxes.slice(0, 8).map((b) => (b as HTMLInputElement).checked));
     expect(checked).toEqual([false, true, true, true, true, true, false, false]);
-    await bothThemes('selection-range');
+    await screenshotBothSchemes(page, 'selection-range');
 
     await page.click('[aria-label="Select all loaded facts"]');
     const countText = (await page.textContent('[data-testid="fact-count"]')) ?? '';
@@ -99,7 +91,7 @@ describe.skipIf(missing !== undefined)('review, selection and export in Chromium
     expect(await selectAll.textContent()).toBe(`Select all ${matching.toLocaleString('en-US')} matching`);
     await selectAll.click();
     expect(await page.textContent('[data-testid="selection-count"]')).toBe(`all ${matching.toLocaleString('en-US')} matching selected`);
-    await bothThemes('selection-all-matching');
+    await screenshotBothSchemes(page, 'selection-all-matching');
     await page.click(`button:has-text("Delete all ${matching.toLocaleString('en-US')}…")`);
     const dialog = page.locator('role=dialog[name="Delete every fact matching the filter"]');
     await dialog.locator('[data-testid="impact-delete-count"]').waitFor();
@@ -108,7 +100,7 @@ describe.skipIf(missing !== undefined)('review, selection and export in Chromium
       `You selected all ${matching.toLocaleString('en-US')} matching facts`,
     );
     expect(await dialog.locator('[data-testid="confirm-delete"]').textContent()).toBe(`Delete ${matching.toLocaleString('en-US')} facts`);
-    await bothThemes('delete-all-matching-echo');
+    await screenshotBothSchemes(page, 'delete-all-matching-echo');
     await dialog.locator('button:has-text("Cancel")').click();
     await page.click('button:has-text("Clear selection")');
     await page.fill('input[type="search"]', '');
@@ -134,7 +126,7 @@ describe.skipIf(missing !== undefined)('review, selection and export in Chromium
     // Each line carries its time, and no two lines read the same.
     expect(items.every((t) => /\d{4}-\d{2}-\d{2}/.test(t))).toBe(true);
     expect(new Set(items).size).toBe(items.length);
-    await bothThemes('delete-list-versions');
+    await screenshotBothSchemes(page, 'delete-list-versions');
     await dialog.locator('button:has-text("Cancel")').click();
     await page.click('button:has-text("Clear selection")');
     await page.fill('input[type="search"]', '');
@@ -148,7 +140,7 @@ describe.skipIf(missing !== undefined)('review, selection and export in Chromium
     const dialog = page.locator('role=dialog[name="Reject this proposal"]');
     await dialog.locator('[data-testid="reject-explainer"]').waitFor();
     expect(await dialog.locator('[data-testid="confirm-delete"]').textContent()).toBe('Reject proposal');
-    await bothThemes('reject-proposal');
+    await screenshotBothSchemes(page, 'reject-proposal');
     await dialog.locator('[data-testid="confirm-delete"]').click();
     await dialog.locator('[data-testid="delete-summary"]').waitFor();
     expect(await dialog.locator('[data-testid="delete-summary"]').textContent()).toContain('Rejected the proposal');
@@ -178,7 +170,7 @@ describe.skipIf(missing !== undefined)('review, selection and export in Chromium
     expect(layout.clipped).toBe(false);
     expect(await page.textContent('.assembly[data-strategy="reference"] [data-testid="no-budget"]')).toContain('does not apply');
     expect(await page.$('.assembly[data-strategy="state_based"] [data-testid="no-budget"]')).toBeNull();
-    await bothThemes('context-strategies-columns');
+    await screenshotBothSchemes(page, 'context-strategies-columns');
   });
 
   it('exports under names that say whose memory and what they hold; the download link goes once used', async () => {
@@ -199,12 +191,12 @@ describe.skipIf(missing !== undefined)('review, selection and export in Chromium
     expect(json).toMatch(/-acme-ana\.snapshot\.json$/);
     expect(statebench).toMatch(/-acme-ana\.statebench\.json$/);
     expect(json).not.toBe(statebench);
-    await bothThemes('export-link');
+    await screenshotBothSchemes(page, 'export-link');
     const [download] = await Promise.all([page.waitForEvent('download'), dialog.locator('[data-testid="export-download"]').click()]);
     expect(download.suggestedFilename()).toBe(statebench);
     await dialog.locator('[data-testid="export-downloaded"]').waitFor();
     expect(await dialog.locator('[data-testid="export-download"]').count()).toBe(0);
-    await bothThemes('export-link-used');
+    await screenshotBothSchemes(page, 'export-link-used');
     await dialog.locator('.dialog-footer button:has-text("Close")').click();
 
     // The table's filter as of a chosen time: the CSV holds what the table showed then.

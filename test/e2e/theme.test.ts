@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cssVar } from '../../renderer/theme/css-var';
 import { chromiumMissing, launchChromium, type Browser } from './helpers/browser';
-import { repoRoot } from './helpers/serve';
+import { repoRoot } from '../helpers/paths';
 
 const missing = chromiumMissing();
 if (missing) console.log(`e2e theme skipped: ${missing}`);

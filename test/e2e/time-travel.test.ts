@@ -6,9 +6,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { unnamedControls } from './helpers/accessibility';
-import { chromiumMissing, launchChromium, pageErrors, screenshot, type Browser } from './helpers/browser';
+import { chromiumMissing, pageErrors, screenshotBothSchemes } from './helpers/browser';
 import { seededDatabase } from './helpers/database';
-import { buildRenderer, startServe, type Served } from './helpers/serve';
+import { openInspector, onFailure, type Inspector } from './helpers/inspector';
 
 const missing = chromiumMissing();
 if (missing) console.log(`e2e time travel skipped: ${missing}`);
@@ -20,42 +20,21 @@ const AS_OF = 'input[aria-label="As of (UTC)"]';
 
 describe.skipIf(missing !== undefined)('time travel in Chromium', () => {
   let db: ReturnType<typeof seededDatabase>;
-  let served: Served;
-  let browser: Browser;
+  let ui: Inspector | undefined;
   let page: Page;
 
-  const theme = async (scheme: 'light' | 'dark') => {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForFunction((dark) => (getComputedStyle(document.body).backgroundColor === 'rgb(21, 23, 28)') === dark, scheme === 'dark');
-  };
-  const both = async (name: string) => {
-    for (const scheme of ['light', 'dark'] as const) {
-      await theme(scheme);
-      await screenshot(page, `${name}-${scheme}`);
-    }
-    await theme('light');
-  };
   const text = async (selector: string) => (await page.textContent(selector)) ?? '';
 
   beforeAll(async () => {
     db = seededDatabase({ bulk: 400, graph: 40 });
-    await buildRenderer();
-    served = await startServe(db.file);
-    browser = await launchChromium();
-    page = await browser.newPage({ colorScheme: 'light' });
-    await page.goto(`${served.url}#/memories/${db.info.mainPartition}/${db.info.homeCityFirst}`);
-    await page.waitForSelector(ROW);
+    ui = await openInspector(db.file, { hash: `#/memories/${db.info.mainPartition}/${db.info.homeCityFirst}`, waitFor: ROW });
+    ({ page } = ui);
   });
 
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state !== 'fail' || !page) return;
-    await screenshot(page, `FAILED-time-travel-${ctx.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 50)}`);
-    console.log(`e2e failure page text: ${(await page.textContent('body').catch(() => ''))?.slice(0, 1500)}`);
-  });
+  afterEach(onFailure(() => page, 'time-travel-'));
 
   afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
+    await ui?.close();
     db?.remove();
   });
 
@@ -83,7 +62,7 @@ describe.skipIf(missing !== undefined)('time travel in Chromium', () => {
       'acme / user ana: 406 valid of 407 facts as of 2025-04-01 12:00:00 UTC',
     );
     expect((await text('.partition-item[aria-current="true"] .partition-count')).replace(/\s/g, '')).toBe('406/407');
-    await both('time-travel-detail');
+    await screenshotBothSchemes(page, 'time-travel-detail');
 
     // The version valid then, opened from the table.
     await page.fill('role=searchbox[name="Search memories"]', 'lives');
@@ -146,7 +125,7 @@ describe.skipIf(missing !== undefined)('time travel in Chromium', () => {
     await cdp.detach();
     await page.fill(AS_OF, '2025-04-01T12:00');
     await page.waitForSelector('[data-testid="time-banner"]');
-    await both('time-travel-scrubber');
+    await screenshotBothSchemes(page, 'time-travel-scrubber');
     expect(pageErrors(page)).toEqual([]);
   });
 
@@ -190,7 +169,7 @@ describe.skipIf(missing !== undefined)('time travel in Chromium', () => {
     expect(await unnamedControls(cdp, 'what changed dialog')).toEqual([]);
     await cdp.detach();
     await dialog.evaluate((d) => d.querySelector('.changes-list')?.scrollTo(0, 0));
-    await both('time-travel-changes');
+    await screenshotBothSchemes(page, 'time-travel-changes');
 
     // A reference opens its fact in the detail pane.
     await page.click('role=list[name="Changes"] >> role=button[name=/^Open home_city: HR record: Ana is based in Munich/]');

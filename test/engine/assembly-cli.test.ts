@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AssemblyResult } from '../../shared/assembly';
 import { Store } from '../../electron/engine/store';
-import { cliEntry, repoRoot } from '../helpers/child';
+import { cliEntry, repoRoot } from '../helpers/paths';
 import { tmpDir } from '../helpers/tmp';
 
 function cli(args: string[]): { code: number | null; stdout: string; stderr: string } {

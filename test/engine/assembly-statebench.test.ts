@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { containsPhrase, judgeContext } from '../../electron/engine/assembly/judge';
 import { formatFigures, runStatebench } from '../../electron/engine/assembly/statebench-runner';
-import { repoRoot } from '../helpers/child';
+import { repoRoot } from '../helpers/paths';
 import { tmpDir } from '../helpers/tmp';
 
 const dataDir = path.resolve(repoRoot, '..', 'shared', 'statebench');

@@ -2,14 +2,13 @@
 // supersession write resolved, superseded facts dead and superseding facts alive.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { importStatebenchFile, importStatebenchText } from '../../electron/engine/import/statebench';
 import { Store } from '../../electron/engine/store';
 import { thrownBy } from '../helpers/errors';
+import { repoRoot } from '../helpers/paths';
 import { openTmpStore, tmpDbPath } from '../helpers/tmp';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dataDir = path.resolve(repoRoot, '..', 'shared', 'statebench');
 const haveData = fs.existsSync(path.join(dataDir, 'dev.jsonl')) && fs.existsSync(path.join(dataDir, 'test.jsonl'));
 if (!haveData) console.log(`statebench-import: skipping the split tests, ${dataDir} is absent`);

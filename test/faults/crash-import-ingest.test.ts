@@ -4,7 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { envInt, repoRoot } from '../helpers/child';
+import { envInt } from '../helpers/child';
+import { repoRoot } from '../helpers/paths';
 import { tmpDir } from '../helpers/tmp';
 import { formatCrashReport, runCrashTrials } from '../../electron/bench/crash/trials';
 import { prepareImport, prepareIngest, prepareSnapshotImport } from '../../electron/bench/crash/ops';

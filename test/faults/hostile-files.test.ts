@@ -9,7 +9,7 @@ import { isStatelensError, type ErrorCode } from '../../shared/errors';
 import { SCHEMA_VERSION } from '../../electron/engine/db/migrations';
 import { Store } from '../../electron/engine/store';
 import { verifyDatabase } from '../../electron/engine/verify/verify';
-import { envInt, runCli } from '../helpers/child';
+import { envInt, statelens } from '../helpers/child';
 import { tmpDir } from '../helpers/tmp';
 import { makeStatelensDb } from '../../electron/bench/databases';
 import { fileStates, flipBit, pageSizeOf, pagesOf, rootPageOf, writeByte, type FileState } from './files';
@@ -274,7 +274,7 @@ describe('corrupt and hostile files', { timeout: 600_000 }, () => {
     });
     add('folder.db', 'NOT_A_STATELENS_DB', (f) => fs.mkdirSync(f));
     const before = new Map(cases.map(([, file]) => [file, fs.statSync(file).isFile() ? fileStates(file) : null]));
-    const results = await Promise.all(cases.map(([, file]) => runCli(['verify', '--db', file])));
+    const results = await Promise.all(cases.map(([, file]) => statelens(['verify', '--db', file])));
     cases.forEach(([name, file, code], i) => {
       const r = results[i];
       if (!r) throw new Error('missing result');
@@ -287,7 +287,7 @@ describe('corrupt and hostile files', { timeout: 600_000 }, () => {
       if (b) expectUntouched(file, b);
     });
     // The healthy original passes.
-    const ok = await runCli(['verify', '--db', base]);
+    const ok = await statelens(['verify', '--db', base]);
     expect(ok.code, ok.stderr).toBe(0);
   });
 });

@@ -3,32 +3,19 @@
 // -shm can be made, so the file is read whole), and `ingest` into them says the file is
 // read-only instead of blaming an input line. Root ignores file modes, so as root the CLI runs
 // as uid 65534 in a child process.
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliEntry, repoRoot } from '../helpers/child';
+import { statelens } from '../helpers/child';
 import { tmpDir } from '../helpers/tmp';
 import { EXPORT_FORMATS } from '../../shared/snapshot';
 import { makeStatelensDb } from '../../electron/bench/databases';
 import { fileStates } from './files';
 
 const asRoot = process.getuid?.() === 0;
-const unprivileged = asRoot ? { uid: 65534, gid: 65534 } : {};
+const unprivileged = asRoot ? { uid: 65534, gid: 65534 } : undefined;
 
-function cli(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [cliEntry, ...args],
-      { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' }, ...unprivileged },
-      (error, stdout, stderr) => {
-        if (error && typeof error.code !== 'number') return reject(error);
-        resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
-      },
-    );
-  });
-}
+const cli = (args: readonly string[]) => statelens(args, { as: unprivileged });
 
 describe('read-only databases (unprivileged child processes)', () => {
   it('facts, verify and export read a 0444 file in a read-only or a writable folder; ingest says the file is read-only', async () => {
@@ -84,7 +71,7 @@ describe('read-only databases (unprivileged child processes)', () => {
       ...EXPORT_FORMATS.map((format) => ['export', '--db', db, '--format', format, '--out', path.join(dir, `out-${format}`)]),
     ];
     for (const args of runs) {
-      const r = await cliAsOwner(args);
+      const r = await statelens(args);
       expect(r.code, `${args[0]} ${args.slice(-2).join(' ')}: ${r.stderr}`).toBe(0);
       expect(
         fs.readdirSync(dir).filter((f) => f.startsWith('c.db')),
@@ -94,18 +81,3 @@ describe('read-only databases (unprivileged child processes)', () => {
     expect(fileStates(db).db).toEqual(before);
   });
 });
-
-/** The CLI as the file's owner (this process's user). */
-function cliAsOwner(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [cliEntry, ...args],
-      { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } },
-      (error, stdout, stderr) => {
-        if (error && typeof error.code !== 'number') return reject(error);
-        resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
-      },
-    );
-  });
-}

@@ -7,13 +7,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import { afterAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/paths';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const eslint = new ESLint({ cwd: ROOT, overrideConfigFile: path.join(ROOT, '.config', 'eslint.config.mjs') });
+const eslint = new ESLint({ cwd: repoRoot, overrideConfigFile: path.join(repoRoot, '.config', 'eslint.config.mjs') });
 
 /** The messages ESLint gives `code` as if it were the file at `file` (relative to the repo). */
 async function lint(file: string, code: string): Promise<Array<{ ruleId: string | null; message: string }>> {
-  const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, file) });
+  const [result] = await eslint.lintText(code, { filePath: path.join(repoRoot, file) });
   return (result?.messages ?? []).map((m) => ({ ruleId: m.ruleId, message: m.message }));
 }
 
@@ -95,10 +95,10 @@ describe('lint enforces the layer rules', () => {
     const builtPath = /\b(join|resolve)\([^)]*['"`]test['"`]|['"`](\.\.?\/)*test\//;
     const offenders: string[] = [];
     for (const top of ['electron', 'shared', 'renderer']) {
-      for (const rel of fs.readdirSync(path.join(ROOT, top), { recursive: true, encoding: 'utf8' })) {
+      for (const rel of fs.readdirSync(path.join(repoRoot, top), { recursive: true, encoding: 'utf8' })) {
         const file = path.join(top, rel);
         if (!/\.(ts|tsx|mjs|cjs)$/.test(file) || /\.test\.tsx?$/.test(file) || file.startsWith(path.join('renderer', 'test-utils'))) continue;
-        fs.readFileSync(path.join(ROOT, file), 'utf8')
+        fs.readFileSync(path.join(repoRoot, file), 'utf8')
           .split('\n')
           .forEach((line, i) => {
             if (builtPath.test(line)) offenders.push(`${file}:${i + 1}: ${line.trim()}`);
@@ -144,7 +144,7 @@ describe('the cycle checker (run by npm run lint)', () => {
   }
 
   function check(root: string): { code: number | null; stderr: string } {
-    const r = spawnSync(process.execPath, [path.join(ROOT, 'electron', 'build', 'no-cycles.mjs'), '--root', root], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [path.join(repoRoot, 'electron', 'build', 'no-cycles.mjs'), '--root', root], { encoding: 'utf8' });
     return { code: r.status, stderr: r.stderr };
   }
 
@@ -183,6 +183,6 @@ describe('the cycle checker (run by npm run lint)', () => {
   });
 
   it('finds no circle in the project itself', () => {
-    expect(check(ROOT)).toEqual({ code: 0, stderr: '' });
+    expect(check(repoRoot)).toEqual({ code: 0, stderr: '' });
   });
 });

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_BYTES } from '../../electron/mcp/line-transport';
-import { cliEntry, repoRoot } from '../helpers/child';
+import { cliEntry, repoRoot } from '../helpers/paths';
 
 interface Answer {
   id: number | string | null;

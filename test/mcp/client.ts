@@ -3,7 +3,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { cliEntry, repoRoot } from '../helpers/child';
+import { cliEntry, repoRoot } from '../helpers/paths';
 
 /** A tool's answer: whether it is a tool error, and the JSON of its text. */
 export interface ToolAnswer {

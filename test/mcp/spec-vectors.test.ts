@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { statelens } from '../cli/run-cli';
+import { statelens } from '../helpers/child';
 import { connectMcp, type McpSession } from './client';
 
 let mcp: McpSession;

@@ -9,7 +9,7 @@ import { generateDataset } from '../../electron/engine/runner/dataset';
 import { compareRunners, runSessions } from '../../electron/engine/runner/run';
 import { parseContext, synthesize } from '../../electron/engine/runner/synthesis';
 import type { Session } from '../../electron/engine/runner/types';
-import { runCli } from '../helpers/child';
+import { statelens } from '../helpers/child';
 import { openTmpStore, tmpDir } from '../helpers/tmp';
 
 function toml(text: string): string {
@@ -167,7 +167,7 @@ describe('deterministic synthesis', () => {
 describe('statelens runner (CLI, child process)', () => {
   it('prints store calls and time per session for both runners on a 50-session dataset', async () => {
     const config = toml('[agent]\ncontext_only = true\nflush_every = 10\n');
-    const r = await runCli(['runner', '--config', config, '--sessions', '50', '--compare']);
+    const r = await statelens(['runner', '--config', config, '--sessions', '50', '--compare']);
     expect(r.code).toBe(0);
     console.log(r.stdout.split('\n').slice(-4).join('\n'));
     const rows = r.stdout.split('\n').filter((l) => /^\| s-\d{3} /.test(l));
@@ -184,11 +184,11 @@ describe('statelens runner (CLI, child process)', () => {
   });
 
   it('runs the TOML-selected runner alone, and reports a bad TOML with exit code 2', async () => {
-    const ok = await runCli(['runner', '--config', toml('[agent]\ncontext_only = false\n'), '--sessions', '3', '--json']);
+    const ok = await statelens(['runner', '--config', toml('[agent]\ncontext_only = false\n'), '--sessions', '3', '--json']);
     expect(ok.code).toBe(0);
     const parsed = JSON.parse(ok.stdout) as Array<{ runner: string; totalCalls: number }>;
     expect(parsed.map((p) => p.runner)).toEqual(['entries']);
-    const bad = await runCli(['runner', '--config', toml('[agent]\ncontext_only = 3\n')]);
+    const bad = await statelens(['runner', '--config', toml('[agent]\ncontext_only = 3\n')]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/line 2: agent\.context_only/);
   });

@@ -6,18 +6,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_HEADER, type CallResult } from '../../shared/contract';
-import { EngineHost } from '../../electron/engine-host/facade';
-import { createAppServices, type AppServices } from '../../electron/handlers/app-services';
-import { browserShell, DownloadRegistry } from '../../electron/server/browser-shell';
-import { startServer, type RunningServer } from '../../electron/server/server';
+import type { RunningServer } from '../../electron/server/server';
 import { buildFixture, type Fixture } from '../contract/fixture';
-import { WORKER_PATH } from '../contract/harness';
+import { startHttpBackend, type HttpBackend } from './http-backend';
 import { request } from './http-client';
 
 let dir: string;
 let fx: Fixture;
-let services: AppServices;
-let downloads: DownloadRegistry;
+let backend: HttpBackend;
 let server: RunningServer;
 
 beforeAll(async () => {
@@ -26,19 +22,12 @@ beforeAll(async () => {
   const rendererDir = path.join(dir, 'renderer');
   fs.mkdirSync(rendererDir);
   fs.writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><div id="root"></div>');
-  downloads = new DownloadRegistry(path.join(dir, 'downloads'));
-  let token = '';
-  const engine = new EngineHost({ workerPath: WORKER_PATH, pollMs: 100, actor: 'tester (search refused)' });
-  services = createAppServices(engine, browserShell({ downloads, token: () => token }), { validate: true });
-  await engine.call('db.openPath', { path: fx.path, create: false, readonly: false });
-  server = await startServer({ dispatch: services.dispatch, events: services.events, rendererDir, downloads });
-  token = server.token;
+  backend = await startHttpBackend({ dbPath: fx.path, rendererDir, downloadsDir: path.join(dir, 'downloads'), actor: 'tester (search refused)' });
+  ({ server } = backend);
 }, 120_000);
 
 afterAll(async () => {
-  await server?.close();
-  await services?.close();
-  downloads?.dispose();
+  await backend?.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -7,10 +7,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_HEADER } from '../../shared/contract';
 import { buildFixture, type Fixture } from '../contract/fixture';
-import { repoRoot } from '../contract/harness';
+import { cliEntry, repoRoot } from '../helpers/paths';
 import { request } from './http-client';
 
-const cli = path.join(repoRoot, 'electron', 'cli', 'statelens.mjs');
 let dir: string;
 let fx: Fixture;
 let rendererDir: string;
@@ -25,7 +24,7 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function serve(args: string[]): { child: ChildProcess; url: Promise<string>; exit: Promise<number | null>; output: () => string } {
-  const child = spawn(process.execPath, [cli, 'serve', ...args], {
+  const child = spawn(process.execPath, [cliEntry, 'serve', ...args], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, XDG_CONFIG_HOME: path.join(dir, 'config') },
@@ -74,19 +73,19 @@ describe('statelens serve', () => {
   });
 
   it('refuses a non-loopback host and a missing database with a clear message', () => {
-    const host = spawnSync(process.execPath, [cli, 'serve', '--db', fx.path, '--renderer', rendererDir, '--host', '0.0.0.0'], {
+    const host = spawnSync(process.execPath, [cliEntry, 'serve', '--db', fx.path, '--renderer', rendererDir, '--host', '0.0.0.0'], {
       cwd: repoRoot,
       encoding: 'utf8',
     });
     expect(host.status).toBe(1);
     expect(host.stderr).toMatch(/binds to 127\.0\.0\.1 only.*PERMISSION_DENIED/s);
-    const missing = spawnSync(process.execPath, [cli, 'serve', '--db', path.join(dir, 'nope.db'), '--renderer', rendererDir], {
+    const missing = spawnSync(process.execPath, [cliEntry, 'serve', '--db', path.join(dir, 'nope.db'), '--renderer', rendererDir], {
       cwd: repoRoot,
       encoding: 'utf8',
     });
     expect(missing.status).toBe(1);
     expect(missing.stderr).toMatch(/does not exist.*NOT_FOUND/s);
-    const renderer = spawnSync(process.execPath, [cli, 'serve', '--db', fx.path, '--renderer', path.join(dir, 'no-renderer')], {
+    const renderer = spawnSync(process.execPath, [cliEntry, 'serve', '--db', fx.path, '--renderer', path.join(dir, 'no-renderer')], {
       cwd: repoRoot,
       encoding: 'utf8',
     });

@@ -7,19 +7,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALL_CHANNELS, TOKEN_HEADER, callDef, callResultSchema, splitChannel, type CallResult } from '../../shared/contract';
-import { EngineHost } from '../../electron/engine-host/facade';
-import { createAppServices, type AppServices } from '../../electron/handlers/app-services';
-import { browserShell, DownloadRegistry } from '../../electron/server/browser-shell';
+import type { AppServices } from '../../electron/handlers/app-services';
+import type { DownloadRegistry } from '../../electron/server/browser-shell';
 import { startServer, type RunningServer } from '../../electron/server/server';
 import { buildFixture, type Fixture } from '../contract/fixture';
-import { repoRoot, startHarness, WORKER_PATH, type Harness } from '../contract/harness';
+import { startHarness, type Harness } from '../contract/harness';
+import { repoRoot } from '../helpers/paths';
 import { readSamples } from '../contract/samples';
+import { startHttpBackend, type HttpBackend } from './http-backend';
 import { openEvents, request } from './http-client';
 
 let dir: string;
 let fx: Fixture;
 let httpDb: string;
 let ipc: Harness;
+let backend: HttpBackend;
 let services: AppServices;
 let downloads: DownloadRegistry;
 let server: RunningServer;
@@ -37,20 +39,13 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'secret.txt'), 'outside the renderer');
 
   ipc = await startHarness({ dataDir: path.join(dir, 'ipc-data'), dbPath: fx.path });
-  downloads = new DownloadRegistry(path.join(dir, 'downloads'));
-  let token = '';
-  const engine = new EngineHost({ workerPath: WORKER_PATH, pollMs: 100, actor: 'tester (contract tests)' });
-  services = createAppServices(engine, browserShell({ downloads, token: () => token }), { validate: true });
-  await engine.call('db.openPath', { path: httpDb, create: false, readonly: false });
-  server = await startServer({ dispatch: services.dispatch, events: services.events, rendererDir, downloads });
-  token = server.token;
+  backend = await startHttpBackend({ dbPath: httpDb, rendererDir, downloadsDir: path.join(dir, 'downloads') });
+  ({ services, downloads, server } = backend);
 }, 120_000);
 
 afterAll(async () => {
-  await server?.close();
-  await services?.close();
+  await backend?.close();
   await ipc?.close();
-  downloads?.dispose();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -9,37 +9,29 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StatelensError } from '../../shared/errors';
 import { createClient, httpTransport, ipcTransport, pickTransport, sessionToken } from '../../renderer/api/transport';
-import { EngineHost } from '../../electron/engine-host/facade';
-import { createAppServices, type AppServices } from '../../electron/handlers/app-services';
-import { browserShell, DownloadRegistry } from '../../electron/server/browser-shell';
-import { startServer, type RunningServer } from '../../electron/server/server';
+import type { RunningServer } from '../../electron/server/server';
 import { buildFixture, type Fixture } from '../contract/fixture';
-import { startHarness, WORKER_PATH, type Harness } from '../contract/harness';
+import { startHarness, type Harness } from '../contract/harness';
+import { startHttpBackend, type HttpBackend } from './http-backend';
 
 let dir: string;
 let fx: Fixture;
 let ipc: Harness;
-let services: AppServices;
+let backend: HttpBackend;
 let server: RunningServer;
-let downloads: DownloadRegistry;
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-transport-'));
   fx = buildFixture(path.join(dir, 'a.db'));
   fs.copyFileSync(fx.path, path.join(dir, 'b.db'));
   ipc = await startHarness({ dataDir: path.join(dir, 'data'), dbPath: fx.path });
-  downloads = new DownloadRegistry(path.join(dir, 'downloads'));
-  const engine = new EngineHost({ workerPath: WORKER_PATH });
-  services = createAppServices(engine, browserShell({ downloads, token: () => server.token }), { validate: true });
-  await engine.call('db.openPath', { path: path.join(dir, 'b.db'), create: false, readonly: false });
   fs.mkdirSync(path.join(dir, 'renderer'));
-  server = await startServer({ dispatch: services.dispatch, events: services.events, rendererDir: path.join(dir, 'renderer') });
+  backend = await startHttpBackend({ dbPath: path.join(dir, 'b.db'), rendererDir: path.join(dir, 'renderer'), downloadsDir: path.join(dir, 'downloads') });
+  ({ server } = backend);
 }, 120_000);
 afterAll(async () => {
-  await server?.close();
-  await services?.close();
+  await backend?.close();
   await ipc?.close();
-  downloads?.dispose();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -8,26 +8,10 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli as runCliInProcess } from '../../electron/cli/main';
 import { Store } from '../../electron/engine/store';
-import { cliEntry, repoRoot } from '../helpers/child';
+import { statelens, type CliResult } from '../helpers/child';
+import { cliEntry, repoRoot } from '../helpers/paths';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], input?: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [cliEntry, ...args], { cwd: repoRoot, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    proc.stdout?.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    proc.stderr?.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    proc.on('error', reject);
-    proc.on('exit', (code) => resolve({ code, stdout, stderr }));
-    if (input !== undefined) proc.stdin?.end(input);
-  });
-}
+const cli = (args: readonly string[], input?: string) => statelens(args, { input });
 
 const EVENTS = [
   { type: 'identity', identity_role: { user_name: 'Ann', authority: 'manager', department: 'Finance', organization: 'Acme' } },
@@ -258,7 +242,7 @@ describe('statelens delete', () => {
     const snapshot = path.join(dir, 'for-delete-tty.ndjson');
     expect((await cli(['export', '--db', db, '--format', 'ndjson', '--out', snapshot])).code).toBe(0);
     expect((await cli(['import', 'snapshot', snapshot, '--db', copy])).code).toBe(0);
-    const onTerminal = (answer: string): Promise<Run> =>
+    const onTerminal = (answer: string): Promise<Pick<CliResult, 'code' | 'stdout' | 'stderr'>> =>
       new Promise((resolve, reject) => {
         const command = [process.execPath, cliEntry, 'delete', '--db', copy, '--partition', 'user:acme/u1', '--key', 'decision'].map((a) => `'${a}'`).join(' ');
         const proc = spawn('script', ['-qec', command, '/dev/null'], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'] });

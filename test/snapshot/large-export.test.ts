@@ -4,7 +4,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { envInt, repoRoot } from '../helpers/child';
+import { envInt } from '../helpers/child';
+import { repoRoot } from '../helpers/paths';
 import { tmpDir } from '../helpers/tmp';
 
 const FACTS = envInt('STATELENS_LARGE_EXPORT_FACTS', 200_000);

@@ -2,8 +2,6 @@
 // worker, the shipped handlers and dispatcher (input parsed, output checked against the
 // contract) and the event bus. The renderer side wraps `call` and `subscribe` into its Transport.
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { EngineHost } from '../../../electron/engine-host/facade';
 import { createAppServices, type AppServices } from '../../../electron/handlers/app-services';
 import { browserShell, DownloadRegistry } from '../../../electron/server/browser-shell';
@@ -11,10 +9,8 @@ import { Store } from '../../../electron/engine/store';
 import type { CallResult } from '../../../shared/contract';
 import type { PartitionRef } from '../../../shared/domain';
 import type { FactWriteInput } from '../../../shared/writes';
+import { WORKER_PATH } from '../../helpers/paths';
 import { tmpDbPath } from '../../helpers/tmp';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const WORKER = path.join(repoRoot, 'electron', 'engine-host', 'worker-node.mjs');
 
 export interface TestBackend {
   /** One call through the shipped dispatcher, with a JSON round trip as over the wire. */
@@ -37,7 +33,7 @@ export interface BackendRuntime {
 }
 
 export function startRuntime(): BackendRuntime {
-  const engine = new EngineHost({ workerPath: WORKER, pollMs: 50 });
+  const engine = new EngineHost({ workerPath: WORKER_PATH, pollMs: 50 });
   const downloads = new DownloadRegistry();
   const services = createAppServices(engine, browserShell({ downloads, token: () => 'test-token' }), { validate: true });
   return {

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { repoRoot } from '../../helpers/paths';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -63,11 +64,32 @@ export function pageErrors(page: Page): string[] {
   return (page as Page & { jsErrors?: string[] }).jsErrors ?? [];
 }
 
-export const SCREENSHOT_DIR = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..', '..', 'test-results', 'screenshots');
+export const SCREENSHOT_DIR = path.join(repoRoot, 'test-results', 'screenshots');
 
 export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path: file });
   return file;
+}
+
+/** The body's background in the dark theme: a page is drawn in the scheme asked for once its
+ * body shows this colour (dark) or stops showing it (light). */
+const DARK_BACKGROUND = 'rgb(21, 23, 28)';
+
+/** Emulates the system colour scheme and waits until the page is drawn in it. */
+export async function useColorScheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
+  await page.emulateMedia({ colorScheme: scheme });
+  await page.waitForFunction(([dark, bg]) => (getComputedStyle(document.body).backgroundColor === bg) === dark, [scheme === 'dark', DARK_BACKGROUND] as const);
+}
+
+/** Screenshots `${name}-light` and `${name}-dark` (`ready` runs in each scheme before its shot),
+ * and leaves the page light. */
+export async function screenshotBothSchemes(page: Page, name: string, ready?: () => Promise<void>): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await useColorScheme(page, scheme);
+    await ready?.();
+    await screenshot(page, `${name}-${scheme}`);
+  }
+  await useColorScheme(page, 'light');
 }

@@ -3,10 +3,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { cliEntry, repoRoot } from '../../helpers/paths';
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-export const cliEntry = path.join(repoRoot, 'electron', 'cli', 'statelens.mjs');
 export const E2E_RENDERER_DIR = path.join(repoRoot, 'out', 'e2e-renderer');
 
 let built: Promise<void> | undefined;

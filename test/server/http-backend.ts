@@ -1,0 +1,48 @@
+// Browser mode in-process for the server tests: an engine worker with the shipped handlers
+// (output checked against the contract) on one database, behind the real HTTP server.
+import { EngineHost } from '../../electron/engine-host/facade';
+import { createAppServices, type AppServices } from '../../electron/handlers/app-services';
+import { browserShell, DownloadRegistry } from '../../electron/server/browser-shell';
+import { startServer, type RunningServer } from '../../electron/server/server';
+import { WORKER_PATH } from '../helpers/paths';
+
+export interface HttpBackend {
+  readonly services: AppServices;
+  readonly server: RunningServer;
+  readonly downloads: DownloadRegistry;
+  /** Stops the server, then the engine, and removes the downloads folder. */
+  close(): Promise<void>;
+}
+
+export async function startHttpBackend(options: {
+  readonly dbPath: string;
+  readonly rendererDir: string;
+  /** Where finished exports wait for their download. */
+  readonly downloadsDir: string;
+  /** Who the audit log says acted. */
+  readonly actor?: string;
+}): Promise<HttpBackend> {
+  const downloads = new DownloadRegistry(options.downloadsDir);
+  let server: RunningServer | undefined;
+  const engine = new EngineHost({ workerPath: WORKER_PATH, pollMs: 100, actor: options.actor ?? 'tester (contract tests)' });
+  const services = createAppServices(engine, browserShell({ downloads, token: () => server?.token ?? '' }), { validate: true });
+  try {
+    await engine.call('db.openPath', { path: options.dbPath, create: false, readonly: false });
+    server = await startServer({ dispatch: services.dispatch, events: services.events, rendererDir: options.rendererDir, downloads });
+  } catch (e) {
+    await services.close();
+    downloads.dispose();
+    throw e;
+  }
+  const running = server;
+  return {
+    services,
+    server: running,
+    downloads,
+    async close() {
+      await running.close();
+      await services.close();
+      downloads.dispose();
+    },
+  };
+}
