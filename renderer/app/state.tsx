@@ -35,6 +35,8 @@ export interface AppState {
   readonly deleteRequest: DeleteRequest | null;
   readonly exportOpen: boolean;
   readonly shortcutsOpen: boolean;
+  /** The "Connect to server" dialog (PostgreSQL URL, password, schema, organisation). */
+  readonly connectOpen: boolean;
   /** Why the inspector is not showing what a link or the last navigation asked for (a damaged
    * link, an unknown view or partition); null when there is nothing to say. */
   readonly notice: string | null;
@@ -57,7 +59,8 @@ export type Action =
   | { type: 'toggleColumn'; column: string }
   | { type: 'delete'; request: DeleteRequest | null }
   | { type: 'export'; open: boolean }
-  | { type: 'shortcuts'; open: boolean };
+  | { type: 'shortcuts'; open: boolean }
+  | { type: 'connect'; open: boolean };
 
 export const DEFAULT_FILTER: FactFilterInput = { validity: 'all' };
 export const DEFAULT_SORT: FactSort = { column: 'ts', direction: 'desc' };
@@ -77,6 +80,7 @@ export function initialState(partial: Partial<AppState> = {}): AppState {
     deleteRequest: null,
     exportOpen: false,
     shortcutsOpen: false,
+    connectOpen: false,
     notice: null,
     ...partial,
   };
@@ -131,6 +135,8 @@ export function reducer(s: AppState, a: Action): AppState {
       return { ...s, exportOpen: a.open };
     case 'shortcuts':
       return { ...s, shortcutsOpen: a.open };
+    case 'connect':
+      return { ...s, connectOpen: a.open };
   }
 }
 

@@ -10,7 +10,9 @@ import { EngineHost } from '../../electron/engine-host/facade';
 import { createAppServices, type AppServices } from '../../electron/handlers/app-services';
 import { defaultDatabaseIn } from '../../electron/handlers/default-database';
 import type { ExportTarget, Shell } from '../../electron/handlers/shell';
-import { RecentFiles } from '../../electron/main/recent-files';
+import { RecentFiles, RecentServers } from '../../electron/main/recent-files';
+import { ServerCredentials, serverShell } from '../../electron/main/server-credentials';
+import { fakeSafeStorage } from '../helpers/fake-safe-storage';
 import { registerContract, type IpcMainLike, type Registrar } from '../../electron/main/registrar';
 import { APP_ORIGIN, type SenderEvent } from '../../electron/main/sender-policy';
 import { buildBridge, type IpcRendererLike } from '../../electron/preload/bridge';
@@ -102,6 +104,10 @@ export function scriptedDesktopShell(dataDir: string, dialogs: ScriptedDialogs, 
     // The app's own default seeding, smaller so tests stay quick.
     defaultDatabase: () => ({ ...defaultDatabaseIn(dataDir), demo: { facts: demoFacts, seed: 7 } }),
     chooseExportTarget: async (_format, name): Promise<ExportTarget> => ({ kind: 'file', path: path.join(dialogs.exportDir, name) }),
+    servers: serverShell(
+      new RecentServers(path.join(dataDir, 'recent-servers.json')),
+      new ServerCredentials(path.join(dataDir, 'server-credentials.json'), fakeSafeStorage()),
+    ),
   };
 }
 

@@ -9,6 +9,9 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALL_CHANNELS, callDef, type CallChannel } from '../../shared/contract';
+import { migratePg } from '../../electron/engine/db/pg/schema';
+import { SyncPg } from '../../electron/engine/db/pg/sync-client';
+import { RecentServers } from '../../electron/main/recent-files';
 import { buildFixture, type Fixture } from './fixture';
 import { senderEvent, startHarness, type Harness } from './harness';
 import { allSamples } from './samples';
@@ -23,6 +26,15 @@ beforeAll(async () => {
   fx = buildFixture(path.join(dir, 'fixture.db'));
   h = await startHarness({ dataDir: path.join(dir, 'data'), dbPath: fx.path });
   h.dialogs.openPath = fx.path;
+  // The recent server `db.connect` reopens: an empty PostgreSQL store (PGlite, in this process).
+  const pgDir = path.join(dir, 'pg');
+  const setup = SyncPg.open({ kind: 'pglite', dataDir: pgDir });
+  try {
+    migratePg(setup);
+  } finally {
+    setup.close();
+  }
+  new RecentServers(path.join(dir, 'data', 'recent-servers.json')).remember({ url: `pglite:${pgDir}`, schema: 'statelens', org: 'acme' });
 }, 120_000);
 afterAll(async () => {
   await h?.close();
