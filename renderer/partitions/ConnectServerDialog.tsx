@@ -53,7 +53,7 @@ export function ConnectServerDialog({ onClose, onConnected }: { onClose: () => v
     setProblems(found);
     setFailure(null);
     if (Object.keys(found).length > 0) {
-      document.getElementById(`connect-${FIELDS.find((f) => found[f]) ?? 'url'}`)?.focus();
+      document.querySelector<HTMLInputElement>(`[data-field="${FIELDS.find((f) => found[f]) ?? 'url'}"]`)?.focus();
       return;
     }
     try {
@@ -68,7 +68,7 @@ export function ConnectServerDialog({ onClose, onConnected }: { onClose: () => v
   }
 
   const fieldProps = (field: Field) => ({
-    id: `connect-${field}`,
+    'data-field': field,
     'aria-invalid': problems[field] ? true : undefined,
     'aria-describedby': problems[field] ? `connect-${field}-problem` : undefined,
   });
