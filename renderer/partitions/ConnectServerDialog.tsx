@@ -19,6 +19,9 @@ export function formProblems(form: { url: string; password: string; schema: stri
   const parsed = ServerConnectForm.safeParse({ ...form, password: form.password === '' ? undefined : form.password });
   const problems: Partial<Record<Field, string>> = {};
   if (parsed.success) return problems;
+  // An empty required field reads better as such than as a length the schema counts.
+  if (form.url.trim() === '') problems.url = 'the server URL is required';
+  if (form.org.trim() === '') problems.org = 'the organisation is required';
   for (const issue of parsed.error.issues) {
     const field = issue.path[0];
     if (typeof field === 'string' && (FIELDS as readonly string[]).includes(field)) problems[field as Field] ??= issue.message;
