@@ -131,7 +131,7 @@ export function ConnectServerDialog({ onClose, onConnected }: { onClose: () => v
             {problem('schema')}
           </div>
           <div className="connect-col">
-            <TextField label="Organisation" placeholder="acme" spellCheck={false} value={org} onChange={(e) => setOrg(e.target.value)} {...fieldProps('org')} />
+            <TextField label="Organisation" placeholder="e.g. acme" spellCheck={false} value={org} onChange={(e) => setOrg(e.target.value)} {...fieldProps('org')} />
             {problem('org')}
           </div>
         </div>
