@@ -124,9 +124,7 @@ export const RecentEntry = z.strictObject({
 export type RecentEntry = z.infer<typeof RecentEntry>;
 
 /** A PostgreSQL schema name as `statelens init --schema` creates it (unquoted identifier). */
-export const PgSchemaName = z
-  .string()
-  .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'a schema is lower-case letters, digits and _ (not starting with a digit), at most 63');
+export const PgSchemaName = z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'a schema is lower-case letters, digits and _ (not starting with a digit), at most 63');
 export const DEFAULT_SERVER_SCHEMA = 'statelens';
 /** `postgres://user@host:5432/db?sslmode=verify-full`: no password inside (it has its own field,
  * kept encrypted), no other scheme (never a file path or an in-process database from here). */

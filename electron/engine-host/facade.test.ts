@@ -117,34 +117,40 @@ describe('EngineHost on a PostgreSQL store', () => {
     expect((await h.call('db.current', {}))?.path).toBe(file);
   });
 
-  it.skipIf(!SERVER_URL)('connects to the real server with the password apart from the URL, and comes back after the server drops it', async () => {
-    const db = serverScratchDatabase('host');
-    try {
-      const setup = SyncPg.open(db.target);
+  it.skipIf(!SERVER_URL)(
+    'connects to the real server with the password apart from the URL, and comes back after the server drops it',
+    async () => {
+      const db = serverScratchDatabase('host');
       try {
-        migratePg(setup);
+        const setup = SyncPg.open(db.target);
+        try {
+          migratePg(setup);
+        } finally {
+          setup.close();
+        }
+        const h = host();
+        const info = await h.call('db.openServer', { url: db.url, password: 'not-needed-with-trust', schema: 'statelens', org: 'acme', readonly: false });
+        expect(info.path).toBe(db.url);
+        expect(info.path).not.toContain('not-needed');
+        expect((await h.call('partitions.list', {})).partitions).toEqual([]);
+        // The server ends every session of the store's database (a restart, a failover).
+        const admin = SyncPg.open({ kind: 'server', url: SERVER_URL ?? '' });
+        try {
+          admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [
+            new URL(db.url).pathname.slice(1),
+          ]);
+        } finally {
+          admin.close();
+        }
+        await expect(h.call('partitions.list', {})).rejects.toMatchObject({ code: 'DB_UNAVAILABLE' });
+        // The next call reconnects (what the inspector's retry does while it shows "reconnecting").
+        expect((await h.call('partitions.list', {})).partitions).toEqual([]);
+        await h.close();
       } finally {
-        setup.close();
+        db.drop();
       }
-      const h = host();
-      const info = await h.call('db.openServer', { url: db.url, password: 'not-needed-with-trust', schema: 'statelens', org: 'acme', readonly: false });
-      expect(info.path).toBe(db.url);
-      expect(info.path).not.toContain('not-needed');
-      expect((await h.call('partitions.list', {})).partitions).toEqual([]);
-      // The server ends every session of the store's database (a restart, a failover).
-      const admin = SyncPg.open({ kind: 'server', url: SERVER_URL ?? '' });
-      try {
-        admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [new URL(db.url).pathname.slice(1)]);
-      } finally {
-        admin.close();
-      }
-      await expect(h.call('partitions.list', {})).rejects.toMatchObject({ code: 'DB_UNAVAILABLE' });
-      // The next call reconnects (what the inspector's retry does while it shows "reconnecting").
-      expect((await h.call('partitions.list', {})).partitions).toEqual([]);
-      await h.close();
-    } finally {
-      db.drop();
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 });
 if (!SERVER_URL) console.log(`facade.test: ${SERVER_SKIP_REASON}`);

@@ -37,7 +37,8 @@ export class EngineHost extends EventEmitter<EngineEvents> {
   private readonly cancelFlags = new Map<string, Int32Array>();
   /** What to reopen after a crash: the last file or server opened (a server's password is kept
    * here, in memory only, so a restarted worker can reconnect). */
-  private lastOpen: { readonly op: 'db.openPath'; readonly input: OpenRequest } | { readonly op: 'db.openServer'; readonly input: OpenServerRequest } | undefined;
+  private lastOpen:
+    { readonly op: 'db.openPath'; readonly input: OpenRequest } | { readonly op: 'db.openServer'; readonly input: OpenServerRequest } | undefined;
   private closing = false;
 
   constructor(private readonly options: EngineHostOptions) {

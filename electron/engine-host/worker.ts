@@ -98,7 +98,8 @@ export function runWorker(port: MessagePort, options: WorkerOptions): void {
       const value = await fn(input, ctx);
       watchStore();
       post({ type: 'result', id, ok: true, value });
-      if (op === 'db.openPath' || op === 'db.openServer' || op === 'db.closeStore') post({ type: 'changed', event: { origin: 'local', partitionIds: [], what: ['database'] } });
+      if (op === 'db.openPath' || op === 'db.openServer' || op === 'db.closeStore')
+        post({ type: 'changed', event: { origin: 'local', partitionIds: [], what: ['database'] } });
     } catch (e) {
       session.noteFailure(e);
       watchStore();

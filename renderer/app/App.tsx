@@ -84,7 +84,13 @@ function LiveIndicator() {
   // A dropped change stream says so first; then a database server that stopped answering.
   if (stream === 'live' && server) {
     return (
-      <span className={server === 'offline' ? 'connection-offline' : 'faint'} data-testid="live-indicator" data-connection={server} data-source="server" role="status">
+      <span
+        className={server === 'offline' ? 'connection-offline' : 'faint'}
+        data-testid="live-indicator"
+        data-connection={server}
+        data-source="server"
+        role="status"
+      >
         {SERVER_TEXT[server]}
       </span>
     );

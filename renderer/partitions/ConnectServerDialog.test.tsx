@@ -61,7 +61,12 @@ describe('Connect to server', () => {
         const answer = await real.call(channel, input);
         if (channel === 'db.info' || channel === 'db.connect') {
           const state = answer as ChannelOutput<'db.info'>;
-          const desktop = { ...state, mode: 'desktop' as const, canOpenOther: true, db: state.db && connected ? { ...state.db, name: 'memory on db.example:5432', server } : state.db };
+          const desktop = {
+            ...state,
+            mode: 'desktop' as const,
+            canOpenOther: true,
+            db: state.db && connected ? { ...state.db, name: 'memory on db.example:5432', server } : state.db,
+          };
           return desktop as never;
         }
         return answer;

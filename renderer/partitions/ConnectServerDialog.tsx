@@ -33,7 +33,8 @@ export function formProblems(form: { url: string; password: string; schema: stri
 export const CREDENTIAL_TEXT: Record<CredentialOutcome, string> = {
   kept: 'The password is kept, encrypted by the system.',
   'not-kept': 'No password is kept for this server.',
-  'encryption-unavailable': 'The password was not kept: this system offers no encryption for it, and it is never stored as plain text. You will be asked again.',
+  'encryption-unavailable':
+    'The password was not kept: this system offers no encryption for it, and it is never stored as plain text. You will be asked again.',
 };
 
 export function ConnectServerDialog({ onClose, onConnected }: { onClose: () => void; onConnected?: (result: ChannelOutput<'db.connect'>) => void }) {
@@ -103,7 +104,9 @@ export function ConnectServerDialog({ onClose, onConnected }: { onClose: () => v
             from the desktop app instead.
           </p>
         ) : (
-          <p className="muted connect-intro">The memory a team shares on PostgreSQL, set up with <code>statelens init --db URL</code>.</p>
+          <p className="muted connect-intro">
+            The memory a team shares on PostgreSQL, set up with <code>statelens init --db URL</code>.
+          </p>
         )}
         <TextField
           label="Server URL"
@@ -131,7 +134,14 @@ export function ConnectServerDialog({ onClose, onConnected }: { onClose: () => v
             {problem('schema')}
           </div>
           <div className="connect-col">
-            <TextField label="Organisation" placeholder="e.g. acme" spellCheck={false} value={org} onChange={(e) => setOrg(e.target.value)} {...fieldProps('org')} />
+            <TextField
+              label="Organisation"
+              placeholder="e.g. acme"
+              spellCheck={false}
+              value={org}
+              onChange={(e) => setOrg(e.target.value)}
+              {...fieldProps('org')}
+            />
             {problem('org')}
           </div>
         </div>

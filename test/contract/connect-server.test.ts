@@ -99,7 +99,10 @@ describe.skipIf(!SERVER_URL)('db.connect to the real server', () => {
       const safe = fakeSafeStorage({ available: encryption === 'available' });
       const shell = {
         ...scriptedDesktopShell(data, { openPath: file, exportDir: data }),
-        servers: serverShell(new RecentServers(path.join(data, 'recent-servers.json')), new ServerCredentials(path.join(data, 'server-credentials.json'), safe)),
+        servers: serverShell(
+          new RecentServers(path.join(data, 'recent-servers.json')),
+          new ServerCredentials(path.join(data, 'server-credentials.json'), safe),
+        ),
       };
       const h = await startHarness({ dataDir: data, dbPath: file, shell });
       try {

@@ -142,7 +142,14 @@ describe('the channel table', () => {
   });
 
   it('never sends a kept password back: recent servers say only whether one is kept', () => {
-    const server = { index: 0, url: 'postgres://ana@db.example/memory', schema: 'statelens', org: 'acme', openedAt: '2026-01-01T00:00:00.000Z', hasPassword: true };
+    const server = {
+      index: 0,
+      url: 'postgres://ana@db.example/memory',
+      schema: 'statelens',
+      org: 'acme',
+      openedAt: '2026-01-01T00:00:00.000Z',
+      hasPassword: true,
+    };
     const out = callDef('db.recentServers').output;
     expect(out.safeParse({ servers: [server] }).success).toBe(true);
     expect(out.safeParse({ servers: [{ ...server, password: 'secret' }] }).success).toBe(false);

@@ -54,7 +54,9 @@ describe.skipIf(missing !== undefined)('connect to a server (Chromium, browser m
     await page.keyboard.press('Enter');
     await dialog().waitFor();
     expect(await dialog().getByLabel('Schema').inputValue()).toBe('statelens');
-    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.placeholder)).toBe('postgres://user@host:5432/db?sslmode=verify-full');
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.placeholder)).toBe(
+      'postgres://user@host:5432/db?sslmode=verify-full',
+    );
     expect(await dialog().getByTestId('connect-browser-note').textContent()).toMatch(/cannot switch to a server/);
     const cdp = await page.context().newCDPSession(page);
     expect(await unnamedControls(cdp, 'connect dialog')).toEqual([]);
