@@ -340,7 +340,7 @@ export function App() {
         />
       ) : null}
       {paletteOpen ? <CommandPalette partitions={list ?? []} onClose={() => setPaletteOpen(false)} /> : null}
-      {state.connectOpen ? <ConnectServerDialog onClose={() => dispatch({ type: 'connect', open: false })} /> : null}
+      {state.connectOpen ? <ConnectServerDialog initial={state.connectPrefill} onClose={() => dispatch({ type: 'connect', open: false })} /> : null}
       {state.shortcutsOpen ? <ShortcutOverlay onClose={() => dispatch({ type: 'shortcuts', open: false })} /> : null}
     </div>
   );

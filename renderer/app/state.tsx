@@ -37,6 +37,8 @@ export interface AppState {
   readonly shortcutsOpen: boolean;
   /** The "Connect to server" dialog (PostgreSQL URL, password, schema, organisation). */
   readonly connectOpen: boolean;
+  /** What the dialog starts with: a recent server whose password was not kept. */
+  readonly connectPrefill: ConnectPrefill | null;
   /** Why the inspector is not showing what a link or the last navigation asked for (a damaged
    * link, an unknown view or partition); null when there is nothing to say. */
   readonly notice: string | null;
@@ -60,7 +62,13 @@ export type Action =
   | { type: 'delete'; request: DeleteRequest | null }
   | { type: 'export'; open: boolean }
   | { type: 'shortcuts'; open: boolean }
-  | { type: 'connect'; open: boolean };
+  | { type: 'connect'; open: boolean; prefill?: ConnectPrefill };
+
+export interface ConnectPrefill {
+  readonly url: string;
+  readonly schema: string;
+  readonly org: string;
+}
 
 export const DEFAULT_FILTER: FactFilterInput = { validity: 'all' };
 export const DEFAULT_SORT: FactSort = { column: 'ts', direction: 'desc' };
@@ -81,6 +89,7 @@ export function initialState(partial: Partial<AppState> = {}): AppState {
     exportOpen: false,
     shortcutsOpen: false,
     connectOpen: false,
+    connectPrefill: null,
     notice: null,
     ...partial,
   };
@@ -136,7 +145,7 @@ export function reducer(s: AppState, a: Action): AppState {
     case 'shortcuts':
       return { ...s, shortcutsOpen: a.open };
     case 'connect':
-      return { ...s, connectOpen: a.open };
+      return { ...s, connectOpen: a.open, connectPrefill: a.open ? (a.prefill ?? null) : null };
   }
 }
 

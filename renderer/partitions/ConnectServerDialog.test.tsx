@@ -96,3 +96,33 @@ describe('Connect to server', () => {
     expect(document.title).toBe('acme · statelens · memory on db.example:5432 — Statelens');
   });
 });
+
+describe('a recent server whose password was not kept', () => {
+  it('opens the form with server, schema and organisation filled in, asking only for the password', async () => {
+    const backend = await startSeeded();
+    const real = transportFor(backend);
+    const calls: string[] = [];
+    const recent = { index: 0, url: filled.url, schema: 'team_memory', org: 'globex', openedAt: '2026-01-01T00:00:00.000Z', hasPassword: false };
+    const transport: Transport = {
+      ...real,
+      async call(channel, input) {
+        calls.push(channel);
+        if (channel === 'db.recentServers') return { servers: [recent] } as never;
+        const answer = await real.call(channel, input);
+        if (channel === 'db.info') return { ...(answer as ChannelOutput<'db.info'>), mode: 'desktop', canOpenOther: true } as never;
+        return answer;
+      },
+    };
+    await act(async () => {
+      render(<Root transport={transport} initial={{ partitionId: backend.seeded.mainPartition }} />);
+    });
+    fireEvent.click(await screen.findByText('Recent servers'));
+    fireEvent.click(await screen.findByRole('button', { name: /globex · team_memory \(no password kept\)/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Connect to a memory server' });
+    expect((within(dialog).getByLabelText('Server URL') as HTMLInputElement).value).toBe(filled.url);
+    expect((within(dialog).getByLabelText('Schema') as HTMLInputElement).value).toBe('team_memory');
+    expect((within(dialog).getByLabelText('Organisation') as HTMLInputElement).value).toBe('globex');
+    expect(document.activeElement).toBe(within(dialog).getByLabelText('Password'));
+    expect(calls).not.toContain('db.connect');
+  });
+});

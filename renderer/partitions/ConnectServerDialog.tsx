@@ -5,6 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { DEFAULT_SERVER_SCHEMA, ServerConnectForm, type ChannelOutput, type CredentialOutcome } from '../../shared/contract';
 import { toErrorShape, type ErrorShape } from '../../shared/errors';
 import { useMutation, useQuery } from '../api/hooks';
+import type { ConnectPrefill } from '../app/state';
 import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
 import { Checkbox, TextField } from '../ui/fields';
@@ -37,15 +38,24 @@ export const CREDENTIAL_TEXT: Record<CredentialOutcome, string> = {
     'The password was not kept: this system offers no encryption for it, and it is never stored as plain text. You will be asked again.',
 };
 
-export function ConnectServerDialog({ onClose, onConnected }: { onClose: () => void; onConnected?: (result: ChannelOutput<'db.connect'>) => void }) {
+export function ConnectServerDialog({
+  initial = null,
+  onClose,
+  onConnected,
+}: {
+  /** A recent server to connect to again (its password was not kept): only the password is asked. */
+  initial?: ConnectPrefill | null;
+  onClose: () => void;
+  onConnected?: (result: ChannelOutput<'db.connect'>) => void;
+}) {
   const info = useQuery('db.info', {});
   const browser = info.data?.mode === 'browser';
   const connect = useMutation('db.connect');
   const toast = useToast();
-  const [url, setUrl] = useState('');
+  const [url, setUrl] = useState(initial?.url ?? '');
   const [password, setPassword] = useState('');
-  const [schema, setSchema] = useState(DEFAULT_SERVER_SCHEMA);
-  const [org, setOrg] = useState('');
+  const [schema, setSchema] = useState(initial?.schema ?? DEFAULT_SERVER_SCHEMA);
+  const [org, setOrg] = useState(initial?.org ?? '');
   const [remember, setRemember] = useState(true);
   const [problems, setProblems] = useState<Partial<Record<Field, string>>>({});
   const [failure, setFailure] = useState<ErrorShape | null>(null);
@@ -110,7 +120,7 @@ export function ConnectServerDialog({ onClose, onConnected }: { onClose: () => v
         )}
         <TextField
           label="Server URL"
-          data-autofocus
+          data-autofocus={initial ? undefined : true}
           placeholder="postgres://user@host:5432/db?sslmode=verify-full"
           autoComplete="off"
           spellCheck={false}
@@ -122,6 +132,7 @@ export function ConnectServerDialog({ onClose, onConnected }: { onClose: () => v
         <TextField
           label="Password"
           type="password"
+          data-autofocus={initial ? true : undefined}
           autoComplete="off"
           value={password}
           onChange={(e) => setPassword(e.target.value)}

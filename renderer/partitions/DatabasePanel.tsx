@@ -116,7 +116,16 @@ export function DatabasePanel() {
           <ul className="list-plain">
             {servers.data.servers.map((r) => (
               <li key={r.index}>
-                <Button small className="btn-ghost" disabled={reconnect.pending} title={r.url} onClick={() => void doReconnect(r.index)}>
+                <Button
+                  small
+                  className="btn-ghost"
+                  disabled={reconnect.pending}
+                  title={r.url}
+                  onClick={() =>
+                    // Without a kept password, the form asks for it (the server and organisation filled in).
+                    r.hasPassword ? void doReconnect(r.index) : dispatch({ type: 'connect', open: true, prefill: { url: r.url, schema: r.schema, org: r.org } })
+                  }
+                >
                   {r.org} · {r.schema}
                   {r.hasPassword ? '' : ' (no password kept)'}
                 </Button>
