@@ -4,7 +4,7 @@
 // No channel creates or edits a fact: users review, dismiss flags, delete, preview and export.
 import { z } from 'zod';
 import { AgentStateRecord } from './agent-state';
-import { AuditEntry, ContextDocumentVersion, OrgDocument, PartitionSummary, SavedQuery } from './domain';
+import { AuditEntry, ContextDocumentVersion, OrgDocument, OrgName, PartitionSummary, SavedQuery } from './domain';
 import { AssemblyRequest, AssemblyResult, AssemblyStrategy, DEFAULT_BUDGET, DEFAULT_STRATEGY, MAX_BUDGET, ProvenanceKind, TokenizerName } from './assembly';
 import { DeletionImpact, DeletionResult } from './deletion';
 import { ErrorShape } from './errors';
@@ -62,7 +62,12 @@ export { AssemblyStrategy, ExportFormat, TokenizerName };
 export const AppMode = z.enum(['desktop', 'browser']);
 export type AppMode = z.infer<typeof AppMode>;
 
+/** A PostgreSQL server the inspector is connected to, as shown (the URL never holds a password). */
+export const ServerInfo = z.strictObject({ url: z.string(), schema: z.string(), org: z.string() });
+export type ServerInfo = z.infer<typeof ServerInfo>;
+
 export const DbInfo = z.strictObject({
+  /** A file path, or for a server its URL without the password. */
   path: z.string(),
   name: z.string(),
   readonly: z.boolean(),
@@ -70,8 +75,18 @@ export const DbInfo = z.strictObject({
   schemaVersion: z.number().int(),
   /** The embedded default database in the app's data folder (seeded with demo data). */
   isDefault: z.boolean(),
+  /** Set when the memory lives on a shared PostgreSQL server rather than in a file. */
+  server: ServerInfo.optional(),
 });
 export type DbInfo = z.infer<typeof DbInfo>;
+
+/** The window title for what is open: the file's name, or for a server its organisation,
+ * schema and database, so two windows on different servers are told apart. */
+export function databaseTitle(db: DbInfo | null): string {
+  if (!db) return 'Statelens';
+  if (db.server) return `${db.server.org} · ${db.server.schema} · ${db.name} — Statelens`;
+  return `${db.name} — Statelens`;
+}
 
 export const DbState = z.strictObject({
   mode: AppMode,
@@ -107,6 +122,65 @@ export const RecentEntry = z.strictObject({
   exists: z.boolean(),
 });
 export type RecentEntry = z.infer<typeof RecentEntry>;
+
+/** A PostgreSQL schema name as `statelens init --schema` creates it (unquoted identifier). */
+export const PgSchemaName = z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'a schema is lower-case letters, digits and _ (not starting with a digit), at most 63');
+export const DEFAULT_SERVER_SCHEMA = 'statelens';
+/** `postgres://user@host:5432/db?sslmode=verify-full`: no password inside (it has its own field,
+ * kept encrypted), no other scheme (never a file path or an in-process database from here). */
+export const ServerUrl = z
+  .string()
+  .trim()
+  .max(2000)
+  .superRefine((value, ctx) => {
+    // Parsed by hand: shared code runs where no URL class is typed (it must not need DOM or Node).
+    const m = /^([a-z][a-z0-9+.-]*):\/\/(?:([^/?#\s]*)@)?([^/?#@\s]*)(\/[^?#]*)?(\?[^#]*)?$/i.exec(value);
+    const [, scheme = '', userinfo = '', host = '', database = ''] = m ?? [];
+    if (!m) ctx.addIssue({ code: 'custom', message: 'not a URL: postgres://user@host:5432/database' });
+    else if (!/^postgres(ql)?$/i.test(scheme)) ctx.addIssue({ code: 'custom', message: 'the URL starts with postgres://' });
+    else if (host === '') ctx.addIssue({ code: 'custom', message: 'the URL names no host' });
+    else if (userinfo.includes(':')) ctx.addIssue({ code: 'custom', message: 'put the password in its own field, not in the URL' });
+    else if (database.length <= 1) ctx.addIssue({ code: 'custom', message: 'the URL names no database (…:5432/database)' });
+  });
+/** The server form: where, which schema, which organisation's memory (the rows it may see). */
+export const ServerConnectForm = z.strictObject({
+  url: ServerUrl,
+  password: z.string().max(1000).optional(),
+  schema: PgSchemaName.default(DEFAULT_SERVER_SCHEMA),
+  org: OrgName,
+  /** Keep the password (encrypted by the operating system) for the next connection. */
+  remember: z.boolean().default(true),
+});
+export type ServerConnectForm = z.input<typeof ServerConnectForm>;
+/** Like `db.open`: a form filled in the renderer, or main's own recent list by index. */
+export const DbConnectInput = z.discriminatedUnion('source', [
+  z.strictObject({ source: z.literal('form'), ...ServerConnectForm.shape }),
+  z.strictObject({
+    source: z.literal('recent'),
+    index: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_RECENT - 1),
+  }),
+]);
+/** What became of the password: kept encrypted, not kept (none given, or not asked to), or not
+ * kept because the system offers no encryption (it is never stored as plain text). */
+export const CredentialOutcome = z.enum(['kept', 'not-kept', 'encryption-unavailable']);
+export type CredentialOutcome = z.infer<typeof CredentialOutcome>;
+export const DbConnectResult = z.strictObject({ state: DbState, credential: CredentialOutcome });
+export type DbConnectResult = z.infer<typeof DbConnectResult>;
+
+/** A server connected to before; never its password (`hasPassword` says one is kept). */
+export const RecentServer = z.strictObject({
+  index: z.number().int().nonnegative(),
+  url: z.string(),
+  schema: z.string(),
+  org: z.string(),
+  openedAt: z.string(),
+  hasPassword: z.boolean(),
+});
+export type RecentServer = z.infer<typeof RecentServer>;
 
 // --- Facts ------------------------------------------------------------------------------------
 
@@ -275,7 +349,7 @@ export const AgentStateChanged = z.strictObject({
 export type AgentStateChanged = z.infer<typeof AgentStateChanged>;
 
 /** Menu items whose dialog lives in the renderer (desktop only). */
-export const AppCommand = z.strictObject({ command: z.enum(['export-snapshot', 'show-shortcuts']) });
+export const AppCommand = z.strictObject({ command: z.enum(['export-snapshot', 'show-shortcuts', 'connect-server']) });
 export type AppCommand = z.infer<typeof AppCommand>;
 
 // =============================================================================================
@@ -301,6 +375,9 @@ export const CONTRACT = {
   'db.recent': query(NoInput, z.strictObject({ entries: z.array(RecentEntry) })),
   'db.open': mutation(DbOpenInput, DbOpenResult),
   'db.close': mutation(NoInput, DbState),
+  /** Opens a PostgreSQL server's memory instead of a file (desktop); reads like any database. */
+  'db.connect': mutation(DbConnectInput, DbConnectResult),
+  'db.recentServers': query(NoInput, z.strictObject({ servers: z.array(RecentServer).max(MAX_RECENT) })),
 
   'partitions.list': query(PartitionsListInput, z.strictObject({ partitions: z.array(PartitionSummary) })),
 

@@ -49,6 +49,8 @@ const partitionName = id
   .refine((s) => !UNSAFE_NAME.test(s), { message: 'must not contain control characters, line breaks or bidirectional marks' })
   .refine((s) => s.trim() === s, { message: 'must not start or end with spaces' });
 const orgName = partitionName.refine((s) => !/[/\s]/.test(s), { message: 'an org must not contain "/" or spaces (it is the first part of user:ORG/USER)' });
+/** An organisation's name, as partitions hold it (the server form names one). */
+export const OrgName = orgName;
 
 /** Names one partition: org -> user memory, org + capability -> capability memory,
  * org -> organisational knowledge. */

@@ -1,9 +1,12 @@
-// The one open database of an engine worker: opening (with first-run demo seeding), closing,
-// and what the inspector shows about the file. Everything else reaches the store through here.
+// The one open database of an engine worker: a file (with first-run demo seeding) or a shared
+// PostgreSQL server, closing, and what the inspector shows about it. Everything else reaches the
+// store through here.
 import fs from 'node:fs';
 import path from 'node:path';
 import { StatelensError } from '../../shared/errors';
 import type { PartitionHandle } from '../engine/partition-handle';
+import { PG_SCHEMA_VERSION } from '../engine/db/pg/migrations';
+import { parsePgTarget, redactUrl, type PgTarget } from '../engine/db/pg/target';
 import { isTextSnapshot, openSnapshotReadOnly } from '../engine/snapshot/open';
 import { Store } from '../engine/store';
 
@@ -16,12 +19,31 @@ export interface OpenRequest {
   readonly seedDemo?: { readonly facts: number; readonly seed: number };
 }
 
+/** A PostgreSQL store: the URL without a password, the password apart (never shown or logged). */
+export interface OpenServerRequest {
+  readonly url: string;
+  readonly password: string | null;
+  readonly schema: string;
+  readonly org: string;
+  readonly readonly: boolean;
+}
+
 export interface OpenDbInfo {
   readonly path: string;
   readonly name: string;
   readonly readonly: boolean;
   readonly sizeBytes: number;
   readonly schemaVersion: number;
+  readonly server?: { readonly url: string; readonly schema: string; readonly org: string };
+}
+
+/** The connection target for `request`: its URL with the password put in (the URL shown never has it). */
+export function serverTarget(request: Pick<OpenServerRequest, 'url' | 'password'>): PgTarget {
+  const target = parsePgTarget(request.url);
+  if (target.kind !== 'server' || !request.password) return target;
+  const url = new URL(target.url);
+  url.password = encodeURIComponent(request.password);
+  return { kind: 'server', url: url.href };
 }
 
 /** Fills a new, empty database with generated demo data. */
@@ -32,6 +54,12 @@ export class EngineSession {
   /** Set while a JSON/NDJSON snapshot is open: its own path, shown instead of the temporary
    * read-only database it was imported into (removed when the store closes). */
   private snapshotPath: string | undefined;
+  /** Set while a PostgreSQL store is open: what the inspector shows instead of a file. */
+  private server: OpenDbInfo['server'];
+  /** The open server's request, to reconnect with after the server was lost. */
+  private serverRequest: OpenServerRequest | undefined;
+  /** The server stopped answering (DB_UNAVAILABLE): the next call reconnects first. */
+  private lost = false;
 
   constructor(
     readonly nativeBinding: string | undefined,
@@ -39,12 +67,49 @@ export class EngineSession {
   ) {}
 
   get store(): Store {
+    if (this.lost && this.serverRequest) this.reconnect(this.serverRequest);
     if (!this.current?.isOpen) throw new StatelensError('NO_DATABASE', 'No database is open: open one from the File menu');
     return this.current;
   }
 
+  /** True while a server store is lost and not yet reconnected (polling waits meanwhile). */
+  get serverLost(): boolean {
+    return this.lost;
+  }
+
+  /** Called with every failed operation: a lost server is reconnected on the next call. */
+  noteFailure(error: unknown): void {
+    if (this.serverRequest && error instanceof StatelensError && error.code === 'DB_UNAVAILABLE') this.lost = true;
+  }
+
+  /** Replaces the dead connection; throws (DB_UNAVAILABLE) while the server is still away. */
+  private reconnect(request: OpenServerRequest): void {
+    const next = Store.openPostgres(serverTarget(request), this.serverOptions(request));
+    try {
+      this.current?.close();
+    } catch {
+      // The old connection is already gone with its server.
+    }
+    this.current = next;
+    this.lost = false;
+  }
+
+  private serverOptions(request: OpenServerRequest) {
+    return {
+      schema: request.schema,
+      org: request.org,
+      readonly: request.readonly,
+      ...(this.nativeBinding ? { nativeBinding: this.nativeBinding } : {}),
+    };
+  }
+
   get isOpen(): boolean {
     return this.current?.isOpen ?? false;
+  }
+
+  /** The open store as it is, without reconnecting a lost server (for watching its changes). */
+  get openStore(): Store | undefined {
+    return this.current?.isOpen ? this.current : undefined;
   }
 
   scope(partitionId: number): PartitionHandle {
@@ -83,14 +148,30 @@ export class EngineSession {
     return next;
   }
 
+  /** Opens a PostgreSQL store (the schema `statelens init --db URL` made); the previous database
+   * stays open when the server refuses. */
+  openServer(request: OpenServerRequest): Store {
+    const next = Store.openPostgres(serverTarget(request), this.serverOptions(request));
+    this.close();
+    this.current = next;
+    this.server = { url: redactUrl(request.url), schema: request.schema, org: request.org };
+    this.serverRequest = request;
+    return next;
+  }
+
   close(): void {
     this.current?.close();
     this.current = undefined;
     this.snapshotPath = undefined;
+    this.server = undefined;
+    this.serverRequest = undefined;
+    this.lost = false;
   }
 
   info(): OpenDbInfo | null {
     if (!this.current?.isOpen) return null;
+    // The server's schema has its own version table; opening checked it is this build's.
+    if (this.server) return { ...serverInfo(this.server), readonly: this.current.readonly, schemaVersion: PG_SCHEMA_VERSION };
     const p = this.snapshotPath ?? this.current.path;
     let sizeBytes = 0;
     try {
@@ -100,4 +181,16 @@ export class EngineSession {
     }
     return { path: p, name: path.basename(p), readonly: this.current.readonly, sizeBytes, schemaVersion: this.current.schemaVersion };
   }
+}
+
+/** How a server store is named: its database and host (the URL shown in full beside it). */
+function serverInfo(server: NonNullable<OpenDbInfo['server']>): Pick<OpenDbInfo, 'path' | 'name' | 'sizeBytes' | 'server'> {
+  let name = server.url;
+  try {
+    const u = new URL(server.url);
+    if (u.host !== '') name = `${decodeURIComponent(u.pathname.slice(1))} on ${u.host}`;
+  } catch {
+    // parsePgTarget accepted it; a URL the WHATWG parser refuses is shown whole.
+  }
+  return { path: server.url, name, sizeBytes: 0, server };
 }

@@ -6,7 +6,7 @@ import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import type { AgentStateChanged, DataChanged, Progress } from '../../shared/contract';
 import { StatelensError } from '../../shared/errors';
-import type { OpenRequest } from './engine-session';
+import type { OpenRequest, OpenServerRequest } from './engine-session';
 import type { EngineOpName, OpInput, OpOutput } from './operations';
 import type { FromWorker, ToWorker, WorkerOptions } from './protocol';
 
@@ -35,7 +35,10 @@ export class EngineHost extends EventEmitter<EngineEvents> {
   private nextId = 1;
   private readonly pending = new Map<number, PendingCall>();
   private readonly cancelFlags = new Map<string, Int32Array>();
-  private lastOpen: OpenRequest | undefined;
+  /** What to reopen after a crash: the last file or server opened (a server's password is kept
+   * here, in memory only, so a restarted worker can reconnect). */
+  private lastOpen:
+    { readonly op: 'db.openPath'; readonly input: OpenRequest } | { readonly op: 'db.openServer'; readonly input: OpenServerRequest } | undefined;
   private closing = false;
 
   constructor(private readonly options: EngineHostOptions) {
@@ -94,9 +97,14 @@ export class EngineHost extends EventEmitter<EngineEvents> {
     if (this.closing) throw new StatelensError('NO_DATABASE', 'The engine is shutting down');
     const restarted = !this.worker;
     await this.start();
-    if (restarted && this.lastOpen && op !== 'db.openPath') await this.send('db.openPath', this.lastOpen);
+    const opening = op === 'db.openPath' || op === 'db.openServer';
+    if (restarted && this.lastOpen && !opening) {
+      if (this.lastOpen.op === 'db.openPath') await this.send('db.openPath', this.lastOpen.input);
+      else await this.send('db.openServer', this.lastOpen.input);
+    }
     const value = await this.send(op, input, operationId);
-    if (op === 'db.openPath') this.lastOpen = input as OpenRequest;
+    if (op === 'db.openPath') this.lastOpen = { op, input: input as OpenRequest };
+    if (op === 'db.openServer') this.lastOpen = { op, input: input as OpenServerRequest };
     if (op === 'db.closeStore') this.lastOpen = undefined;
     return value;
   }

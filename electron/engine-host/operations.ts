@@ -5,7 +5,7 @@ import { MAX_LISTED, type ChannelOutput, type ParsedInput, type Progress } from 
 import { StatelensError } from '../../shared/errors';
 import type { ExportRequest, ExportSummary } from '../../shared/snapshot';
 import { exportStore } from '../engine/snapshot/export';
-import type { EngineSession, OpenDbInfo, OpenRequest } from './engine-session';
+import type { EngineSession, OpenDbInfo, OpenRequest, OpenServerRequest } from './engine-session';
 
 /** Handed to every operation: progress reporting and cancellation of long work. */
 export interface OpContext {
@@ -45,6 +45,7 @@ type Op<I, O> = (input: I, ctx: OpContext) => O | Promise<O>;
 
 export type EngineOps = { readonly [C in EngineChannel]: Op<ParsedInput<C>, ChannelOutput<C>> } & {
   readonly 'db.openPath': Op<OpenRequest, OpenDbInfo>;
+  readonly 'db.openServer': Op<OpenServerRequest, OpenDbInfo>;
   readonly 'db.closeStore': Op<Record<string, never>, null>;
   readonly 'db.current': Op<Record<string, never>, OpenDbInfo | null>;
   readonly 'export.run': Op<{ readonly request: ExportRequest; readonly outPath: string }, ExportSummary>;
@@ -69,6 +70,12 @@ export function createOperations(session: EngineSession, actor: string): EngineO
   return {
     'db.openPath': (request, ctx) => {
       session.open(request, (done: number, total: number) => ctx.progress('database', 'generating demo data', done, total));
+      const info = session.info();
+      if (!info) throw new StatelensError('INTERNAL', 'The database closed right after opening');
+      return info;
+    },
+    'db.openServer': (request) => {
+      session.openServer(request);
       const info = session.info();
       if (!info) throw new StatelensError('INTERNAL', 'The database closed right after opening');
       return info;

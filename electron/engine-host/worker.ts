@@ -1,4 +1,4 @@
-// The engine worker thread: owns the SQLite connection, runs one operation at a time from the
+// The engine worker thread: owns the database connection (SQLite, or PostgreSQL), runs one operation at a time from the
 // facade, reports progress (throttled) and cancellation, and announces every change — its own
 // writes and, by polling PRAGMA data_version, other processes' writes — as `data.changed`.
 import type { MessagePort } from 'node:worker_threads';
@@ -21,7 +21,7 @@ export function runWorker(port: MessagePort, options: WorkerOptions): void {
 
   /** Re-subscribes to the store's change events whenever the open database changes. */
   function watchStore(): void {
-    const store = session.isOpen ? session.store : undefined;
+    const store = session.openStore;
     if (store === watchedStore) return;
     unsubscribe?.();
     unsubscribe = undefined;
@@ -37,8 +37,9 @@ export function runWorker(port: MessagePort, options: WorkerOptions): void {
 
   const poll = setInterval(() => {
     try {
-      if (session.isOpen) session.store.pollExternalChanges();
-    } catch {
+      if (session.isOpen && !session.serverLost) session.store.pollExternalChanges();
+    } catch (e) {
+      session.noteFailure(e);
       // A failing poll (file removed, disk error) shows up on the next real call instead.
     }
   }, options.pollMs ?? 300);
@@ -97,8 +98,10 @@ export function runWorker(port: MessagePort, options: WorkerOptions): void {
       const value = await fn(input, ctx);
       watchStore();
       post({ type: 'result', id, ok: true, value });
-      if (op === 'db.openPath' || op === 'db.closeStore') post({ type: 'changed', event: { origin: 'local', partitionIds: [], what: ['database'] } });
+      if (op === 'db.openPath' || op === 'db.openServer' || op === 'db.closeStore')
+        post({ type: 'changed', event: { origin: 'local', partitionIds: [], what: ['database'] } });
     } catch (e) {
+      session.noteFailure(e);
       watchStore();
       post({ type: 'result', id, ok: false, error: toErrorShape(e) });
     } finally {

@@ -66,7 +66,12 @@ export class Store {
    * created: the same engine over a connection that compiles its SQL for PostgreSQL. Refused
    * when the schema is missing or older (NOT_FOUND: run init) or newer than this build (DB_TOO_NEW).
    */
-  static openPostgres(target: PgTarget, options: StoreOptions & { readonly schema?: string } = {}): Store {
+  static openPostgres(
+    target: PgTarget,
+    /** `org`: the organisation this connection acts for (the desktop's server form names it), for
+     * the row-level-security binding of servers set up with roles. */
+    options: StoreOptions & { readonly schema?: string; readonly org?: string } = {},
+  ): Store {
     const schema = options.schema ?? DEFAULT_PG_SCHEMA;
     const conn = SyncPg.open(target, { searchPath: quoteIdent(schema) });
     try {

@@ -17,6 +17,8 @@ export interface HandlerDeps {
   readonly shell: Shell;
 }
 
+const BROWSER_NO_SERVER =
+  'In browser mode the inspector shows the database `statelens serve` was started with and cannot switch to a server; connect from the desktop app (File › Connect to Server…).';
 const BROWSER_FIXED = 'In browser mode the database is the one `statelens serve --db FILE` was started with; restart serve to inspect another file.';
 
 let generated = 0;
@@ -74,6 +76,23 @@ export function createHandlers({ engine, shell }: HandlerDeps): Handlers {
       if (input.source !== 'default') await shell.rememberRecent(chosen.path);
       return { cancelled: false, state: await state() };
     },
+    'db.connect': async (input) => {
+      const servers = shell.servers;
+      if (shell.mode !== 'desktop' || !servers) throw new StatelensError('PERMISSION_DENIED', BROWSER_NO_SERVER, { mode: shell.mode });
+      let server: { url: string; schema: string; org: string; password: string | null };
+      if (input.source === 'form') server = { url: input.url, schema: input.schema, org: input.org, password: input.password ?? null };
+      else {
+        const entry = await servers.recent(input.index);
+        if (!entry) throw new StatelensError('NOT_FOUND', `There is no recent server number ${input.index + 1}`);
+        server = entry;
+      }
+      const { password, ...ref } = server;
+      await engine.call('db.openServer', { ...ref, password, readonly: false }, newOperationId('connect'));
+      // Only a password that worked is kept; a recent entry leaves its kept password as it was.
+      const credential = await servers.remember(ref, input.source === 'form' ? (input.remember ? password : null) : undefined);
+      return { state: await state(), credential };
+    },
+    'db.recentServers': async () => ({ servers: shell.servers ? await shell.servers.list() : [] }),
     'db.close': async () => {
       assertDesktop();
       await engine.call('db.closeStore', {});

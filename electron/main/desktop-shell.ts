@@ -1,10 +1,10 @@
-// The desktop Shell: native open/save dialogs, main's own recent-files list and the embedded
+// The desktop Shell: native open/save dialogs, main's own recent files and servers, and the embedded
 // default database in the app's data folder.
 import os from 'node:os';
 import path from 'node:path';
 import { BrowserWindow, dialog } from 'electron';
 import type { ExportFormat } from '../../shared/contract';
-import { EXPORT_EXTENSIONS, type DefaultDatabase, type Shell } from '../handlers/shell';
+import { EXPORT_EXTENSIONS, type DefaultDatabase, type ServerShell, type Shell } from '../handlers/shell';
 import type { RecentFiles } from './recent-files';
 
 const FORMAT_NAMES: Readonly<Record<ExportFormat, string>> = {
@@ -16,10 +16,11 @@ const FORMAT_NAMES: Readonly<Record<ExportFormat, string>> = {
   statebench: 'StateBench initial state (JSON)',
 };
 
-export function desktopShell(options: { recent: RecentFiles; defaultDatabase: DefaultDatabase; documentsDir: string }): Shell {
+export function desktopShell(options: { recent: RecentFiles; defaultDatabase: DefaultDatabase; documentsDir: string; servers: ServerShell }): Shell {
   const parent = () => BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
   return {
     mode: 'desktop',
+    servers: options.servers,
     async chooseDatabase() {
       const win = parent();
       const opts: Electron.OpenDialogOptions = {

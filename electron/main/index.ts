@@ -3,8 +3,8 @@
 // state and the embedded default database (seeded with demo data on first run).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, Menu, screen, session } from 'electron';
-import { ipcEventChannel } from '../../shared/contract';
+import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, screen, session } from 'electron';
+import { databaseTitle, ipcEventChannel } from '../../shared/contract';
 import { isStatelensError } from '../../shared/errors';
 import { EngineHost } from '../engine-host/facade';
 import { localActor } from '../handlers/actor';
@@ -15,7 +15,8 @@ import { desktopShell } from './desktop-shell';
 import { menuTemplate } from './menu';
 import { databaseFromArgv } from './launch-args';
 import { electronNativeBinding } from './native-binding';
-import { RecentFiles } from './recent-files';
+import { RecentFiles, RecentServers } from './recent-files';
+import { ServerCredentials, serverShell } from './server-credentials';
 import { registerContract } from './registrar';
 import { hardenSession, hardenWebContents } from './security';
 import { APP_ORIGIN, originOf } from './sender-policy';
@@ -105,7 +106,7 @@ function createWindow(): BrowserWindow {
 async function updateTitle(): Promise<void> {
   if (!services || !mainWindow || mainWindow.isDestroyed()) return;
   const result = await services.handlers['db.info']({});
-  mainWindow.setTitle(result.db ? `${result.db.name} — Statelens` : 'Statelens');
+  mainWindow.setTitle(databaseTitle(result.db));
 }
 
 async function rebuildMenu(): Promise<void> {
@@ -116,17 +117,25 @@ async function rebuildMenu(): Promise<void> {
       .then(() => rebuildMenu())
       .catch((e: unknown) => showError(title, e));
   const recent = (await s.handlers['db.recent']({})).entries;
+  const recentServers = (await s.handlers['db.recentServers']({})).servers;
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(
       menuTemplate({
         recent,
+        recentServers,
         isMac: process.platform === 'darwin',
         devTools: isDev,
         actions: {
           openDatabase: run('Could not open the database', () => s.handlers['db.open']({ source: 'dialog' })),
           openRecent: (index) => run('Could not open the database', () => s.handlers['db.open']({ source: 'recent', index }))(),
           openDefault: run('Could not open the demo database', () => s.handlers['db.open']({ source: 'default' })),
-          clearRecent: run('Could not clear the recent list', async () => new RecentFiles(userFile('recent.json')).clear()),
+          connectServer: () => s.events.emit('app.command', { command: 'connect-server' }),
+          openRecentServer: (index) => run('Could not connect to the server', () => s.handlers['db.connect']({ source: 'recent', index }))(),
+          clearRecent: run('Could not clear the recent list', async () => {
+            new RecentFiles(userFile('recent.json')).clear();
+            new RecentServers(userFile('recent-servers.json')).clear();
+            new ServerCredentials(userFile('server-credentials.json'), safeStorage).clear();
+          }),
           exportSnapshot: () => s.events.emit('app.command', { command: 'export-snapshot' }),
           showShortcuts: () => s.events.emit('app.command', { command: 'show-shortcuts' }),
           reload: () => mainWindow?.webContents.reload(),
@@ -195,7 +204,13 @@ async function start(): Promise<void> {
   const recent = new RecentFiles(userFile('recent.json'));
   const s = createAppServices(
     engine,
-    desktopShell({ recent, defaultDatabase: defaultDatabaseIn(app.getPath('userData')), documentsDir: app.getPath('documents') }),
+    desktopShell({
+      recent,
+      defaultDatabase: defaultDatabaseIn(app.getPath('userData')),
+      documentsDir: app.getPath('documents'),
+      // Passwords go through the system's encryption (safeStorage); only ciphertext is written.
+      servers: serverShell(new RecentServers(userFile('recent-servers.json')), new ServerCredentials(userFile('server-credentials.json'), safeStorage)),
+    }),
     {
       validate: isDev,
       log,

@@ -108,6 +108,8 @@ describe('menu', () => {
     openDatabase: () => calls.push('open'),
     openRecent: (i) => calls.push(`recent ${i}`),
     openDefault: () => calls.push('default'),
+    connectServer: () => calls.push('connect'),
+    openRecentServer: (i) => calls.push(`server ${i}`),
     clearRecent: () => calls.push('clear'),
     exportSnapshot: () => calls.push('export'),
     showShortcuts: () => calls.push('shortcuts'),
@@ -131,6 +133,19 @@ describe('menu', () => {
     expect(calls).toEqual(expect.arrayContaining(['open', 'recent 0', 'export', 'reload', 'quit', 'shortcuts']));
     expect(items.some((i) => i.role === 'toggleDevTools')).toBe(false);
     expect(flat(menuTemplate({ recent: [], isMac: false, devTools: true, actions })).some((i) => i.role === 'toggleDevTools')).toBe(true);
+  });
+
+  it('has Connect to Server… and lists recent servers beside recent files, never with a password', () => {
+    calls.length = 0;
+    const server = { index: 0, url: 'postgres://ana@db.example:5432/memory', schema: 'statelens', org: 'acme', openedAt: '', hasPassword: true };
+    const items = flat(menuTemplate({ recent: [], recentServers: [server], isMac: false, devTools: false, actions }));
+    const byLabel = new Map(items.filter((i) => i.label).map((i) => [i.label, i]));
+    expect(byLabel.get('Connect to Server…')?.accelerator).toBe('CmdOrCtrl+Shift+O');
+    const entry = items.find((i) => i.label?.includes('db.example'));
+    expect(entry?.label).toBe('acme · statelens  —  postgres://ana@db.example:5432/memory');
+    expect(byLabel.get('Clear Recent')?.enabled).toBe(true);
+    for (const i of items) (i.click as (() => void) | undefined)?.();
+    expect(calls).toEqual(expect.arrayContaining(['connect', 'server 0']));
   });
 });
 

@@ -1,13 +1,17 @@
-// The application menu and its shortcuts: Open database..., Open recent, Export snapshot...,
+// The application menu and its shortcuts: Open database..., Open recent (files and servers),
+// Connect to server..., Export snapshot...,
 // Reload, Quit (plus the usual Edit / View / Window roles). Built from plain data so it can be
 // rebuilt whenever the recent list changes.
 import type { MenuItemConstructorOptions } from 'electron';
-import type { RecentEntry } from '../../shared/contract';
+import type { RecentEntry, RecentServer } from '../../shared/contract';
 
 export interface MenuActions {
   openDatabase(): void;
   openRecent(index: number): void;
   openDefault(): void;
+  /** Opens the renderer's server dialog (URL, password, schema, organisation). */
+  connectServer(): void;
+  openRecentServer(index: number): void;
   clearRecent(): void;
   exportSnapshot(): void;
   showShortcuts(): void;
@@ -17,6 +21,7 @@ export interface MenuActions {
 
 export function menuTemplate(options: {
   recent: readonly RecentEntry[];
+  recentServers?: readonly RecentServer[];
   isMac: boolean;
   devTools: boolean;
   actions: MenuActions;
@@ -30,15 +35,26 @@ export function menuTemplate(options: {
           enabled: e.exists,
           click: () => actions.openRecent(e.index),
         }));
+  const servers = options.recentServers ?? [];
+  const serverItems: MenuItemConstructorOptions[] = servers.map((s) => ({
+    label: `${s.org} · ${s.schema}  —  ${s.url}`,
+    click: () => actions.openRecentServer(s.index),
+  }));
   const file: MenuItemConstructorOptions = {
     label: '&File',
     submenu: [
       { label: 'Open Database…', accelerator: 'CmdOrCtrl+O', click: () => actions.openDatabase() },
       {
         label: 'Open Recent',
-        submenu: [...recentItems, { type: 'separator' }, { label: 'Clear Recent', enabled: recent.length > 0, click: () => actions.clearRecent() }],
+        submenu: [
+          ...recentItems,
+          ...(serverItems.length > 0 ? ([{ type: 'separator' }, { label: 'Servers', enabled: false }, ...serverItems] as MenuItemConstructorOptions[]) : []),
+          { type: 'separator' },
+          { label: 'Clear Recent', enabled: recent.length + servers.length > 0, click: () => actions.clearRecent() },
+        ],
       },
       { label: 'Open Demo Database', click: () => actions.openDefault() },
+      { label: 'Connect to Server…', accelerator: 'CmdOrCtrl+Shift+O', click: () => actions.connectServer() },
       { type: 'separator' },
       { label: 'Export Snapshot…', accelerator: 'CmdOrCtrl+E', click: () => actions.exportSnapshot() },
       { type: 'separator' },

@@ -199,6 +199,43 @@ export function useConnection(): ConnectionState {
   return useSyncExternalStore(subscribe, get, get);
 }
 
+/** How often queries that failed because the database server does not answer are asked again. */
+export const SERVER_RETRY_MS = 3000;
+
+function lostServerQueries(client: QueryClient) {
+  return client
+    .getQueryCache()
+    .getAll()
+    .filter((q) => q.state.status === 'error' && q.getObserversCount() > 0 && toErrorShape(q.state.error).code === 'DB_UNAVAILABLE');
+}
+
+/** A shared database server that stopped answering, shown like a dropped change stream:
+ * 'reconnecting' at first, 'offline' after several retries in a row; null while it answers.
+ * Meanwhile the failed queries are asked again, so the views come back with the server. */
+export function useServerConnection(offlineAfter = 3): Exclude<ConnectionState, 'live' | 'connecting'> | null {
+  const client = useQueryClient();
+  const [lost, setLost] = useState(false);
+  const [failures, setFailures] = useState(0);
+  useEffect(() => {
+    const check = () => setLost(lostServerQueries(client).length > 0);
+    check();
+    return client.getQueryCache().subscribe(check);
+  }, [client]);
+  useEffect(() => {
+    if (!lost) {
+      setFailures(0);
+      return;
+    }
+    const timer = setInterval(() => {
+      setFailures((n) => n + 1);
+      for (const q of lostServerQueries(client)) void q.fetch().catch(() => {});
+    }, SERVER_RETRY_MS);
+    return () => clearInterval(timer);
+  }, [lost, client]);
+  if (!lost) return null;
+  return failures >= offlineAfter ? 'offline' : 'reconnecting';
+}
+
 /** The last `data.changed` seen (for the status bar's "updated" note). */
 export function useLastChange(): { at: number; event: DataChanged } | undefined {
   const [last, setLast] = useState<{ at: number; event: DataChanged } | undefined>(undefined);

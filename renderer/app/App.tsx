@@ -7,6 +7,7 @@ import { DeleteDialog } from '../delete/DeleteDialog';
 import { ExportDialog } from '../export/ExportDialog';
 import { MemoriesView } from '../memories/MemoriesView';
 import { CommandPalette } from '../palette/CommandPalette';
+import { ConnectServerDialog } from '../partitions/ConnectServerDialog';
 import { DatabasePanel } from '../partitions/DatabasePanel';
 import { PartitionTree } from '../partitions/PartitionTree';
 import { ReviewQueue } from '../review/ReviewQueue';
@@ -21,8 +22,9 @@ import { formatNumber, formatTime } from '../ui/format';
 import { EmptyState, ErrorState, Loading } from '../ui/states';
 import { Splitter } from '../ui/Splitter';
 import { useToast } from '../ui/Toast';
-import { useConnection, useEvent, useLastChange, useQuery } from '../api/hooks';
+import { useConnection, useEvent, useLastChange, useQuery, useServerConnection } from '../api/hooks';
 import type { ConnectionState } from '../api/transport';
+import { databaseTitle, type DbInfo } from '../../shared/contract';
 import { clamp, useLayoutSize } from './layout-sizes';
 import { formatHash, isNewHistoryEntry, parseHash } from './location';
 import { useAppState, useDispatch, VIEW_LABELS, VIEWS, type View } from './state';
@@ -70,9 +72,30 @@ const CONNECTION_TEXT: Record<Exclude<ConnectionState, 'live'>, string> = {
 };
 
 /** Tells the truth about the change stream: "live" only while it is connected. */
+const SERVER_TEXT: Record<'reconnecting' | 'offline', string> = {
+  reconnecting: 'reconnecting… the database server does not answer',
+  offline: 'offline: the database server does not answer (retrying)',
+};
+
 function LiveIndicator() {
-  const connection = useConnection();
+  const stream = useConnection();
+  const server = useServerConnection();
   const last = useLastChange();
+  // A dropped change stream says so first; then a database server that stopped answering.
+  if (stream === 'live' && server) {
+    return (
+      <span
+        className={server === 'offline' ? 'connection-offline' : 'faint'}
+        data-testid="live-indicator"
+        data-connection={server}
+        data-source="server"
+        role="status"
+      >
+        {SERVER_TEXT[server]}
+      </span>
+    );
+  }
+  const connection = stream;
   if (connection !== 'live') {
     return (
       <span className={connection === 'offline' ? 'connection-offline' : 'faint'} data-testid="live-indicator" data-connection={connection} role="status">
@@ -84,6 +107,16 @@ function LiveIndicator() {
   return (
     <span className="faint" data-testid="live-indicator" data-connection="live" title={last?.event.what.join(', ')}>
       {last ? `live · last change by ${who} at ${formatTime(new Date(last.at).toISOString())}` : 'live'}
+    </span>
+  );
+}
+
+/** Which shared server, schema and organisation the inspector reads (the URL never has a password). */
+function ServerStatus({ db }: { db: DbInfo }) {
+  if (!db.server) return null;
+  return (
+    <span className="muted" data-testid="status-server" title={db.server.url}>
+      server {db.name} · schema {db.server.schema} · org {db.server.org}
     </span>
   );
 }
@@ -156,12 +189,13 @@ export function App() {
   }, [dispatch]);
 
   useEffect(() => {
-    document.title = info.data?.db ? `${info.data.db.name} — Statelens` : 'Statelens';
+    document.title = databaseTitle(info.data?.db ?? null);
   }, [info.data]);
 
   useEvent('app.command', (c) => {
     if (c.command === 'export-snapshot') dispatch({ type: 'export', open: true });
     if (c.command === 'show-shortcuts') dispatch({ type: 'shortcuts', open: true });
+    if (c.command === 'connect-server') dispatch({ type: 'connect', open: true });
   });
 
   const [sidebarStored, setSidebar, resetSidebar] = useLayoutSize('sidebar');
@@ -281,6 +315,7 @@ export function App() {
           </span>
         ) : null}
         <span className="grow" />
+        {info.data?.db?.server ? <ServerStatus db={info.data.db} /> : null}
         <LiveIndicator />
       </footer>
       {state.deleteRequest && state.partitionId !== null ? (
@@ -305,6 +340,7 @@ export function App() {
         />
       ) : null}
       {paletteOpen ? <CommandPalette partitions={list ?? []} onClose={() => setPaletteOpen(false)} /> : null}
+      {state.connectOpen ? <ConnectServerDialog initial={state.connectPrefill} onClose={() => dispatch({ type: 'connect', open: false })} /> : null}
       {state.shortcutsOpen ? <ShortcutOverlay onClose={() => dispatch({ type: 'shortcuts', open: false })} /> : null}
     </div>
   );

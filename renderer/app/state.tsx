@@ -35,6 +35,10 @@ export interface AppState {
   readonly deleteRequest: DeleteRequest | null;
   readonly exportOpen: boolean;
   readonly shortcutsOpen: boolean;
+  /** The "Connect to server" dialog (PostgreSQL URL, password, schema, organisation). */
+  readonly connectOpen: boolean;
+  /** What the dialog starts with: a recent server whose password was not kept. */
+  readonly connectPrefill: ConnectPrefill | null;
   /** Why the inspector is not showing what a link or the last navigation asked for (a damaged
    * link, an unknown view or partition); null when there is nothing to say. */
   readonly notice: string | null;
@@ -57,7 +61,14 @@ export type Action =
   | { type: 'toggleColumn'; column: string }
   | { type: 'delete'; request: DeleteRequest | null }
   | { type: 'export'; open: boolean }
-  | { type: 'shortcuts'; open: boolean };
+  | { type: 'shortcuts'; open: boolean }
+  | { type: 'connect'; open: boolean; prefill?: ConnectPrefill };
+
+export interface ConnectPrefill {
+  readonly url: string;
+  readonly schema: string;
+  readonly org: string;
+}
 
 export const DEFAULT_FILTER: FactFilterInput = { validity: 'all' };
 export const DEFAULT_SORT: FactSort = { column: 'ts', direction: 'desc' };
@@ -77,6 +88,8 @@ export function initialState(partial: Partial<AppState> = {}): AppState {
     deleteRequest: null,
     exportOpen: false,
     shortcutsOpen: false,
+    connectOpen: false,
+    connectPrefill: null,
     notice: null,
     ...partial,
   };
@@ -131,6 +144,8 @@ export function reducer(s: AppState, a: Action): AppState {
       return { ...s, exportOpen: a.open };
     case 'shortcuts':
       return { ...s, shortcutsOpen: a.open };
+    case 'connect':
+      return { ...s, connectOpen: a.open, connectPrefill: a.open ? (a.prefill ?? null) : null };
   }
 }
 

@@ -57,6 +57,13 @@ export function CommandPalette({ partitions, onClose }: { partitions: readonly P
         run: close(theme.toggle),
       },
       {
+        id: 'action:connect',
+        section: 'Actions',
+        label: 'Connect to server…',
+        detail: 'PostgreSQL',
+        run: close(() => dispatch({ type: 'connect', open: true })),
+      },
+      {
         id: 'action:shortcuts',
         section: 'Actions',
         label: 'Show keyboard shortcuts',

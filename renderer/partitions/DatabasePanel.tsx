@@ -1,6 +1,8 @@
-// The database picker: which file is open, and (desktop) open another or a recent one.
-// Browser mode serves one database fixed on the `statelens serve` command line.
+// The database picker: which file or server is open, and (desktop) open another, connect to a
+// server, or reopen a recent one. Browser mode serves one database fixed on the `statelens serve`
+// command line.
 import type { DbState } from '../../shared/contract';
+import { useDispatch } from '../app/state';
 import { useMutation, useQuery } from '../api/hooks';
 import { Button } from '../ui/Button';
 import { formatBytes } from '../ui/format';
@@ -14,6 +16,20 @@ export function tailOfPath(p: string): string {
 
 export function DatabaseSummary({ state }: { state: DbState }) {
   if (!state.db) return <p className="muted">No database is open.</p>;
+  if (state.db.server)
+    return (
+      <div className="db-summary" title={state.db.server.url}>
+        <div className="row">
+          <strong className="grow db-name">{state.db.name}</strong>
+          <span className="badge">server</span>
+          {state.db.readonly ? <span className="badge">read-only</span> : null}
+        </div>
+        <div className="faint mono db-path">{state.db.server.url}</div>
+        <div className="faint">
+          schema {state.db.server.schema} · org {state.db.server.org} · v{state.db.schemaVersion}
+        </div>
+      </div>
+    );
   return (
     <div className="db-summary" title={state.db.path}>
       <div className="row">
@@ -33,8 +49,20 @@ export function DatabasePanel() {
   const info = useQuery('db.info', {});
   const canOpen = info.data?.canOpenOther === true;
   const recent = useQuery('db.recent', canOpen ? {} : null);
+  const servers = useQuery('db.recentServers', canOpen ? {} : null);
   const open = useMutation('db.open');
+  const reconnect = useMutation('db.connect');
+  const dispatch = useDispatch();
   const toast = useToast();
+
+  async function doReconnect(index: number) {
+    try {
+      const r = await reconnect.mutate({ source: 'recent', index });
+      if (r.state.db) toast(`Connected to ${r.state.db.name}`);
+    } catch (e) {
+      toast(`Could not connect to the server: ${e instanceof Error ? e.message : String(e)}`, 'error');
+    }
+  }
 
   async function doOpen(input: Parameters<typeof open.mutate>[0]) {
     try {
@@ -56,6 +84,9 @@ export function DatabasePanel() {
           <Button small onClick={() => void doOpen({ source: 'default' })} disabled={open.pending}>
             Demo database
           </Button>
+          <Button small onClick={() => dispatch({ type: 'connect', open: true })} disabled={open.pending || reconnect.pending}>
+            Connect to server…
+          </Button>
         </div>
       ) : null}
       {canOpen && recent.data && recent.data.entries.length > 0 ? (
@@ -73,6 +104,30 @@ export function DatabasePanel() {
                 >
                   {r.name}
                   {r.exists ? '' : ' (missing)'}
+                </Button>
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+      {canOpen && servers.data && servers.data.servers.length > 0 ? (
+        <details className="db-recent">
+          <summary>Recent servers</summary>
+          <ul className="list-plain">
+            {servers.data.servers.map((r) => (
+              <li key={r.index}>
+                <Button
+                  small
+                  className="btn-ghost"
+                  disabled={reconnect.pending}
+                  title={r.url}
+                  onClick={() =>
+                    // Without a kept password, the form asks for it (the server and organisation filled in).
+                    r.hasPassword ? void doReconnect(r.index) : dispatch({ type: 'connect', open: true, prefill: { url: r.url, schema: r.schema, org: r.org } })
+                  }
+                >
+                  {r.org} · {r.schema}
+                  {r.hasPassword ? '' : ' (no password kept)'}
                 </Button>
               </li>
             ))}

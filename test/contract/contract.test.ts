@@ -42,9 +42,11 @@ describe('the channel table', () => {
         'contextDocuments.get',
         'contextDocuments.versions',
         'db.close',
+        'db.connect',
         'db.info',
         'db.open',
         'db.recent',
+        'db.recentServers',
         'deletion.apply',
         'deletion.preview',
         'documents.list',
@@ -69,9 +71,9 @@ describe('the channel table', () => {
     expect(new Set(Object.keys(CONTRACT)).size).toBe(CALL_CHANNELS.length + EVENT_CHANNELS.length);
   });
 
-  it('has no channel that creates or edits a fact: the only mutations delete, dismiss a flag, open/close a file or export', () => {
+  it('has no channel that creates or edits a fact: the only mutations delete, dismiss a flag, open/close a file or server, or export', () => {
     const mutations = CALL_CHANNELS.filter((c) => callDef(c).kind === 'mutation').sort();
-    expect(mutations).toEqual(['db.close', 'db.open', 'deletion.apply', 'export.cancel', 'export.start', 'review.dismiss', 'review.undoDismiss']);
+    expect(mutations).toEqual(['db.close', 'db.connect', 'db.open', 'deletion.apply', 'export.cancel', 'export.start', 'review.dismiss', 'review.undoDismiss']);
     // What each channel does to the stored facts is checked by calling it: no-fact-creation.test.ts.
   });
 
@@ -109,6 +111,48 @@ describe('the channel table', () => {
     for (const input of [{ source: 'path', path: '/tmp/x.db' }, { path: '/tmp/x.db' }, { source: 'dialog', defaultPath: '/tmp' }, '/tmp/x.db']) {
       expect(callDef('db.open').input.safeParse(input).success).toBe(false);
     }
+  });
+
+  it('connects to a server only by a postgres:// URL without a password in it, never a file or in-process database', () => {
+    const form = { source: 'form', url: 'postgres://ana@db.example:5432/memory?sslmode=verify-full', org: 'acme' };
+    const parsed = callDef('db.connect').input.safeParse(form);
+    expect(parsed.success && parsed.data).toEqual({ ...form, schema: 'statelens', remember: true });
+    for (const url of [
+      'postgres://ana:secret@db.example/memory',
+      'pglite:/tmp/data',
+      'pglite:memory',
+      '/tmp/x.db',
+      'file:///tmp/x.db',
+      'https://db.example/memory',
+      'postgres://db.example',
+      'postgres:///memory',
+    ])
+      expect(callDef('db.connect').input.safeParse({ ...form, url }).success, url).toBe(false);
+    for (const bad of [
+      { ...form, schema: 'Robert"); DROP' },
+      { ...form, schema: '1st' },
+      { ...form, org: 'ac\u202eme' },
+      { ...form, org: '' },
+      { ...form, org: 'a/b' },
+      { ...form, path: '/tmp/x.db' },
+      { source: 'recent', index: 0, url: form.url },
+      { source: 'recent', index: 10 },
+    ])
+      expect(callDef('db.connect').input.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+  });
+
+  it('never sends a kept password back: recent servers say only whether one is kept', () => {
+    const server = {
+      index: 0,
+      url: 'postgres://ana@db.example/memory',
+      schema: 'statelens',
+      org: 'acme',
+      openedAt: '2026-01-01T00:00:00.000Z',
+      hasPassword: true,
+    };
+    const out = callDef('db.recentServers').output;
+    expect(out.safeParse({ servers: [server] }).success).toBe(true);
+    expect(out.safeParse({ servers: [{ ...server, password: 'secret' }] }).success).toBe(false);
   });
 
   it('bounds pages, strings, numbers and lists', () => {

@@ -10,7 +10,9 @@ import { EngineHost } from '../../electron/engine-host/facade';
 import { createAppServices, type AppServices } from '../../electron/handlers/app-services';
 import { defaultDatabaseIn } from '../../electron/handlers/default-database';
 import type { ExportTarget, Shell } from '../../electron/handlers/shell';
-import { RecentFiles } from '../../electron/main/recent-files';
+import { RecentFiles, RecentServers } from '../../electron/main/recent-files';
+import { ServerCredentials, serverShell } from '../../electron/main/server-credentials';
+import { fakeSafeStorage } from '../helpers/fake-safe-storage';
 import { registerContract, type IpcMainLike, type Registrar } from '../../electron/main/registrar';
 import { APP_ORIGIN, type SenderEvent } from '../../electron/main/sender-policy';
 import { buildBridge, type IpcRendererLike } from '../../electron/preload/bridge';
@@ -101,6 +103,10 @@ export function scriptedDesktopShell(dataDir: string, dialogs: ScriptedDialogs, 
     // The app's own default seeding, smaller so tests stay quick.
     defaultDatabase: () => ({ ...defaultDatabaseIn(dataDir), demo: { facts: demoFacts, seed: 7 } }),
     chooseExportTarget: async (_format, name): Promise<ExportTarget> => ({ kind: 'file', path: path.join(dialogs.exportDir, name) }),
+    servers: serverShell(
+      new RecentServers(path.join(dataDir, 'recent-servers.json')),
+      new ServerCredentials(path.join(dataDir, 'server-credentials.json'), fakeSafeStorage()),
+    ),
   };
 }
 
@@ -143,6 +149,8 @@ export async function startHarness(options: { dataDir: string; dbPath?: string; 
 
 export interface FixtureHarness extends Harness {
   readonly fx: Fixture;
+  /** The temporary folder holding the fixture and the harness's data (removed by close). */
+  readonly dir: string;
 }
 
 /** A harness on the fixture database, both in a temporary folder of their own (removed by close):
@@ -155,6 +163,7 @@ export async function startFixtureHarness(prefix: string): Promise<FixtureHarnes
     return {
       ...h,
       fx,
+      dir,
       async close() {
         await h.close();
         fs.rmSync(dir, { recursive: true, force: true });

@@ -2,10 +2,14 @@
 // valid payloads (the samples and random valid variations of them), is called through the
 // registrar against a real engine, and the set of stored fact ids is compared before and after.
 // A channel that added a fact, whatever its name, fails here.
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALL_CHANNELS, callDef, type CallChannel } from '../../shared/contract';
+import { migratePg } from '../../electron/engine/db/pg/schema';
+import { SyncPg } from '../../electron/engine/db/pg/sync-client';
+import { RecentServers } from '../../electron/main/recent-files';
 import type { Fixture } from './fixture';
 import { senderEvent, startFixtureHarness, type FixtureHarness } from './harness';
 import { allSamples } from './samples';
@@ -17,6 +21,15 @@ let h: FixtureHarness;
 beforeAll(async () => {
   h = await startFixtureHarness('statelens-no-create-');
   fx = h.fx;
+  // The recent server `db.connect` reopens: an empty PostgreSQL store (PGlite, in this process).
+  const pgDir = path.join(h.dir, 'pg');
+  const setup = SyncPg.open({ kind: 'pglite', dataDir: pgDir });
+  try {
+    migratePg(setup);
+  } finally {
+    setup.close();
+  }
+  new RecentServers(path.join(h.dir, 'data', 'recent-servers.json')).remember({ url: `pglite:${pgDir}`, schema: 'statelens', org: 'acme' });
 }, 120_000);
 afterAll(() => h?.close());
 

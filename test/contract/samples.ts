@@ -9,11 +9,12 @@ export type Samples = { readonly [C in CallChannel]: ReadonlyArray<ChannelInput<
 /** Inputs that only read: answered identically by every transport, whenever asked. */
 export function readSamples(
   fx: Fixture,
-): Omit<Samples, 'db.open' | 'db.close' | 'review.dismiss' | 'review.undoDismiss' | 'deletion.apply' | 'export.start' | 'export.cancel'> {
+): Omit<Samples, 'db.open' | 'db.connect' | 'db.close' | 'review.dismiss' | 'review.undoDismiss' | 'deletion.apply' | 'export.start' | 'export.cancel'> {
   const p = fx.userPartition;
   return {
     'db.info': [{}],
     'db.recent': [{}],
+    'db.recentServers': [{}],
     'partitions.list': [{}, { asOf: '2026-03-01T09:03:30.000Z' }],
     'facts.list': [
       { partitionId: p },
@@ -79,6 +80,12 @@ export function allSamples(fx: Fixture): Samples {
     ...readSamples(fx),
     'db.open': [{ source: 'dialog' }, { source: 'recent', index: 0 }],
     'db.close': [{}],
+    // The first recent server is a PGlite store where a test puts one (no-fact-creation.test.ts);
+    // the form names a port nothing listens on, so it is refused without a network.
+    'db.connect': [
+      { source: 'recent', index: 0 },
+      { source: 'form', url: 'postgres://nobody@127.0.0.1:1/memory?sslmode=disable', password: 'pw', schema: 'statelens', org: 'acme', remember: true },
+    ],
     'review.dismiss': [{ partitionId: p, factIds: [fx.flaggedId], reason: 'checked by hand' }],
     'review.undoDismiss': [{ partitionId: p, auditId: 1 }],
     'deletion.apply': [{ partitionId: p, selection: { ids: [fx.factIds[5] ?? ''] }, reason: 'wrong' }],
