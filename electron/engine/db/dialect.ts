@@ -24,6 +24,10 @@ export interface Dialect {
   readonly changeCounterSql: string;
   /** Tables whose keys lead with the org (every table but the reference ones). */
   isOrgScoped(table: string): boolean;
+  /** The store's own statement (not compiled) taking a transaction-scoped lock on each name of
+   * its one parameter, a text array, in array order: writers of one fact key serialise on it
+   * inside the database. Null where writers never overlap (SQLite: one write lock per file). */
+  readonly nameLockSql: string | null;
 }
 
 /** Tables shared by every org of a store: settings and the schema's own version. */
@@ -34,4 +38,10 @@ export const sqliteDialect: Dialect = {
   compile: (sql) => ({ text: sql, binds: [] }),
   changeCounterSql: 'PRAGMA data_version',
   isOrgScoped: (table) => !REFERENCE_TABLES.has(table),
+  nameLockSql: null,
 };
+
+/** The dialect of an open database: PostgreSQL's connection carries its own; better-sqlite3's is SQLite. */
+export function dialectOf(db: object): Dialect {
+  return (db as { dialect?: Dialect }).dialect ?? sqliteDialect;
+}

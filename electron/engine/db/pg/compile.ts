@@ -344,9 +344,16 @@ function orderNulls(toks: Tok[], by: number): void {
   finish();
 }
 
+/** The first key of every fact-write advisory lock ("SL"). */
+const NAME_LOCK_SPACE = 0x534c;
+
 export const postgresDialect: Dialect = {
   name: 'postgres',
   compile: (sql) => compileForPostgres(sql, (t) => !REFERENCE_TABLES.has(t)),
   changeCounterSql: 'SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS v',
   isOrgScoped: (t) => !REFERENCE_TABLES.has(t),
+  // The two-key form keeps these locks apart from single-bigint ones (the migration lock); a hash
+  // collision only makes two unrelated writers wait for each other. Rows come out of unnest in
+  // array order, so the locks are taken in the order given.
+  nameLockSql: `SELECT count(pg_advisory_xact_lock(${NAME_LOCK_SPACE}, hashtext(name)))::int AS n FROM unnest($1::text[]) AS t(name)`,
 };
