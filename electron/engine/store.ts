@@ -161,7 +161,8 @@ export class Store {
         );
       }
       const maturity: Maturity | null = ref.kind === 'capability' ? 'junior' : null;
-      stmt(this.db, 'INSERT INTO partitions (org_id, kind, subject, maturity, created_at) VALUES (?, ?, ?, ?, ?)').run(
+      // Another process may create the same partition between the look and the insert: theirs stands.
+      stmt(this.db, 'INSERT OR IGNORE INTO partitions (org_id, kind, subject, maturity, created_at) VALUES (?, ?, ?, ?, ?)').run(
         ref.org,
         ref.kind,
         subject,
