@@ -62,6 +62,10 @@ describe.skipIf(!SERVER_URL)('live updates on a PostgreSQL server', () => {
       events.length = 0;
 
       const p = agent.scope({ org: 'acme', kind: 'user', user: 'agent' }, { create: true });
+      // Creating the partition was a commit of its own: heard first, then the write.
+      expect((await nextExternal(inspector, events)).event?.partitionIds).toEqual([p.id]);
+      events.length = 0;
+      payloads.length = 0;
       const t0 = performance.now();
       p.writeFact({ key: 'budget', value: '$100,000 for the launch' });
       const { event, ms } = await nextExternal(inspector, events);

@@ -27,7 +27,7 @@ const triggers = ANNOUNCED.flatMap(([table, column]) =>
     (event) =>
       `CREATE TRIGGER ${table}_announce_${event.toLowerCase()} AFTER ${event} ON ${table}
        REFERENCING ${event === 'DELETE' ? 'OLD' : 'NEW'} TABLE AS changed_rows
-       FOR EACH STATEMENT EXECUTE FUNCTION statelens_announce_change('${column}');`,
+       FOR EACH STATEMENT EXECUTE FUNCTION ${column === 'id' ? 'statelens_announce_partition' : 'statelens_announce_change'}();`,
   ),
 );
 
@@ -35,13 +35,24 @@ export const pgMigration002: PgMigration = {
   version: 2,
   name: 'change notifications',
   up: `
+    -- Static SQL (a plan cached per table), so one function per name of the partition column.
     CREATE FUNCTION statelens_announce_change() RETURNS trigger LANGUAGE plpgsql AS $$
     DECLARE
       n integer;
       ids text;
     BEGIN
-      EXECUTE format('SELECT count(DISTINCT %1$I), string_agg(DISTINCT %1$I::text, '','') FROM changed_rows WHERE %1$I IS NOT NULL', TG_ARGV[0])
-        INTO n, ids;
+      SELECT count(DISTINCT partition_id), string_agg(DISTINCT partition_id::text, ',') INTO n, ids FROM changed_rows WHERE partition_id IS NOT NULL;
+      IF n > 0 THEN
+        PERFORM pg_notify('statelens_' || md5(TG_TABLE_SCHEMA), CASE WHEN n > ${MAX_ANNOUNCED_PARTITIONS} THEN '*' ELSE ids END);
+      END IF;
+      RETURN NULL;
+    END $$;
+    CREATE FUNCTION statelens_announce_partition() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+      n integer;
+      ids text;
+    BEGIN
+      SELECT count(DISTINCT id), string_agg(DISTINCT id::text, ',') INTO n, ids FROM changed_rows WHERE id IS NOT NULL;
       IF n > 0 THEN
         PERFORM pg_notify('statelens_' || md5(TG_TABLE_SCHEMA), CASE WHEN n > ${MAX_ANNOUNCED_PARTITIONS} THEN '*' ELSE ids END);
       END IF;
