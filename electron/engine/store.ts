@@ -40,6 +40,9 @@ export class Store {
   private agentStateMarks: Map<string, string>;
   private closed = false;
   private readonly closeHooks: (() => void)[] = [];
+  /** Other sessions' commits as heard (LISTEN on a PostgreSQL server); undefined where they are
+   * found by polling a change counter instead. */
+  private readonly takeHeardChanges: (() => { partitionIds: number[]; all: boolean } | null) | undefined;
 
   private constructor(path: string, db: Sqlite, options: StoreOptions) {
     this.path = path;
@@ -51,6 +54,8 @@ export class Store {
       newId: idSource ? (prefix) => `${prefix}_${idSource()}` : (prefix) => `${prefix}_${uuidv7()}`,
       emit: (event) => this.emit(event),
     };
+    const pg: PgDatabase | undefined = (db as unknown) instanceof PgDatabase ? (db as unknown as PgDatabase) : undefined;
+    this.takeHeardChanges = pg?.conn.isListening ? () => pg.takeExternalChanges() ?? null : undefined;
     this.lastDataVersion = this.dataVersion();
     this.agentStateMarks = readAgentStateMarks(db);
   }
@@ -127,7 +132,8 @@ export class Store {
       // The transaction rolled back; say why in our terms (disk full, read-only, locked).
       throw mapSqliteError(e, this.path) ?? e;
     }
-    this.lastDataVersion = this.dataVersion();
+    // A store that hears other sessions' commits (see pollExternalChanges) keeps no counter.
+    if (this.takeHeardChanges === undefined) this.lastDataVersion = this.dataVersion();
     const changed = agentStates?.(result) ?? [];
     if (changed.length > 0) this.agentStateMarks = readAgentStateMarks(this.db);
     this.emit({ origin: 'local', partitionIds, what: [what], ...(changed.length > 0 ? { agentStates: changed } : {}) });
@@ -305,7 +311,7 @@ export class Store {
   pollExternalChanges(): boolean {
     if (this.closed) return false;
     let partitionIds: readonly number[] = [];
-    const heard = this.services.db instanceof PgDatabase ? this.services.db.takeExternalChanges() : undefined;
+    const heard = this.takeHeardChanges?.();
     if (heard === undefined) {
       const v = this.dataVersion();
       if (v === this.lastDataVersion) return false;

@@ -18,9 +18,9 @@ export interface Dialect {
   /** An engine statement (SQLite SQL, `?`/`?NNN`/`@name` placeholders) as this store runs it. */
   compile(sql: string): CompiledSql;
   /** One number that changes whenever another connection commits a write (change polling):
-   * SQLite's PRAGMA data_version; on PostgreSQL, until LISTEN/NOTIFY replaces polling, the
-   * transaction-id horizon (it also moves for other databases' writes: a spare refresh, never a
-   * missed one). */
+   * SQLite's PRAGMA data_version; on PostgreSQL the transaction-id horizon (it also moves for
+   * other databases' writes: a spare refresh, never a missed one), used only where nothing else
+   * can be heard (PGlite): a server connection LISTENs for the schema's change notifications. */
   readonly changeCounterSql: string;
   /** Tables whose keys lead with the org (every table but the reference ones). */
   isOrgScoped(table: string): boolean;
