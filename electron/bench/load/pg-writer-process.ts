@@ -4,11 +4,14 @@
 // committed so far), done with its counts, outcomes and errors. Values name the writer and the
 // write, so a check afterwards can tell every write apart.
 // Usage: pg-writer-process.ts --url URL [--schema statelens] [--org acme] [--user shared]
-//        [--writer 0] [--writes 1000] [--keys 50] [--batch 1] [--start-at EPOCH_MS]
+//        [--writer 0] [--writes 1000] [--keys 50] [--batch 1] [--start-at EPOCH_MS] [--hold-at N]
+// With --hold-at, the N-th transaction (from 0) writes its facts, prints `inside` and then stays
+// open for a minute: a kill then lands mid-transaction for certain.
 import { parseArgs } from 'node:util';
 import { isStatelensError } from '../../../shared/errors';
 import type { FactWriteInput } from '../../../shared/writes';
 import { parsePgTarget } from '../../engine/db/pg/target';
+import { writeFactsBatched } from '../../engine/facts/write';
 import { Store } from '../../engine/store';
 
 const { values } = parseArgs({
@@ -22,6 +25,7 @@ const { values } = parseArgs({
     keys: { type: 'string', default: '50' },
     batch: { type: 'string', default: '1' },
     'start-at': { type: 'string' },
+    'hold-at': { type: 'string' },
   },
 });
 if (!values.url) throw new Error('--url is required');
@@ -29,6 +33,7 @@ const writer = Number(values.writer);
 const writes = Number(values.writes);
 const keys = Number(values.keys);
 const batchSize = Math.max(1, Number(values.batch));
+const holdAt = values['hold-at'] === undefined ? -1 : Number(values['hold-at']);
 
 const say = (msg: Record<string, unknown>): void => {
   process.stdout.write(`${JSON.stringify(msg)}\n`);
@@ -66,7 +71,15 @@ for (let i = 0; i < writes; i += batchSize) {
     });
   }
   try {
-    const results = handle.writeFacts(batch);
+    const results =
+      transactions === holdAt
+        ? handle.transact('facts', (ctx) => {
+            const written = writeFactsBatched(ctx, batch);
+            say({ type: 'inside', transaction: transactions });
+            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000);
+            return written;
+          })
+        : handle.writeFacts(batch);
     for (const r of results) outcomes[r.outcome] = (outcomes[r.outcome] ?? 0) + 1;
     committed += batch.length;
     transactions++;

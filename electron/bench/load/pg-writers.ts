@@ -14,6 +14,8 @@ export interface PgWritersOptions {
   readonly batch?: number;
   readonly org?: string;
   readonly user?: string;
+  /** Writer 0's transaction (from 0) that stays open once written, to be killed mid-way. */
+  readonly holdAt?: number;
 }
 
 export interface PgWritersRun {
@@ -31,6 +33,7 @@ export async function startPgWriters(o: PgWritersOptions): Promise<PgWritersRun>
       ...['--url', o.url, '--schema', o.schema ?? 'statelens', '--org', o.org ?? 'acme', '--user', o.user ?? 'shared'],
       ...['--writer', String(writer), '--writes', String(o.writes), '--keys', String(o.keys), '--batch', String(o.batch ?? 1)],
       ...['--start-at', String(startAt)],
+      ...(writer === 0 && o.holdAt !== undefined ? ['--hold-at', String(o.holdAt)] : []),
     ]),
   );
   const ready = await Promise.all(children.map((c) => c.waitFor((m) => m.type === 'ready', 120_000)));
