@@ -320,14 +320,17 @@ function entityLockName(ctx: PartitionContext, entity: string): string {
   return JSON.stringify([ctx.orgId, ctx.partitionId, 'entity', entity]);
 }
 
-/** What the supersession decisions of these writes read, as lock names: each key, and every
- * entity its lookup reads (among them the one its own row is filed under, which other writes of
- * that entity read). Lenient: an input the write will refuse locks what it names. */
+/** What the supersession decisions of these writes read, as lock names: each key (and the key a
+ * `supersedes` may name), and every entity its lookup reads (among them the one its own row is
+ * filed under, which other writes of that entity read). Lenient: an input the write will refuse
+ * locks what it names. */
 function writeLockNames(ctx: PartitionContext, inputs: readonly FactWriteInput[]): string[] {
   const names: string[] = [];
   for (const raw of inputs) {
     if (typeof raw.key !== 'string') continue;
     names.push(keyLockName(ctx, raw.key));
+    // A `supersedes` ref may name a key: locked up front too, in the same order as the rest.
+    if (typeof raw.supersedes === 'string' && raw.supersedes !== raw.key) names.push(keyLockName(ctx, raw.supersedes));
     const value = typeof raw.value === 'string' ? raw.value : JSON.stringify(raw.value ?? null);
     const entity = typeof raw.entity === 'string' ? raw.entity : null;
     for (const e of lookupEntities({ key: raw.key, value, entity })) names.push(entityLockName(ctx, e));
