@@ -10,11 +10,12 @@ import type { AgentStateChange, ChangeEvent, EngineClock, EngineServices, Partit
 import { closeConnection, mapSqliteError, openDatabase, type OpenOptions, type Sqlite } from './db/open';
 import { PgDatabase } from './db/pg/database';
 import { PG_SCHEMA_VERSION } from './db/pg/migrations';
-import { checkPgSchema, DEFAULT_PG_SCHEMA, inspectPgSchema } from './db/pg/schema';
+import { changeChannel, checkPgSchema, DEFAULT_PG_SCHEMA, inspectPgSchema } from './db/pg/schema';
 import { quoteIdent, SyncPg } from './db/pg/sync-client';
 import type { PgTarget } from './db/pg/target';
 import { retainRawFile } from './db/raw-file';
 import { stmt } from './db/statements';
+import { retryingConflicts } from './db/write-locks';
 import { uuidv7 } from './ids';
 import { PartitionHandle } from './partition-handle';
 import { partitionLabel, partitionSubject, refFromRow, type PartitionRow } from './partitions/partitions';
@@ -39,6 +40,9 @@ export class Store {
   private agentStateMarks: Map<string, string>;
   private closed = false;
   private readonly closeHooks: (() => void)[] = [];
+  /** Other sessions' commits as heard (LISTEN on a PostgreSQL server); undefined where they are
+   * found by polling a change counter instead. */
+  private readonly takeHeardChanges: (() => { partitionIds: number[]; all: boolean } | null) | undefined;
 
   private constructor(path: string, db: Sqlite, options: StoreOptions) {
     this.path = path;
@@ -50,6 +54,8 @@ export class Store {
       newId: idSource ? (prefix) => `${prefix}_${idSource()}` : (prefix) => `${prefix}_${uuidv7()}`,
       emit: (event) => this.emit(event),
     };
+    const pg: PgDatabase | undefined = (db as unknown) instanceof PgDatabase ? (db as unknown as PgDatabase) : undefined;
+    this.takeHeardChanges = pg?.conn.isListening ? () => pg.takeExternalChanges() ?? null : undefined;
     this.lastDataVersion = this.dataVersion();
     this.agentStateMarks = readAgentStateMarks(db);
   }
@@ -82,6 +88,8 @@ export class Store {
           `Schema "${schema}" on ${conn.where} is not at this build's version (${version} < ${PG_SCHEMA_VERSION}): run \`statelens init\``,
         );
       }
+      // Other processes' commits are announced on the schema's channel (see migration 2).
+      conn.listen(changeChannel(schema));
       // The engine is written against better-sqlite3's Database; PgDatabase is the subset of it
       // the engine uses (narrowing the engine's type to that subset is the next step).
       return new Store(conn.where, new PgDatabase(conn, { readonly: options.readonly ?? false }) as unknown as Sqlite, options);
@@ -115,17 +123,22 @@ export class Store {
   }
 
   /** Runs `fn` in one IMMEDIATE transaction (all or nothing) and announces the change;
-   * `agentStates` names the sessions whose agent state the result changed. */
+   * `agentStates` names the sessions whose agent state the result changed. A transaction the
+   * database rolled back for a deadlock or a serialisation failure (PostgreSQL's concurrent
+   * writers) runs again, so `fn` must keep its effects inside the transaction. */
   write<T>(partitionIds: readonly number[], what: string, fn: () => T, agentStates?: (result: T) => readonly AgentStateChange[]): T {
     this.assertWritable();
     let result: T;
     try {
-      result = this.db.transaction(fn).immediate();
+      const run = (): T => this.db.transaction(fn).immediate();
+      // Nested in a caller's transaction, only the caller can run the whole of it again.
+      result = this.db.inTransaction ? run() : retryingConflicts(run);
     } catch (e) {
       // The transaction rolled back; say why in our terms (disk full, read-only, locked).
       throw mapSqliteError(e, this.path) ?? e;
     }
-    this.lastDataVersion = this.dataVersion();
+    // A store that hears other sessions' commits (see pollExternalChanges) keeps no counter.
+    if (this.takeHeardChanges === undefined) this.lastDataVersion = this.dataVersion();
     const changed = agentStates?.(result) ?? [];
     if (changed.length > 0) this.agentStateMarks = readAgentStateMarks(this.db);
     this.emit({ origin: 'local', partitionIds, what: [what], ...(changed.length > 0 ? { agentStates: changed } : {}) });
@@ -159,7 +172,8 @@ export class Store {
         );
       }
       const maturity: Maturity | null = ref.kind === 'capability' ? 'junior' : null;
-      stmt(this.db, 'INSERT INTO partitions (org_id, kind, subject, maturity, created_at) VALUES (?, ?, ?, ?, ?)').run(
+      // Another process may create the same partition between the look and the insert: theirs stands.
+      stmt(this.db, 'INSERT OR IGNORE INTO partitions (org_id, kind, subject, maturity, created_at) VALUES (?, ?, ?, ?, ?)').run(
         ref.org,
         ref.kind,
         subject,
@@ -296,12 +310,22 @@ export class Store {
     return this.services.db.pragma('data_version', { simple: true }) as number;
   }
 
-  /** Cheap poll: true (and an `external` event) when another connection committed since last call. */
+  /** Cheap poll: true (and an `external` event) when another connection committed since last call.
+   * On a PostgreSQL server the other sessions' commits are heard (LISTEN) with the partitions
+   * they changed, and the event names them; SQLite's data_version only says that something did. */
   pollExternalChanges(): boolean {
     if (this.closed) return false;
-    const v = this.dataVersion();
-    if (v === this.lastDataVersion) return false;
-    this.lastDataVersion = v;
+    let partitionIds: readonly number[] = [];
+    const heard = this.takeHeardChanges?.();
+    if (heard === undefined) {
+      const v = this.dataVersion();
+      if (v === this.lastDataVersion) return false;
+      this.lastDataVersion = v;
+    } else if (heard === null) {
+      return false;
+    } else if (!heard.all) {
+      partitionIds = heard.partitionIds;
+    }
     // Another process changed agent state when a session's updated_at moved (or it appeared).
     const marks = readAgentStateMarks(this.db);
     const agentStates: AgentStateChange[] = [];
@@ -311,7 +335,7 @@ export class Store {
       agentStates.push({ partitionId: pid, sessionId });
     }
     this.agentStateMarks = marks;
-    this.emit({ origin: 'external', partitionIds: [], what: ['external write'], ...(agentStates.length > 0 ? { agentStates } : {}) });
+    this.emit({ origin: 'external', partitionIds, what: ['external write'], ...(agentStates.length > 0 ? { agentStates } : {}) });
     return true;
   }
 }

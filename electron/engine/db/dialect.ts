@@ -18,9 +18,9 @@ export interface Dialect {
   /** An engine statement (SQLite SQL, `?`/`?NNN`/`@name` placeholders) as this store runs it. */
   compile(sql: string): CompiledSql;
   /** One number that changes whenever another connection commits a write (change polling):
-   * SQLite's PRAGMA data_version; on PostgreSQL, until LISTEN/NOTIFY replaces polling, the
-   * transaction-id horizon (it also moves for other databases' writes: a spare refresh, never a
-   * missed one). */
+   * SQLite's PRAGMA data_version; on PostgreSQL the transaction-id horizon (it also moves for
+   * other databases' writes: a spare refresh, never a missed one), used only where nothing else
+   * can be heard (PGlite): a server connection LISTENs for the schema's change notifications. */
   readonly changeCounterSql: string;
   /** Tables whose keys lead with the org (every table but the reference ones). */
   isOrgScoped(table: string): boolean;
@@ -39,6 +39,10 @@ export interface Dialect {
   /** Whether the store marks matches in the text (FTS5 highlight()); on PostgreSQL the listing
    * marks them in JS with the same splitter. */
   readonly ftsHighlight: boolean;
+  /** The store's own statement (not compiled) taking a transaction-scoped lock on each name of
+   * its one parameter, a text array, in array order: writers of one fact key serialise on it
+   * inside the database. Null where writers never overlap (SQLite: one write lock per file). */
+  readonly nameLockSql: string | null;
 }
 
 /** Tables shared by every org of a store: settings and the schema's own version. */
@@ -58,9 +62,10 @@ export const sqliteDialect: Dialect = {
   ftsRids: (param) => `SELECT rowid FROM facts_fts WHERE facts_fts MATCH ${param}`,
   ftsRank: () => 'bm25(facts_fts, 0.5, 1.0)',
   ftsHighlight: true,
+  nameLockSql: null,
 };
 
-/** The dialect of an engine connection: a PostgreSQL one carries its own; better-sqlite3's has none. */
+/** The dialect of an open database: PostgreSQL's connection carries its own; better-sqlite3's is SQLite. */
 export function dialectOf(db: object): Dialect {
   return (db as { dialect?: Dialect }).dialect ?? sqliteDialect;
 }

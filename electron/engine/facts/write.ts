@@ -7,6 +7,7 @@ import type { SupersessionRule } from '../../../shared/domain';
 import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
 import type { Sqlite } from '../db/open';
+import { lockNames, locksNames } from '../db/write-locks';
 import { FACT_COLUMNS, type FactRow } from './rows';
 import { inferConstraintType, inferMemoryType, inferScope, inferTimeSensitive, levelAllowed, looksLikeConstraint } from './inference';
 import { recogniseAuthority, recogniseRole, type RecognisedAuthority } from './authority';
@@ -307,7 +308,34 @@ export interface WriteOptions {
 
 /** Writes one persistent fact. Must run inside a transaction owned by the caller. */
 export function writeFact(ctx: PartitionContext, raw: FactWriteInput, options: WriteOptions = {}): WriteResult {
+  if (locksNames(ctx.db)) lockNames(ctx.db, writeLockNames(ctx, [raw]));
   return writeVia(ctx, sqlAccess(ctx), raw, options);
+}
+
+function keyLockName(ctx: PartitionContext, key: string): string {
+  return JSON.stringify([ctx.orgId, ctx.partitionId, 'key', key]);
+}
+
+function entityLockName(ctx: PartitionContext, entity: string): string {
+  return JSON.stringify([ctx.orgId, ctx.partitionId, 'entity', entity]);
+}
+
+/** What the supersession decisions of these writes read, as lock names: each key (and the key a
+ * `supersedes` may name), and every entity its lookup reads (among them the one its own row is
+ * filed under, which other writes of that entity read). Lenient: an input the write will refuse
+ * locks what it names. */
+function writeLockNames(ctx: PartitionContext, inputs: readonly FactWriteInput[]): string[] {
+  const names: string[] = [];
+  for (const raw of inputs) {
+    if (typeof raw.key !== 'string') continue;
+    names.push(keyLockName(ctx, raw.key));
+    // A `supersedes` ref may name a key: locked up front too, in the same order as the rest.
+    if (typeof raw.supersedes === 'string' && raw.supersedes !== raw.key) names.push(keyLockName(ctx, raw.supersedes));
+    const value = typeof raw.value === 'string' ? raw.value : JSON.stringify(raw.value ?? null);
+    const entity = typeof raw.entity === 'string' ? raw.entity : null;
+    for (const e of lookupEntities({ key: raw.key, value, entity })) names.push(entityLockName(ctx, e));
+  }
+  return names;
 }
 
 function writeVia(ctx: PartitionContext, access: FactAccess, raw: FactWriteInput, options: WriteOptions): WriteResult {
@@ -357,7 +385,14 @@ function writeVia(ctx: PartitionContext, access: FactAccess, raw: FactWriteInput
   let outcome: WriteResult['outcome'] = 'created';
 
   if (input.supersedes) {
-    const resolved = resolveVia(access, input.supersedes);
+    let resolved = resolveVia(access, input.supersedes);
+    if (resolved && resolved.fact.key !== input.key && locksNames(ctx.db)) {
+      // The target is filed under another key, which this write did not lock: lock it now and
+      // read the target again, as its writers may have moved on while this one waited.
+      const fact = resolved.fact;
+      lockNames(ctx.db, [keyLockName(ctx, fact.key), ...(fact.entity_key === null ? [] : [entityLockName(ctx, fact.entity_key)])]);
+      resolved = resolveVia(access, input.supersedes);
+    }
     if (resolved) {
       target = resolved.fact.status === 'superseded' ? headVia(access, resolved.fact) : resolved.fact;
       if (target.status === 'superseded') target = undefined; // chain ends in a deleted head: nothing valid to replace
@@ -894,6 +929,8 @@ function push<V>(map: Map<string, V[]>, key: string, value: V): void {
  * run inside a transaction owned by the caller. */
 export function writeFactsBatched(ctx: PartitionContext, inputs: readonly FactWriteInput[], options: WriteOptions = {}): WriteResult[] {
   if (inputs.length <= 1) return inputs.map((i) => writeFact(ctx, i, options));
+  // Every name the batch reads, locked at once in one order before its first read.
+  if (locksNames(ctx.db)) lockNames(ctx.db, writeLockNames(ctx, inputs));
   const batch = new FactWriteBatch(ctx);
   const results = inputs.map((i) => batch.write(i, options));
   batch.flush();

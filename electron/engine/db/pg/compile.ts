@@ -345,6 +345,9 @@ function orderNulls(toks: Tok[], by: number): void {
   finish();
 }
 
+/** The first key of every fact-write advisory lock ("SL"). */
+const NAME_LOCK_SPACE = 0x534c;
+
 export const postgresDialect: Dialect = {
   name: 'postgres',
   compile: (sql) => compileForPostgres(sql, (t) => !REFERENCE_TABLES.has(t)),
@@ -356,6 +359,10 @@ export const postgresDialect: Dialect = {
   ftsRids: (param) => `SELECT rid FROM facts WHERE ${matchSql('', param)}`,
   ftsRank: (param) => `-ts_rank('{1, 0, 0, 0.5}', statelens_fts_doc(f.key, f.value), to_tsquery('statelens_search', ${param}), 2)`,
   ftsHighlight: false,
+  // The two-key form keeps these locks apart from single-bigint ones (the migration lock); a hash
+  // collision only makes two unrelated writers wait for each other. Rows come out of unnest in
+  // array order, so the locks are taken in the order given.
+  nameLockSql: `SELECT count(pg_advisory_xact_lock(${NAME_LOCK_SPACE}, hashtext(name)))::int AS n FROM unnest($1::text[]) AS t(name)`,
 };
 
 function matchSql(alias: string, param: string): string {

@@ -173,6 +173,20 @@ export class PgDatabase {
     return Object.assign(run, { immediate: run, deferred: run, exclusive: run });
   }
 
+  /** Partitions other sessions changed since the last call (null: none; `all`: too many to
+   * name), when this connection listens for them; undefined when it cannot (PGlite). */
+  takeExternalChanges(): { partitionIds: number[]; all: boolean } | null | undefined {
+    if (!this.conn.isListening) return undefined;
+    const n = this.conn.takeNotifications();
+    return n === null ? null : { partitionIds: [...n.ids].sort((a, b) => a - b), all: n.all };
+  }
+
+  /** Takes the dialect's transaction-scoped lock on each name, in the order given (see write-locks). */
+  lockNames(names: readonly string[]): void {
+    const sql = this.dialect.nameLockSql;
+    if (sql !== null) this.conn.query(sql, [names]);
+  }
+
   /** The pragmas the engine reads at run time; the others configure SQLite only. */
   pragma(source: string, options: { simple?: boolean } = {}): unknown {
     const name = source.trim().toLowerCase();

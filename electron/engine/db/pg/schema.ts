@@ -2,6 +2,7 @@
 // "statelens"), its version in statelens_schema_version. Migrations run in one transaction under
 // an advisory lock, so several hosts initialising at once leave one schema; a schema newer than
 // this build is refused (DB_TOO_NEW) and a schema holding other tables is not ours.
+import { createHash } from 'node:crypto';
 import { StatelensError } from '../../../../shared/errors';
 import { PG_MIGRATIONS, type PgMigration } from './migrations';
 import { PG_ALL_ORGS_SETTING } from './session-settings';
@@ -10,6 +11,12 @@ import { quoteIdent, type SyncPg } from './sync-client';
 export const DEFAULT_PG_SCHEMA = 'statelens';
 export const VERSION_TABLE = 'statelens_schema_version';
 /** The advisory lock key that serialises schema changes across every client of a server. */
+/** The NOTIFY channel a schema's changes are announced on (see migration 2): a fixed-length name
+ * whatever the schema's, as a channel name is cut at 63 bytes. */
+export function changeChannel(schema: string): string {
+  return `statelens_${createHash('md5').update(schema, 'utf8').digest('hex')}`;
+}
+
 export const MIGRATION_LOCK = 0x53544c4e; // 'STLN', the SQLite files' application id
 
 export interface PgSchemaState {

@@ -8,7 +8,7 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 import { StatelensError } from '../../../../shared/errors';
 import { toStatelensError, type PgWireError } from './errors';
 import { describeTarget, type PgTarget } from './target';
-import { DEAD, REPLY, WORKER_SOURCE } from './worker-source';
+import { DEAD, NOTIFIED, REPLY, SIGNAL_WORDS, WORKER_SOURCE } from './worker-source';
 
 export interface PgResult<R> {
   readonly rows: R[];
@@ -25,7 +25,21 @@ export interface SyncPgOptions {
   readonly connectTimeoutMs?: number;
 }
 
-type Request = { op: 'open' } | { op: 'query'; sql: string; params: readonly unknown[] } | { op: 'exec'; sql: string } | { op: 'close' } | { op: 'crash' };
+type Request =
+  | { op: 'open' }
+  | { op: 'query'; sql: string; params: readonly unknown[] }
+  | { op: 'exec'; sql: string }
+  | { op: 'listen'; channel: string }
+  | { op: 'notifications' }
+  | { op: 'close' }
+  | { op: 'crash' };
+
+/** What other sessions announced since the last look: partition ids, or `all` when one
+ * announcement named too many to list. */
+export interface PgNotifications {
+  readonly ids: number[];
+  readonly all: boolean;
+}
 
 type Reply = { ok: true; rows: unknown[]; rowCount: number } | { ok: false; error: PgWireError };
 
@@ -59,12 +73,14 @@ export class SyncPg {
   private readonly callTimeoutMs: number;
   private closedReason: StatelensError | undefined;
   private depth = 0;
+  private listening = false;
+  private notificationsTaken = 0;
 
   private constructor(target: PgTarget, options: SyncPgOptions) {
     this.target = target;
     this.where = describeTarget(target);
     this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
-    this.signal = new Int32Array(new SharedArrayBuffer(8));
+    this.signal = new Int32Array(new SharedArrayBuffer(4 * SIGNAL_WORDS));
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     this.worker = new Worker(WORKER_SOURCE, {
@@ -161,6 +177,33 @@ export class SyncPg {
       }
       throw e;
     }
+  }
+
+  /**
+   * LISTENs on `channel`: the worker counts other sessions' notifications as they arrive (its own
+   * are left out) and keeps the partition ids they carry. False where nothing can be heard (PGlite:
+   * one in-process connection per data folder).
+   */
+  listen(channel: string): boolean {
+    const r = this.call({ op: 'listen', channel });
+    this.listening = (r.rows[0] as { listening?: boolean } | undefined)?.listening === true;
+    return this.listening;
+  }
+
+  get isListening(): boolean {
+    return this.listening;
+  }
+
+  /** Other sessions' notifications since the last call: null, without a round trip to the
+   * worker, when there were none. */
+  takeNotifications(): PgNotifications | null {
+    if (!this.listening) return null;
+    const count = Atomics.load(this.signal, NOTIFIED);
+    if (count === this.notificationsTaken) return null;
+    this.notificationsTaken = count;
+    const taken = (this.call({ op: 'notifications' }).rows[0] as PgNotifications | undefined) ?? { ids: [], all: true };
+    // Empty when the last take already drained what raised the count since.
+    return taken.all || taken.ids.length > 0 ? taken : null;
   }
 
   /** Closes the connection and stops the worker; closing twice is a no-op. */

@@ -7,6 +7,10 @@
 export const REPLY = 0;
 /** Index of the flag the worker raises as it exits, for whatever reason. */
 export const DEAD = 1;
+/** Index of the count of other sessions' notifications received (read without a round trip). */
+export const NOTIFIED = 2;
+/** Words of the shared Int32Array. */
+export const SIGNAL_WORDS = 3;
 
 export const WORKER_SOURCE = String.raw`
 'use strict';
@@ -15,6 +19,15 @@ const { port, signalBuffer, modules, target, searchPath, connectTimeoutMs } = wo
 const signal = new Int32Array(signalBuffer);
 let client = null;
 let lost = null;
+// Partition ids other sessions announced on the listened channel, until the caller takes them;
+// notified.all when one announcement named too many to list.
+const notified = { ids: new Set(), all: false };
+
+function onNotification(payload) {
+  if (payload === '*' || payload === '') notified.all = true;
+  else for (const part of String(payload).split(',')) if (/^[0-9]+$/.test(part)) notified.ids.add(Number(part));
+  Atomics.add(signal, ${NOTIFIED}, 1);
+}
 
 process.on('exit', () => {
   Atomics.store(signal, ${DEAD}, 1);
@@ -69,6 +82,14 @@ async function openServer() {
     async exec(sql) {
       await c.query(sql);
     },
+    async listen(channel) {
+      // A session hears its own notifications too; the store knows its own writes already.
+      c.on('notification', (msg) => {
+        if (msg.channel === channel && msg.processId !== c.processID) onNotification(msg.payload);
+      });
+      await c.query('LISTEN "' + channel.replace(/"/g, '""') + '"');
+      return true;
+    },
     async close() {
       await c.end();
     },
@@ -93,6 +114,10 @@ async function openPglite() {
     async exec(sql) {
       await db.exec(sql);
     },
+    // One in-process connection per data folder: every write is the store's own, none to hear.
+    async listen() {
+      return false;
+    },
     async close() {
       await db.close();
     },
@@ -112,6 +137,15 @@ port.on('message', async (req) => {
       if (lost) throw lost;
       await client.exec(req.sql);
       reply({ ok: true, rows: [], rowCount: 0 });
+    } else if (req.op === 'listen') {
+      if (lost) throw lost;
+      const listening = await client.listen(req.channel);
+      reply({ ok: true, rows: [{ listening }], rowCount: 1 });
+    } else if (req.op === 'notifications') {
+      const rows = [{ ids: [...notified.ids], all: notified.all }];
+      notified.ids.clear();
+      notified.all = false;
+      reply({ ok: true, rows, rowCount: 1 });
     } else if (req.op === 'close') {
       const c = client;
       client = null;

@@ -2,10 +2,11 @@
 // version 1 is the schema of SQLite version 5; the highest version is what this build writes.
 import { pgMigration001 } from './001_initial';
 import { pgMigration002 } from './002_search';
+import { pgMigration003 } from './003_change_notify';
 import type { PgMigration } from './types';
 
 export type { PgMigration } from './types';
 
-export const PG_MIGRATIONS: readonly PgMigration[] = [pgMigration001, pgMigration002];
+export const PG_MIGRATIONS: readonly PgMigration[] = [pgMigration001, pgMigration002, pgMigration003];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;
