@@ -1,7 +1,7 @@
 -- Statelens server setup for the schema "statelens": the roles statelens_agent, statelens_reviewer and statelens_admin,
 -- forced row-level security on every table scoped by org, and the membership table that binds
 -- each role to the orgs it may act for. Generated from server-setup.ts (do not edit by hand).
--- Run once the schema is at version 2 (statelens init), as a superuser or a role with
+-- Run once the schema is at version 3 (statelens init), as a superuser or a role with
 -- CREATEROLE that owns the schema, and again after every migration; every statement is idempotent:
 --   psql "$URL" -v ON_ERROR_STOP=1 -1 -f server-setup.sql
 SELECT pg_advisory_xact_lock(1398033486);
