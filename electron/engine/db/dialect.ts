@@ -35,3 +35,9 @@ export const sqliteDialect: Dialect = {
   changeCounterSql: 'PRAGMA data_version',
   isOrgScoped: (table) => !REFERENCE_TABLES.has(table),
 };
+
+/** The dialect of an open engine database (a PostgreSQL one carries its own; better-sqlite3's is SQLite). */
+export function dialectOf(db: object): Dialect {
+  const own = (db as { dialect?: Dialect }).dialect;
+  return own ?? sqliteDialect;
+}

@@ -5,6 +5,7 @@
 import { StatelensError } from '../../../../shared/errors';
 import type { Bind, Dialect } from '../dialect';
 import { postgresDialect } from './compile';
+import { PG_SQLITE_SCHEMA_VERSION } from './migrations';
 import type { PgResult, SyncPg } from './sync-client';
 
 export interface RunResult {
@@ -151,8 +152,8 @@ export class PgDatabase {
     });
   }
 
-  private begin(): void {
-    this.conn.begin();
+  private begin(statement?: string): void {
+    this.conn.begin(statement);
     this.onBegin?.(this.conn);
   }
 
@@ -178,7 +179,8 @@ export class PgDatabase {
     }
     // Transaction control goes through the connection, which keeps count of the open transaction.
     if (/^\s*BEGIN\b[\w\s]*;?\s*$/i.test(sql)) {
-      this.begin();
+      // SQLite's DEFERRED/IMMEDIATE/EXCLUSIVE mean nothing here; PostgreSQL's own modes are kept.
+      this.begin(/\b(ISOLATION|READ|DEFERRABLE)\b/i.test(sql) ? sql : 'BEGIN');
       return this;
     }
     if (/^\s*(COMMIT|END)\b[\w\s]*;?\s*$/i.test(sql) && this.conn.inTransaction) {
@@ -222,11 +224,28 @@ export class PgDatabase {
   /** The pragmas the engine reads at run time; the others configure SQLite only. */
   pragma(source: string, options: { simple?: boolean } = {}): unknown {
     const name = source.trim().toLowerCase();
+    if (name === 'user_version') return options.simple ? PG_SQLITE_SCHEMA_VERSION : [{ user_version: PG_SQLITE_SCHEMA_VERSION }];
     if (name === 'data_version') {
       const v = this.query<{ v: number }>(this.dialect.changeCounterSql, []).rows[0]?.v ?? 0;
       return options.simple ? v : [{ data_version: v }];
     }
     throw new StatelensError('NOT_SUPPORTED', `PostgreSQL has no PRAGMA ${source}`, { construct: 'PRAGMA' });
+  }
+
+  /**
+   * Moves every identity sequence of the schema past the highest id stored: rows inserted with
+   * their own ids (a snapshot import) leave the sequences behind, and the next insert would
+   * collide. Never moves one backwards (other orgs' rows may be invisible to this session).
+   */
+  syncIdentities(): void {
+    this.conn.exec(`DO $$ DECLARE r record; seq text; top bigint; BEGIN
+      FOR r IN SELECT c.relname AS t, a.attname AS col FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+                WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r' AND a.attidentity <> '' AND NOT a.attisdropped LOOP
+        seq := pg_get_serial_sequence(format('%I', r.t), r.col);
+        EXECUTE format('SELECT max(%I) FROM %I', r.col, r.t) INTO top;
+        IF top IS NOT NULL THEN PERFORM setval(seq, greatest(top, nextval(seq))); END IF;
+      END LOOP;
+    END $$`);
   }
 
   function(name: string): this {

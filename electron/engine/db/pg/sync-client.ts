@@ -123,8 +123,9 @@ export class SyncPg {
     this.call({ op: 'exec', sql });
   }
 
-  begin(): void {
-    this.exec('BEGIN');
+  /** Opens a transaction; `statement` may name its mode (BEGIN ISOLATION LEVEL REPEATABLE READ). */
+  begin(statement = 'BEGIN'): void {
+    this.exec(statement);
     this.depth = 1;
   }
 
