@@ -242,7 +242,12 @@ function guarded(name: string, run: () => VerifyCheck | VerifyCheck[]): VerifyCh
 function pgSchemaVersion(db: PgDatabase): VerifyCheck {
   const version = db.conn.query<{ version: number }>(`SELECT version FROM ${VERSION_TABLE}`).rows[0]?.version ?? 0;
   const ok = version === PG_SCHEMA_VERSION;
-  return { name: 'schema_version', ok, count: ok ? 0 : 1, detail: `PostgreSQL schema version ${version}${ok ? '' : `; this build writes ${PG_SCHEMA_VERSION}`}` };
+  return {
+    name: 'schema_version',
+    ok,
+    count: ok ? 0 : 1,
+    detail: `PostgreSQL schema version ${version}${ok ? '' : `; this build writes ${PG_SCHEMA_VERSION}`}`,
+  };
 }
 
 /** PostgreSQL enforces keys, foreign keys and checks itself; one added NOT VALID (or left so by
