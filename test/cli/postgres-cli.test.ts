@@ -9,6 +9,9 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TOKEN_HEADER } from '../../shared/contract';
 import { cliEntry, repoRoot, runCli } from '../helpers/child';
+import { migratePg } from '../../electron/engine/db/pg/schema';
+import { applyPgServerSetup, MEMBERS_TABLE, pgRoleNames } from '../../electron/engine/db/pg/server-setup';
+import { quoteIdent, SyncPg } from '../../electron/engine/db/pg/sync-client';
 import { SERVER_SKIP_REASON, SERVER_URL, serverScratchDatabase } from '../helpers/pg';
 import { connectMcp } from '../mcp/client';
 import { request } from '../server/http-client';
@@ -167,6 +170,62 @@ for (const store of stores) {
     }, 300_000);
   });
 }
+
+describe.skipIf(!SERVER_URL)('statelens on a server under row-level security, as a login role', () => {
+  it('acts for the org --org (or STATELENS_ORG) names, refuses a role that is no member, and sees no other org', async () => {
+    const db = serverScratchDatabase('s13clirls');
+    // Roles are cluster-wide and named after the schema: a schema of this run's own.
+    const schema = `s13_cli_${process.pid}_${Math.random().toString(36).slice(2, 7)}`;
+    const s = quoteIdent(schema);
+    const groups = pgRoleNames(schema);
+    const alice = `${schema}_alice`;
+    const conn = SyncPg.open(db.target);
+    try {
+      migratePg(conn, { schema });
+      const acme = conn.query<{ id: number }>(
+        `INSERT INTO ${s}.partitions (org_id, kind, subject, created_at) VALUES ('acme', 'user', 'u1', $1) RETURNING id`,
+        ['2026-01-01T00:00:00.000Z'],
+      ).rows[0]!.id;
+      const globex = conn.query<{ id: number }>(
+        `INSERT INTO ${s}.partitions (org_id, kind, subject, created_at) VALUES ('globex', 'user', 'g1', $1) RETURNING id`,
+        ['2026-01-01T00:00:00.000Z'],
+      ).rows[0]!.id;
+      const fact = `INSERT INTO ${s}.facts (id, partition_id, org_id, key, value, source_type, ts, created_at, memory_type) VALUES ($1, $2, $3, 'k', $4, 'user', $5, $5, 'user')`;
+      conn.query(fact, ['f_acme', acme, 'acme', 'acme value', '2026-01-01T00:00:00.000Z']);
+      conn.query(fact, ['f_globex', globex, 'globex', 'globex value', '2026-01-01T00:00:00.000Z']);
+      applyPgServerSetup(conn, { schema });
+      conn.exec(`CREATE ROLE ${quoteIdent(alice)} LOGIN`);
+      conn.exec(`GRANT ${quoteIdent(groups.agent)} TO ${quoteIdent(alice)}`);
+      conn.query(`INSERT INTO ${s}.${MEMBERS_TABLE} (org_id, role_name) VALUES ('acme', $1)`, [alice]);
+
+      const url = new URL(db.url);
+      url.username = alice;
+      url.searchParams.set('schema', schema);
+      const values = (out: string): string[] => factLines(out).map((f) => (f as { value: string }).value);
+      expect(values(await ok(['facts', '--db', url.href, '--org', 'acme', '--json']))).toEqual(['acme value']);
+      expect(values(await ok(['facts', '--db', url.href, '--json'], { STATELENS_ORG: 'acme' }))).toEqual(['acme value']);
+      const byUrl = new URL(url.href);
+      byUrl.searchParams.set('org', 'acme');
+      expect(values(await ok(['facts', '--db', byUrl.href, '--json']))).toEqual(['acme value']);
+
+      const other = await runCli(['facts', '--db', url.href, '--org', 'globex', '--json']);
+      expect(other.code).toBe(1);
+      expect(other.stderr).toMatch(/is not a member of org "globex".*\[PERMISSION_DENIED\]\n$/);
+      const none = await runCli(['facts', '--db', url.href, '--json']);
+      expect(none.stderr).toMatch(/name the org this session acts for.*\[PERMISSION_DENIED\]\n$/);
+    } finally {
+      conn.close();
+      db.drop();
+      const admin = SyncPg.open({ kind: 'server', url: SERVER_URL ?? '' });
+      try {
+        admin.exec(`DROP ROLE IF EXISTS ${quoteIdent(alice)}`);
+        for (const g of [groups.agent, groups.reviewer, groups.admin]) admin.exec(`DROP ROLE IF EXISTS ${quoteIdent(g)}`);
+      } finally {
+        admin.close();
+      }
+    }
+  }, 300_000);
+});
 
 describe('PostgreSQL URLs on the command line', () => {
   it('never print a password, in errors or otherwise', async () => {
