@@ -2,14 +2,18 @@
 // the org it was opened for (membership checked at open), every transaction and every read bound
 // to it; an agent writes and reads its org, a reviewer deletes, an agent's delete is refused whole,
 // another org's rows are invisible, and only administrators list every org.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratePg } from '../../electron/engine/db/pg/schema';
 import { applyPgServerSetup, MEMBERS_TABLE, pgRoleNames } from '../../electron/engine/db/pg/server-setup';
 import { quoteIdent, SyncPg } from '../../electron/engine/db/pg/sync-client';
 import { stmt } from '../../electron/engine/db/statements';
+import { exportStore } from '../../electron/engine/snapshot/export';
 import { Store, type PgStoreOptions } from '../../electron/engine/store';
 import { StatelensError } from '../../shared/errors';
 import { SERVER_SKIP_REASON, SERVER_URL, serverScratchDatabase } from '../helpers/pg';
+import { tmpDir } from '../helpers/tmp';
 
 if (!SERVER_URL) console.log(SERVER_SKIP_REASON);
 
@@ -121,6 +125,24 @@ describe.skipIf(!SERVER_URL)('a PostgreSQL store under row-level security, with 
     const deleted = rita.write([p.id], 'delete', () => stmt(rita.db, 'DELETE FROM facts WHERE id = ?').run(a.factId).changes);
     expect(deleted).toBe(1);
     expect(p.listFacts({}).rows.map((r) => r.id)).toEqual([b.factId]);
+  });
+
+  it('exports one consistent snapshot of its org on a connection of its own while the store keeps writing', async () => {
+    const alice = storeAs(login.alice, { org: 'acme' });
+    const p = alice.scope({ org: 'acme', kind: 'user', user: 'u3' }, { create: true });
+    p.writeFact({ key: 'before', value: 'kept' });
+    const out = path.join(tmpDir(), 'acme.ndjson');
+    await exportStore(alice, { format: 'ndjson', out, onSnapshotOpen: () => void p.writeFact({ key: 'during', value: 'later' }) });
+    const text = fs.readFileSync(out, 'utf8');
+    expect(text).toContain('"before"');
+    expect(text).not.toContain('"during"');
+    expect(text).not.toContain('globex');
+    expect(
+      p
+        .listFacts({})
+        .rows.map((r) => r.key)
+        .sort(),
+    ).toEqual(['before', 'during']);
   });
 
   it('lists every org only for an administrator who asks for all of them', () => {

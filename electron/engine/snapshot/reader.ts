@@ -4,6 +4,7 @@
 import { StatelensError } from '../../../shared/errors';
 import { dialectOf } from '../db/dialect';
 import { mapSqliteError, openReadOnlyConnection, type Sqlite } from '../db/open';
+import type { PgDatabase } from '../db/pg/database';
 import type { Store } from '../store';
 
 export interface ReaderOptions {
@@ -19,23 +20,30 @@ export interface SnapshotReader {
 }
 
 /** The consistent snapshot of a store: on SQLite a connection of its own (see above); on
- * PostgreSQL a REPEATABLE READ READ ONLY transaction on the store's connection (bound to its org
- * like every other), committed by close(). */
+ * PostgreSQL a REPEATABLE READ READ ONLY transaction, bound to the store's org like every other,
+ * on a second connection to a server (on PGlite, which has one, the store's own), ended by close(). */
 export function openStoreSnapshotReader(store: Store, options: ReaderOptions = {}): SnapshotReader {
   if (dialectOf(store.db).name === 'sqlite') return openSnapshotReader(store.path, options);
-  const db = store.db;
-  db.exec('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  const own = store.db as unknown as PgDatabase;
+  const sibling = own.openSibling();
+  const db = (sibling ?? own) as unknown as Sqlite;
   try {
+    db.exec('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     db.prepare('SELECT count(*) FROM partitions').pluck().get();
   } catch (e) {
-    db.exec('ROLLBACK');
+    if (db.inTransaction) db.exec('ROLLBACK');
+    sibling?.close();
     throw e;
   }
   return {
     db,
     schemaVersion: store.schemaVersion,
     close() {
-      if (db.open && db.inTransaction) db.exec('COMMIT');
+      try {
+        if (db.open && db.inTransaction) db.exec('COMMIT');
+      } finally {
+        sibling?.close();
+      }
     },
   };
 }

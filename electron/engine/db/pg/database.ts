@@ -6,7 +6,7 @@ import { StatelensError } from '../../../../shared/errors';
 import type { Bind, Dialect } from '../dialect';
 import { postgresDialect } from './compile';
 import { PG_SQLITE_SCHEMA_VERSION } from './migrations';
-import type { PgResult, SyncPg } from './sync-client';
+import { SyncPg, type PgResult } from './sync-client';
 
 export interface RunResult {
   readonly changes: number;
@@ -150,6 +150,16 @@ export class PgDatabase {
       this.onBegin?.(this.conn);
       return this.conn.query<R>(text, values);
     });
+  }
+
+  /**
+   * A second connection to the same server, schema and org binding (for a long read that must not
+   * hold this one), or undefined for PGlite, whose data folder only one instance may open.
+   */
+  openSibling(): PgDatabase | undefined {
+    if (this.conn.target.kind !== 'server') return undefined;
+    const conn = SyncPg.open(this.conn.target, this.conn.options);
+    return new PgDatabase(conn, { readonly: this.readonly, ...(this.onBegin ? { onBegin: this.onBegin } : {}) });
   }
 
   private begin(statement?: string): void {

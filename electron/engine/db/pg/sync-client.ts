@@ -52,6 +52,8 @@ export function quoteIdent(name: string): string {
 
 export class SyncPg {
   readonly target: PgTarget;
+  /** What it was opened with (a second connection to the same place opens with the same). */
+  readonly options: SyncPgOptions;
   readonly where: string;
   private readonly worker: Worker;
   private readonly port: MessagePort;
@@ -62,6 +64,7 @@ export class SyncPg {
 
   private constructor(target: PgTarget, options: SyncPgOptions) {
     this.target = target;
+    this.options = options;
     this.where = describeTarget(target);
     this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     this.signal = new Int32Array(new SharedArrayBuffer(8));
