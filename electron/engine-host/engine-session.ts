@@ -8,7 +8,8 @@ import type { PartitionHandle } from '../engine/partition-handle';
 import { PG_SCHEMA_VERSION } from '../engine/db/pg/migrations';
 import { parsePgTarget, redactUrl, type PgTarget } from '../engine/db/pg/target';
 import { isTextSnapshot, openSnapshotReadOnly } from '../engine/snapshot/open';
-import { Store } from '../engine/store';
+import { isDatabaseUrl, type PgTarget } from '../engine/db/pg/target';
+import { Store, type PgStoreOptions } from '../engine/store';
 
 export interface OpenRequest {
   readonly path: string;
@@ -17,6 +18,8 @@ export interface OpenRequest {
   readonly readonly: boolean;
   /** Seed an empty database with generated demo data (the embedded default, first run). */
   readonly seedDemo?: { readonly facts: number; readonly seed: number };
+  /** A PostgreSQL store instead of the file (`path` is then only its name, password redacted). */
+  readonly postgres?: { readonly target: PgTarget; readonly options: PgStoreOptions };
 }
 
 /** A PostgreSQL store: the URL without a password, the password apart (never shown or logged). */
@@ -119,6 +122,12 @@ export class EngineSession {
   /** Opens `request.path`; the previous database stays open when the new one is refused. A
    * database created here with `seedDemo` is filled with demo data before anyone sees it. */
   open(request: OpenRequest, onProgress: (done: number, total: number) => void = () => {}): Store {
+    if (request.postgres) {
+      const store = Store.openPostgres(request.postgres.target, { ...request.postgres.options, readonly: request.readonly });
+      this.close();
+      this.current = store;
+      return store;
+    }
     const resolved = path.resolve(request.path);
     const existed = fs.existsSync(resolved);
     if (!request.create && !existed) throw new StatelensError('NOT_FOUND', `${resolved} does not exist`);
@@ -175,7 +184,8 @@ export class EngineSession {
     const p = this.snapshotPath ?? this.current.path;
     let sizeBytes = 0;
     try {
-      sizeBytes = fs.statSync(p).size;
+      // A PostgreSQL store's path is its redacted URL: no file, size 0.
+      if (!isDatabaseUrl(p)) sizeBytes = fs.statSync(p).size;
     } catch {
       // The file may have been moved while open; the connection still works.
     }

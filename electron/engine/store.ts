@@ -11,6 +11,7 @@ import { closeConnection, mapSqliteError, openDatabase, type OpenOptions, type S
 import { PgDatabase } from './db/pg/database';
 import { PG_SCHEMA_VERSION } from './db/pg/migrations';
 import { changeChannel, checkPgSchema, DEFAULT_PG_SCHEMA, inspectPgSchema } from './db/pg/schema';
+import { bindPgTransaction, checkPgMembership, pgServerSetupApplied, type PgSessionBinding } from './db/pg/server-setup';
 import { quoteIdent, SyncPg } from './db/pg/sync-client';
 import type { PgTarget } from './db/pg/target';
 import { retainRawFile } from './db/raw-file';
@@ -27,6 +28,31 @@ export interface StoreOptions extends OpenOptions {
 }
 
 export const systemClock: EngineClock = { now: () => new Date().toISOString() };
+
+/** Where a PostgreSQL store lives and whom it acts for (see Store.openPostgres). */
+export interface PgStoreOptions {
+  readonly schema?: string;
+  /** The org the session acts for; required on a schema under row-level security. */
+  readonly org?: string;
+  /** Narrows the session to one partition of the org. */
+  readonly partitionId?: number;
+  /** Administrators only: every org (instead of `org`). */
+  readonly allOrgs?: boolean;
+}
+
+function pgBindingOf(options: PgStoreOptions, schema: string, where: string): PgSessionBinding {
+  if (options.allOrgs) {
+    if (options.org !== undefined) throw new StatelensError('INVALID_INPUT', 'A store acts for one org or, for an administrator, for all of them: not both');
+    return { org: '', allOrgs: true };
+  }
+  if (options.org === undefined || options.org === '') {
+    throw new StatelensError(
+      'PERMISSION_DENIED',
+      `Schema "${schema}" on ${where} is under row-level security: name the org this session acts for (or, as an administrator, all orgs)`,
+    );
+  }
+  return { org: options.org, partitionId: options.partitionId ?? null };
+}
 
 export type ChangeListener = (event: ChangeEvent) => void;
 
@@ -71,13 +97,12 @@ export class Store {
    * A store on PostgreSQL (a server, or PGlite in process) in the schema `statelens init`
    * created: the same engine over a connection that compiles its SQL for PostgreSQL. Refused
    * when the schema is missing or older (NOT_FOUND: run init) or newer than this build (DB_TOO_NEW).
+   * On a schema under the server setup (roles and row-level security) the store acts for one org
+   * (`org`, optionally one `partitionId` of it) or, for administrators only, every org (`allOrgs`):
+   * the role's membership is checked here (PERMISSION_DENIED), and every transaction, reads
+   * included, starts by binding it.
    */
-  static openPostgres(
-    target: PgTarget,
-    /** `org`: the organisation this connection acts for (the desktop's server form names it), for
-     * the row-level-security binding of servers set up with roles. */
-    options: StoreOptions & { readonly schema?: string; readonly org?: string } = {},
-  ): Store {
+  static openPostgres(target: PgTarget, options: StoreOptions & PgStoreOptions = {}): Store {
     const schema = options.schema ?? DEFAULT_PG_SCHEMA;
     const conn = SyncPg.open(target, { searchPath: quoteIdent(schema) });
     try {
@@ -88,11 +113,18 @@ export class Store {
           `Schema "${schema}" on ${conn.where} is not at this build's version (${version} < ${PG_SCHEMA_VERSION}): run \`statelens init\``,
         );
       }
-      // Other processes' commits are announced on the schema's channel (see migration 2).
+      // Other processes' commits are announced on the schema's channel (PostgreSQL migration 3).
       conn.listen(changeChannel(schema));
+      let onBegin: ((c: SyncPg) => void) | undefined;
+      if (pgServerSetupApplied(conn, schema)) {
+        const binding = pgBindingOf(options, schema, conn.where);
+        checkPgMembership(conn, binding, { schema });
+        onBegin = (c) => bindPgTransaction(c, binding);
+      }
       // The engine is written against better-sqlite3's Database; PgDatabase is the subset of it
       // the engine uses (narrowing the engine's type to that subset is the next step).
-      return new Store(conn.where, new PgDatabase(conn, { readonly: options.readonly ?? false }) as unknown as Sqlite, options);
+      const db = new PgDatabase(conn, { readonly: options.readonly ?? false, ...(onBegin ? { onBegin } : {}) });
+      return new Store(conn.where, db as unknown as Sqlite, options);
     } catch (e) {
       conn.close();
       throw e;

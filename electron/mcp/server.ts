@@ -69,9 +69,10 @@ export function createMcpServer(store: Store, tools: readonly McpTool[] = TOOLS)
   return server;
 }
 
-/** Serves `dbPath` over stdin/stdout until the client disconnects; logs go to stderr only. */
-export async function serveStdio(dbPath: string, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Promise<void> {
-  const store = Store.open(dbPath);
+/** Serves a database file (or the store `db` opens) over stdin/stdout until the client disconnects; logs go to stderr only. */
+export async function serveStdio(db: string | (() => Store), log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Promise<void> {
+  const store = typeof db === 'string' ? Store.open(db) : db();
+  const dbPath = store.path;
   const server = createMcpServer(store);
   const transport = new LineTransport(process.stdin, process.stdout);
   const closed = new Promise<void>((resolve) => {

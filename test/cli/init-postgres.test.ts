@@ -13,7 +13,7 @@ import { parsePgTarget } from '../../electron/engine/db/pg/target';
 import { SCHEMA_VERSION } from '../../electron/engine/db/migrations';
 import { SERVER_SKIP_REASON, SERVER_URL, serverScratchDatabase } from '../helpers/pg';
 import { tmpDir } from '../helpers/tmp';
-import { statelens } from './run-cli';
+import { statelens } from '../helpers/child';
 
 async function run(argv: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
@@ -104,14 +104,12 @@ describe('statelens init on a file, and commands that do not take a server yet',
     expect(fs.readFileSync(file).equals(bytes)).toBe(true);
   });
 
-  it('every other command given a server URL says PostgreSQL is not supported yet, without connecting', async () => {
+  it('a command that cannot work on a server yet, given a server URL, says PostgreSQL is not supported yet, without connecting', async () => {
     const url = 'postgres://agent:secret@db.invalid:5432/memory';
     for (const argv of [
-      ['facts', '--db', url],
-      ['verify', '--db', url],
       ['delete', '--db', url, '--id', 'f1', '--yes'],
-      ['serve', '--db', url],
-      ['mcp', '--db', url],
+      ['chain', 'f1', '--db', url],
+      ['maturity', '--db', url, '--partition', '1'],
     ]) {
       const r = await run(argv);
       expect(r.code, argv[0]).toBe(1);
@@ -121,7 +119,7 @@ describe('statelens init on a file, and commands that do not take a server yet',
       expect(r.err).toMatch(/\[NOT_SUPPORTED\]$/);
       expect(r.err).not.toContain('secret');
     }
-    const fromEnv = await run(['facts'], { STATELENS_DB_URL: url });
+    const fromEnv = await run(['delete', '--id', 'f1', '--yes'], { STATELENS_DB_URL: url });
     expect(fromEnv.err).toContain('(from STATELENS_DB_URL)');
     // A file still works as before with the variable unset.
     const file = path.join(tmpDir(), 'memory.db');

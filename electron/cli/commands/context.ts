@@ -4,7 +4,7 @@
 import { AssemblyStrategy, DEFAULT_BUDGET, DEFAULT_STRATEGY, TokenizerName, type AssemblyRequestInput, type AssemblyResult } from '../../../shared/assembly';
 import { partitionLabel } from '../../engine/partitions/partitions';
 import { enumOpt, EXIT, intOpt, requireString, stringOpt, type CliCommand, type CliIO } from '../command';
-import { openDb, partitionIdArg } from '../database';
+import { PG_OPTIONS, PG_USAGE, openDb, partitionIdArg } from '../database';
 
 function report(io: CliIO, label: string, r: AssemblyResult): void {
   io.out(r.text);
@@ -30,8 +30,10 @@ export const contextCommand: CliCommand = {
   --take       the agent takes the context: included facts get their access recorded
   --json       the full result: text, tokens, sections and provenance with spans
 
-Exit codes: 0 assembled, 1 failed, 2 usage error.`,
+Exit codes: 0 assembled, 1 failed, 2 usage error.
+${PG_USAGE}`,
   options: {
+    ...PG_OPTIONS,
     db: { type: 'string' },
     partition: { type: 'string' },
     strategy: { type: 'string' },
@@ -45,6 +47,7 @@ Exit codes: 0 assembled, 1 failed, 2 usage error.`,
     take: { type: 'boolean' },
     json: { type: 'boolean' },
   },
+  acceptsDatabaseUrl: true,
   async run(args, io) {
     const strategy = enumOpt(args, 'strategy', AssemblyStrategy.options, { fallback: DEFAULT_STRATEGY });
     const tokenizer = enumOpt(args, 'tokenizer', TokenizerName.options);

@@ -4,7 +4,7 @@
 import { EXPORT_FORMATS } from '../../../shared/snapshot';
 import { exportStore } from '../../engine/snapshot/export';
 import { enumOpt, EXIT, requireString, stringOpt, type CliCommand } from '../command';
-import { openDb, partitionIdArg } from '../database';
+import { PG_OPTIONS, PG_USAGE, openDb, partitionIdArg } from '../database';
 import { FILTER_OPTIONS, FILTER_USAGE, filterFromArgs } from '../filter-flags';
 import { progressBar } from '../progress';
 
@@ -25,8 +25,10 @@ export const exportCommand: CliCommand = {
 
 Filter flags narrow any format to the facts they select; --as-of exports the state as of that
 time (facts as they stood then, other rows as far as they existed). The export reads one consistent snapshot even while an agent writes. Exit codes: 0 written,
-1 failed (nothing written), 2 usage error.`,
+1 failed (nothing written), 2 usage error.
+${PG_USAGE}`,
   options: {
+    ...PG_OPTIONS,
     db: { type: 'string' },
     format: { type: 'string', short: 'f' },
     out: { type: 'string', short: 'o' },
@@ -35,6 +37,7 @@ time (facts as they stood then, other rows as far as they existed). The export r
     json: { type: 'boolean' },
     ...FILTER_OPTIONS,
   },
+  acceptsDatabaseUrl: true,
   async run(args, io) {
     const format = enumOpt(args, 'format', EXPORT_FORMATS, { required: true });
     const out = requireString(args, 'out');

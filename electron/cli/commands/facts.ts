@@ -5,7 +5,7 @@ import { StatelensError } from '../../../shared/errors';
 import { parseDesignation } from '../../engine/ingest/designation';
 import type { PartitionHandle } from '../../engine/partition-handle';
 import { EXIT, intOpt, stringOpt, type CliCommand } from '../command';
-import { openDb } from '../database';
+import { PG_OPTIONS, PG_USAGE, openDb } from '../database';
 
 const PAGE = 500;
 const MAX_LIMIT = 1_000_000;
@@ -46,8 +46,10 @@ export const factsCommand: CliCommand = {
 with its partition, dependencies and full value. The database is opened read-only; --db
 may also name a JSON or NDJSON snapshot.
 
-Exit codes: 0 listed (also when nothing matched), 1 failed, 2 usage error.`,
+Exit codes: 0 listed (also when nothing matched), 1 failed, 2 usage error.
+${PG_USAGE}`,
   options: {
+    ...PG_OPTIONS,
     db: { type: 'string' },
     search: { type: 'string' },
     partition: { type: 'string' },
@@ -55,6 +57,7 @@ Exit codes: 0 listed (also when nothing matched), 1 failed, 2 usage error.`,
     limit: { type: 'string' },
     json: { type: 'boolean' },
   },
+  acceptsDatabaseUrl: true,
   async run(args, io) {
     const limit = intOpt(args, 'limit', 50);
     if (limit < 1 || limit > MAX_LIMIT) throw new StatelensError('INVALID_INPUT', `--limit must be from 1 to ${MAX_LIMIT.toLocaleString('en-US')}`);

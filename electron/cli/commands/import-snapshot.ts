@@ -1,6 +1,7 @@
 // `statelens import snapshot FILE`: restores a json / ndjson snapshot or a SQLite copy into an
 // empty database, in one transaction; a bad file names the line and field and imports nothing.
-import { EXIT, requireString, type CliCommand } from '../command';
+import { EXIT, type CliCommand } from '../command';
+import { dbName, PG_OPTIONS, PG_USAGE } from '../database';
 import { StatelensError } from '../../../shared/errors';
 import { importSnapshotFile } from '../../engine/snapshot/import';
 import { withDatabase } from '../new-database';
@@ -16,16 +17,18 @@ export const importSnapshotCommand: CliCommand = {
 
 Everything is checked (format and schema version, every record's fields, record order, chain
 pointers, the end record's counts) inside one transaction: on any problem the error names the
-line and field and nothing is imported. Exit codes: 0 imported, 1 failed, 2 usage error.`,
-  options: { db: { type: 'string' }, json: { type: 'boolean' } },
+line and field and nothing is imported. Exit codes: 0 imported, 1 failed, 2 usage error.
+${PG_USAGE}`,
+  options: { ...PG_OPTIONS, db: { type: 'string' }, json: { type: 'boolean' } },
   allowPositionals: true,
+  acceptsDatabaseUrl: true,
   async run(args, io) {
     const [file, ...extra] = args.positionals;
     if (!file || extra.length > 0) throw new StatelensError('INVALID_INPUT', 'Give exactly one snapshot FILE');
-    const path = requireString(args, 'db');
+    const path = dbName(args);
     const bar = progressBar(io, 'import');
     try {
-      const summary = await withDatabase(path, (store) => importSnapshotFile(store, file, { onProgress: (n) => bar.update(n) }));
+      const summary = await withDatabase(args, (store) => importSnapshotFile(store, file, { onProgress: (n) => bar.update(n) }));
       bar.end();
       if (args.values.json)
         io.out(

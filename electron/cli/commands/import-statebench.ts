@@ -3,7 +3,8 @@
 import fs from 'node:fs';
 import { StatelensError } from '../../../shared/errors';
 import { importStatebenchParsed, readStatebenchFile } from '../../engine/import/statebench';
-import { EXIT, requireString, type CliCommand } from '../command';
+import { EXIT, type CliCommand } from '../command';
+import { dbName } from '../database';
 import { withDatabase } from '../new-database';
 import { progressBar } from '../progress';
 
@@ -30,12 +31,12 @@ error.`,
     const [file, ...extra] = args.positionals;
     if (!file || extra.length > 0) throw new StatelensError('INVALID_INPUT', 'Give exactly one StateBench JSONL file');
     if (!fs.existsSync(file)) throw new StatelensError('NOT_FOUND', `${file} does not exist`);
-    const path = requireString(args, 'db');
+    const path = dbName(args);
     // Validate the whole file before the database is opened (or created).
     const lines = readStatebenchFile(file);
     const bar = progressBar(io, 'import');
     try {
-      const stats = await withDatabase(path, (store) =>
+      const stats = await withDatabase(args, (store) =>
         importStatebenchParsed(store, lines, { sourceName: file, onProgress: (done, total) => bar.update(done, total) }),
       );
       bar.end();

@@ -1,6 +1,7 @@
 // `statelens ingest EVENTS.jsonl`: the agents' wire format (StateBench event shapes plus a
 // partition per line or per run) applied in one transaction; a bad line imports nothing.
-import { EXIT, requireString, stringOpt, type CliCommand } from '../command';
+import { EXIT, stringOpt, type CliCommand } from '../command';
+import { PG_OPTIONS, PG_USAGE } from '../database';
 import { StatelensError } from '../../../shared/errors';
 import { designationFromFlags } from '../../engine/ingest/designation';
 import { ingestFile } from '../../engine/ingest/ingest';
@@ -29,8 +30,10 @@ Use - for EVENTS to read standard input.
 
 All lines go in one transaction: a bad line is reported with its number and field and nothing is
 written. --dry-run checks and applies everything, then rolls back. Exit codes: 0 applied (or checked),
-1 failed (nothing written), 2 usage error.`,
+1 failed (nothing written), 2 usage error.
+${PG_USAGE} Here --org also names the org of the partitions the flags designate.`,
   options: {
+    ...PG_OPTIONS,
     db: { type: 'string' },
     partition: { type: 'string' },
     org: { type: 'string' },
@@ -43,6 +46,7 @@ written. --dry-run checks and applies everything, then rolls back. Exit codes: 0
     json: { type: 'boolean' },
   },
   allowPositionals: true,
+  acceptsDatabaseUrl: true,
   async run(args, io) {
     const [file, ...extra] = args.positionals;
     if (!file || extra.length > 0) throw new StatelensError('INVALID_INPUT', 'Give exactly one EVENTS.jsonl file (or - for standard input)');
@@ -56,7 +60,7 @@ written. --dry-run checks and applies everything, then rolls back. Exit codes: 0
     if (args.values.maturity !== undefined) throw new StatelensError('INVALID_INPUT', `--maturity: ${MATURITY_NOT_WRITABLE}`);
     const bar = progressBar(io, 'ingest');
     try {
-      const summary = await withDatabase(requireString(args, 'db'), (store) =>
+      const summary = await withDatabase(args, (store) =>
         ingestFile(store, file === '-' ? 0 : file, {
           ...(partition ? { partition } : {}),
           dryRun: args.values['dry-run'] === true,

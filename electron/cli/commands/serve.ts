@@ -14,7 +14,10 @@ import { loopbackHost } from '../../server/auth';
 import { browserShell, DownloadRegistry } from '../../server/browser-shell';
 import { startServer } from '../../server/server';
 import { EXIT, intOpt, stringOpt, type CliCommand, type CliIO } from '../command';
+import { pgStoreOf, PG_OPTIONS, PG_USAGE } from '../database';
+import { databaseUrl } from '../db-url';
 import { packageRoot } from '../package-root';
+import { redactUrl } from '../../engine/db/pg/target';
 
 const repoRoot = packageRoot();
 export const DEFAULT_RENDERER_DIR = path.join(repoRoot, 'out', 'renderer');
@@ -65,8 +68,10 @@ export const serveCommand: CliCommand = {
   --renderer DIR  serve the renderer built in DIR (default out/renderer)
 
 Binds to 127.0.0.1 only. Every request needs the random session token carried by the printed
-URL. From another machine: ssh -L PORT:127.0.0.1:PORT HOST, then open the URL locally.`,
+URL. From another machine: ssh -L PORT:127.0.0.1:PORT HOST, then open the URL locally.
+${PG_USAGE}`,
   options: {
+    ...PG_OPTIONS,
     db: { type: 'string' },
     port: { type: 'string' },
     host: { type: 'string' },
@@ -74,6 +79,7 @@ URL. From another machine: ssh -L PORT:127.0.0.1:PORT HOST, then open the URL lo
     build: { type: 'boolean' },
     renderer: { type: 'string' },
   },
+  acceptsDatabaseUrl: true,
   async run(args, io) {
     const host = loopbackHost(stringOpt(args, 'host'));
     const port = intOpt(args, 'port', 0);
@@ -84,7 +90,8 @@ URL. From another machine: ssh -L PORT:127.0.0.1:PORT HOST, then open the URL lo
         throw new StatelensError('NOT_FOUND', `${rendererDir} holds no built renderer (index.html)`);
       await buildRenderer(io);
     }
-    const dbArg = stringOpt(args, 'db');
+    const url = databaseUrl(args);
+    const dbArg = url === undefined ? stringOpt(args, 'db') : undefined;
     const readonly = Boolean(args.values.readonly);
     const def = defaultDatabaseIn(userDataDir());
     const downloads = new DownloadRegistry();
@@ -95,9 +102,11 @@ URL. From another machine: ssh -L PORT:127.0.0.1:PORT HOST, then open the URL lo
       log: (line) => io.err(line),
     });
     try {
-      const info = dbArg
-        ? await engine.call('db.openPath', { path: path.resolve(dbArg), create: false, readonly })
-        : await engine.call('db.openPath', { path: def.path, create: !readonly, readonly, ...(readonly ? {} : { seedDemo: def.demo }) });
+      const info = url
+        ? await engine.call('db.openPath', { path: redactUrl(url), create: false, readonly, postgres: pgStoreOf(args, url) })
+        : dbArg
+          ? await engine.call('db.openPath', { path: path.resolve(dbArg), create: false, readonly })
+          : await engine.call('db.openPath', { path: def.path, create: !readonly, readonly, ...(readonly ? {} : { seedDemo: def.demo }) });
       const server = await startServer({ host, port, dispatch: services.dispatch, events: services.events, rendererDir, downloads });
       token = server.token;
       io.out(`statelens serve: ${info.path}${info.readonly ? ' (read-only)' : ''}`);

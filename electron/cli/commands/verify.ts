@@ -6,6 +6,8 @@ import { StatelensError } from '../../../shared/errors';
 import { Store } from '../../engine/store';
 import { formatVerifyReport, verifyDatabase } from '../../engine/verify/verify';
 import { EXIT, requireString, type CliCommand } from '../command';
+import { openPgStore, PG_OPTIONS, PG_USAGE } from '../database';
+import { databaseUrl } from '../db-url';
 
 export const verifyCommand: CliCommand = {
   name: 'verify',
@@ -17,15 +19,25 @@ checks every invariant of the engine's model (a valid fact has no successor, cha
 and every pointer resolves, edges and rows stay inside their partition, ...) on FILE, opened
 read-only and never modified. Prints each check with its result; --json prints the report as
 one JSON object. Exit codes: 0 every check holds, 1 a check failed or the file cannot be
-verified (not a Statelens database, corrupt, newer schema), 2 usage error.`,
+verified (not a Statelens database, corrupt, newer schema), 2 usage error.
+On PostgreSQL the checks are the schema version and the server's constraints (every one
+validated); the model's invariants are not checked there yet.
+${PG_USAGE}`,
   options: {
+    ...PG_OPTIONS,
     db: { type: 'string' },
     json: { type: 'boolean' },
   },
+  acceptsDatabaseUrl: true,
   async run(args, io) {
-    const path = requireString(args, 'db');
-    if (!fs.existsSync(path)) throw new StatelensError('NOT_FOUND', `${path} does not exist`);
-    const store = Store.open(path, { readonly: true });
+    const url = databaseUrl(args);
+    let store: Store;
+    if (url !== undefined) store = openPgStore(args, url, { readonly: true });
+    else {
+      const path = requireString(args, 'db');
+      if (!fs.existsSync(path)) throw new StatelensError('NOT_FOUND', `${path} does not exist`);
+      store = Store.open(path, { readonly: true });
+    }
     try {
       const report = verifyDatabase(store);
       if (args.values.json) io.out(JSON.stringify(report));

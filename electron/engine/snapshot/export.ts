@@ -5,13 +5,14 @@ import fs from 'node:fs';
 import { isStatelensError, StatelensError } from '../../../shared/errors';
 import type { FactFilterInput } from '../../../shared/query';
 import { ExportFormat, SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_VERSION, type ExportSummary, type SnapshotEnd, type SnapshotHeader } from '../../../shared/snapshot';
+import { dialectOf } from '../db/dialect';
 import { mapSqliteError, openDatabase, type Sqlite } from '../db/open';
 import { refFromRow, type PartitionRow } from '../partitions/partitions';
 import type { Store } from '../store';
 import { RecordApplier, type Locator } from './apply';
 import { writeCsv } from './csv';
 import { writeMarkdown } from './markdown';
-import { openSnapshotReader, type ReaderOptions, type SnapshotReader } from './reader';
+import { openStoreSnapshotReader, type ReaderOptions, type SnapshotReader } from './reader';
 import { countRecords, iterateRecords, totalOf } from './records';
 import { selectFacts, type ExportSelection } from './selection';
 import { Ticker, tempPathFor, throwIfAborted, withFileSink, type ExportControl, type FileSink } from './sink';
@@ -125,7 +126,7 @@ export async function exportStore(store: Store, options: ExportOptions): Promise
     if (fs.statSync(target).isDirectory()) throw new StatelensError('INVALID_INPUT', `${target} is a folder`);
   }
   throwIfAborted(options.signal);
-  const reader = openSnapshotReader(store.path, options);
+  const reader = openStoreSnapshotReader(store, options);
   try {
     // CSV lists the filtered view through the table's own paging; the other formats read the
     // selection from a temporary table of this connection.
@@ -143,7 +144,8 @@ export async function exportStore(store: Store, options: ExportOptions): Promise
     await options.onSnapshotOpen?.();
     const control: ExportControl = options;
     if (format === 'sqlite') {
-      if (partitionId !== null || selection) {
+      // VACUUM INTO copies a SQLite file; any other store is replayed record by record.
+      if (partitionId !== null || selection || dialectOf(reader.db).name !== 'sqlite') {
         const r = await writeRecordCopy(reader, target, header, partitionId, control, options, selection);
         return { format, path: target, bytes: r.bytes, records: r.records, counts: r.counts };
       }

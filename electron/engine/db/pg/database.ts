@@ -5,7 +5,8 @@
 import { StatelensError } from '../../../../shared/errors';
 import type { Bind, Dialect } from '../dialect';
 import { postgresDialect } from './compile';
-import type { SyncPg } from './sync-client';
+import { PG_SQLITE_SCHEMA_VERSION } from './migrations';
+import { SyncPg, type PgResult } from './sync-client';
 
 export interface RunResult {
   readonly changes: number;
@@ -79,7 +80,7 @@ export class PgStatement {
   }
 
   run(...args: unknown[]): RunResult {
-    const r = this.db.conn.query(this.text, bindValues(this.binds, args));
+    const r = this.db.query(this.text, bindValues(this.binds, args));
     const conn = this.db.conn;
     const isInsert = /^\s*insert\b/i.test(this.source);
     return {
@@ -97,7 +98,7 @@ export class PgStatement {
   }
 
   all(...args: unknown[]): unknown[] {
-    const rows = this.db.conn.query<Row>(this.text, bindValues(this.binds, args)).rows;
+    const rows = this.db.query<Row>(this.text, bindValues(this.binds, args)).rows;
     return rows.map((row) => this.shape(row));
   }
 
@@ -131,11 +132,39 @@ export class PgDatabase {
   readonly memory = false;
   /** The savepoint that opened the current transaction (see exec). */
   private outerSavepoint: string | undefined;
+  private readonly onBegin: ((conn: SyncPg) => void) | undefined;
 
-  constructor(conn: SyncPg, options: { readonly?: boolean } = {}) {
+  /** `onBegin` runs first in every transaction (the org binding row-level security reads); with
+   * it, a statement outside a transaction runs in one of its own, so none escapes it. */
+  constructor(conn: SyncPg, options: { readonly?: boolean; onBegin?: (conn: SyncPg) => void } = {}) {
     this.conn = conn;
     this.name = conn.where;
     this.readonly = options.readonly ?? false;
+    this.onBegin = options.onBegin;
+  }
+
+  /** One compiled statement, in the current transaction or (with onBegin) a bound one of its own. */
+  query<R = Row>(text: string, values: readonly unknown[]): PgResult<R> {
+    if (!this.onBegin || this.conn.inTransaction) return this.conn.query<R>(text, values);
+    return this.conn.transaction(() => {
+      this.onBegin?.(this.conn);
+      return this.conn.query<R>(text, values);
+    });
+  }
+
+  /**
+   * A second connection to the same server, schema and org binding (for a long read that must not
+   * hold this one), or undefined for PGlite, whose data folder only one instance may open.
+   */
+  openSibling(): PgDatabase | undefined {
+    if (this.conn.target.kind !== 'server') return undefined;
+    const conn = SyncPg.open(this.conn.target, this.conn.options);
+    return new PgDatabase(conn, { readonly: this.readonly, ...(this.onBegin ? { onBegin: this.onBegin } : {}) });
+  }
+
+  private begin(statement?: string): void {
+    this.conn.begin(statement);
+    this.onBegin?.(this.conn);
   }
 
   get open(): boolean {
@@ -155,8 +184,31 @@ export class PgDatabase {
     // engine's dry runs (SAVEPOINT, work, ROLLBACK TO, RELEASE) rely on that.
     const opening = /^\s*SAVEPOINT\s+(\w+)\s*;?\s*$/i.exec(sql);
     if (opening && !this.conn.inTransaction) {
-      this.conn.begin();
+      this.begin();
       this.outerSavepoint = opening[1]?.toLowerCase();
+    }
+    // Transaction control goes through the connection, which keeps count of the open transaction.
+    if (/^\s*BEGIN\b[\w\s]*;?\s*$/i.test(sql)) {
+      // SQLite's DEFERRED/IMMEDIATE/EXCLUSIVE mean nothing here; PostgreSQL's own modes are kept.
+      this.begin(/\b(ISOLATION|READ|DEFERRABLE)\b/i.test(sql) ? sql : 'BEGIN');
+      return this;
+    }
+    if (/^\s*(COMMIT|END)\b[\w\s]*;?\s*$/i.test(sql) && this.conn.inTransaction) {
+      this.outerSavepoint = undefined;
+      this.conn.commit();
+      return this;
+    }
+    if (/^\s*ROLLBACK\s*;?\s*$/i.test(sql) && this.conn.inTransaction) {
+      this.outerSavepoint = undefined;
+      this.conn.rollback();
+      return this;
+    }
+    if (this.onBegin && !this.conn.inTransaction) {
+      this.conn.transaction(() => {
+        this.onBegin?.(this.conn);
+        this.conn.exec(this.dialect.compile(sql).text);
+      });
+      return this;
     }
     this.conn.exec(this.dialect.compile(sql).text);
     const released = /\bRELEASE\s+(?:SAVEPOINT\s+)?(\w+)\s*;?\s*$/i.exec(sql);
@@ -169,7 +221,13 @@ export class PgDatabase {
 
   /** better-sqlite3's transaction(): a function running `fn` in a transaction (a savepoint when nested). */
   transaction<A extends unknown[], T>(fn: (...args: A) => T): TransactionFn<A, T> {
-    const run = (...args: A): T => this.conn.transaction(() => fn(...args));
+    const run = (...args: A): T => {
+      const outer = !this.conn.inTransaction;
+      return this.conn.transaction(() => {
+        if (outer) this.onBegin?.(this.conn);
+        return fn(...args);
+      });
+    };
     return Object.assign(run, { immediate: run, deferred: run, exclusive: run });
   }
 
@@ -190,11 +248,28 @@ export class PgDatabase {
   /** The pragmas the engine reads at run time; the others configure SQLite only. */
   pragma(source: string, options: { simple?: boolean } = {}): unknown {
     const name = source.trim().toLowerCase();
+    if (name === 'user_version') return options.simple ? PG_SQLITE_SCHEMA_VERSION : [{ user_version: PG_SQLITE_SCHEMA_VERSION }];
     if (name === 'data_version') {
-      const v = this.conn.query<{ v: number }>(this.dialect.changeCounterSql).rows[0]?.v ?? 0;
+      const v = this.query<{ v: number }>(this.dialect.changeCounterSql, []).rows[0]?.v ?? 0;
       return options.simple ? v : [{ data_version: v }];
     }
     throw new StatelensError('NOT_SUPPORTED', `PostgreSQL has no PRAGMA ${source}`, { construct: 'PRAGMA' });
+  }
+
+  /**
+   * Moves every identity sequence of the schema past the highest id stored: rows inserted with
+   * their own ids (a snapshot import) leave the sequences behind, and the next insert would
+   * collide. Never moves one backwards (other orgs' rows may be invisible to this session).
+   */
+  syncIdentities(): void {
+    this.conn.exec(`DO $$ DECLARE r record; seq text; top bigint; BEGIN
+      FOR r IN SELECT c.relname AS t, a.attname AS col FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+                WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r' AND a.attidentity <> '' AND NOT a.attisdropped LOOP
+        seq := pg_get_serial_sequence(format('%I', r.t), r.col);
+        EXECUTE format('SELECT max(%I) FROM %I', r.col, r.t) INTO top;
+        IF top IS NOT NULL THEN PERFORM setval(seq, greatest(top, nextval(seq))); END IF;
+      END LOOP;
+    END $$`);
   }
 
   function(name: string): this {

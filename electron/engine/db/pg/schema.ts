@@ -11,7 +11,7 @@ import { quoteIdent, type SyncPg } from './sync-client';
 export const DEFAULT_PG_SCHEMA = 'statelens';
 export const VERSION_TABLE = 'statelens_schema_version';
 /** The advisory lock key that serialises schema changes across every client of a server. */
-/** The NOTIFY channel a schema's changes are announced on (see migration 2): a fixed-length name
+/** The NOTIFY channel a schema's changes are announced on (see PostgreSQL migration 3): a fixed-length name
  * whatever the schema's, as a channel name is cut at 63 bytes. */
 export function changeChannel(schema: string): string {
   return `statelens_${createHash('md5').update(schema, 'utf8').digest('hex')}`;

@@ -244,9 +244,12 @@ export function pgServerSetupApplied(conn: SyncPg, schema: string = DEFAULT_PG_S
 }
 
 export interface PgSessionBinding {
+  /** The org the session acts for ('' with allOrgs: none in particular). */
   readonly org: string;
   /** Narrows the transaction to one partition of the org. */
   readonly partitionId?: number | null;
+  /** Administrators only: every org at once (listings across orgs, copies of a whole store). */
+  readonly allOrgs?: boolean;
 }
 
 /**
@@ -256,11 +259,13 @@ export interface PgSessionBinding {
  */
 export function bindPgTransaction(conn: SyncPg, binding: PgSessionBinding): void {
   if (!conn.inTransaction) throw new StatelensError('INTERNAL', 'An org binding lasts one transaction: bind inside conn.transaction()');
-  conn.query('SELECT set_config($1, $2, true), set_config($3, $4, true)', [
+  conn.query('SELECT set_config($1, $2, true), set_config($3, $4, true), set_config($5, $6, true)', [
     PG_ORG_SETTING,
     binding.org,
     PG_PARTITION_SETTING,
     binding.partitionId === undefined || binding.partitionId === null ? '' : String(binding.partitionId),
+    PG_ALL_ORGS_SETTING,
+    binding.allOrgs ? 'on' : 'off',
   ]);
 }
 
@@ -282,6 +287,15 @@ export function checkPgMembership(conn: SyncPg, binding: PgSessionBinding, optio
   const admin = conn.query<{ yes: boolean }>('SELECT pg_has_role(current_user, $1, $2) AS yes', [pgRoleNames(options.rolePrefix ?? schema).admin, 'MEMBER'])
     .rows[0]?.yes;
   if (admin) return;
+  if (binding.allOrgs) {
+    throw new StatelensError(
+      'PERMISSION_DENIED',
+      `Role "${seen.role}" is not an administrator of schema "${schema}": only administrators work across every org`,
+      {
+        role: seen.role,
+      },
+    );
+  }
   if (seen.org === null) {
     throw new StatelensError('PERMISSION_DENIED', `Role "${seen.role}" is not a member of org "${binding.org}" in schema "${schema}"`, {
       role: seen.role,

@@ -66,6 +66,8 @@ export function quoteIdent(name: string): string {
 
 export class SyncPg {
   readonly target: PgTarget;
+  /** What it was opened with (a second connection to the same place opens with the same). */
+  readonly options: SyncPgOptions;
   readonly where: string;
   private readonly worker: Worker;
   private readonly port: MessagePort;
@@ -78,6 +80,7 @@ export class SyncPg {
 
   private constructor(target: PgTarget, options: SyncPgOptions) {
     this.target = target;
+    this.options = options;
     this.where = describeTarget(target);
     this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     this.signal = new Int32Array(new SharedArrayBuffer(4 * SIGNAL_WORDS));
@@ -139,8 +142,9 @@ export class SyncPg {
     this.call({ op: 'exec', sql });
   }
 
-  begin(): void {
-    this.exec('BEGIN');
+  /** Opens a transaction; `statement` may name its mode (BEGIN ISOLATION LEVEL REPEATABLE READ). */
+  begin(statement = 'BEGIN'): void {
+    this.exec(statement);
     this.depth = 1;
   }
 

@@ -10,3 +10,7 @@ export type { PgMigration } from './types';
 export const PG_MIGRATIONS: readonly PgMigration[] = [pgMigration001, pgMigration002, pgMigration003];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;
+
+/** The SQLite schema version whose tables and columns the latest PostgreSQL version has: what a
+ * PostgreSQL store reports as its user_version (snapshot headers carry it). */
+export const PG_SQLITE_SCHEMA_VERSION = 5;

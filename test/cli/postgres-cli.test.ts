@@ -1,0 +1,247 @@
+// The `statelens` commands on a PostgreSQL store, each in a child process (a PGlite data folder
+// always, the real server when STATELENS_TEST_PG_URL is set): init, ingest, facts, verify, a
+// SQLite export read back and imported into a fresh schema with the same facts, `statelens mcp`
+// driven by the MCP SDK's client, and `statelens serve` answering over HTTP.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TOKEN_HEADER } from '../../shared/contract';
+import { statelens } from '../helpers/child';
+import { cliEntry, repoRoot } from '../helpers/paths';
+import { migratePg } from '../../electron/engine/db/pg/schema';
+import { applyPgServerSetup, MEMBERS_TABLE, pgRoleNames } from '../../electron/engine/db/pg/server-setup';
+import { quoteIdent, SyncPg } from '../../electron/engine/db/pg/sync-client';
+import { SERVER_SKIP_REASON, SERVER_URL, serverScratchDatabase } from '../helpers/pg';
+import { connectMcp } from '../mcp/client';
+import { request } from '../server/http-client';
+
+if (!SERVER_URL) console.log(SERVER_SKIP_REASON);
+let scratch: ReturnType<typeof serverScratchDatabase> | undefined;
+// One folder for the whole file: the stores outlive each test (tmpDir's are removed after each).
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-pgcli-'));
+afterAll(() => {
+  scratch?.drop();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+const EVENTS = [
+  {
+    type: 'state_write',
+    ts: '2026-01-01T00:00:00.000Z',
+    writes: [
+      { id: 'F1', layer: 'persistent_facts', key: 'budget', value: '$200k', source: { type: 'system', authority: 'peer' }, depends_on: [], supersedes: null },
+    ],
+  },
+  {
+    type: 'state_write',
+    ts: '2026-01-02T00:00:00.000Z',
+    writes: [{ id: 'F2', layer: 'persistent_facts', key: 'budget', value: '$120k', source: { type: 'user' }, depends_on: [], supersedes: 'budget' }],
+  },
+];
+
+async function ok(args: string[], env: Record<string, string> = {}): Promise<string> {
+  const r = await statelens(args, { env });
+  expect(r.stderr.replace(/^\d+ facts?.*\n?/m, ''), `statelens ${args.join(' ')}`).toBe('');
+  expect(r.code, `statelens ${args.join(' ')}: ${r.stderr}`).toBe(0);
+  return r.stdout;
+}
+
+const factLines = (out: string): unknown[] =>
+  out
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as unknown);
+
+const stores = [
+  {
+    name: 'PGlite data folder',
+    enabled: true,
+    /** The store's URL and the URL of another, fresh one. */
+    urls: () => {
+      const dir = fs.mkdtempSync(path.join(root, 'pglite-'));
+      return { url: `pglite:${path.join(dir, 'a')}`, fresh: `pglite:${path.join(dir, 'b')}` };
+    },
+  },
+  {
+    name: 'server',
+    enabled: SERVER_URL !== undefined,
+    urls: () => {
+      scratch ??= serverScratchDatabase('s13cli');
+      const fresh = new URL(scratch.url);
+      fresh.searchParams.set('schema', 'copy');
+      return { url: scratch.url, fresh: fresh.href };
+    },
+  },
+];
+
+for (const store of stores) {
+  describe.skipIf(!store.enabled)(`statelens on a ${store.name}`, () => {
+    const { url, fresh } = store.urls();
+    const dir = fs.mkdtempSync(path.join(root, 'files-'));
+
+    it('initialises, ingests, lists, verifies, and copies to a SQLite file and into a fresh schema with the same facts', async () => {
+      const events = path.join(dir, 'events.jsonl');
+      fs.writeFileSync(events, EVENTS.map((e) => JSON.stringify(e)).join('\n') + '\n');
+      await ok(['init', '--db', url]);
+      expect(await ok(['ingest', events, '--db', url, '--org', 'acme', '--user', 'u1'])).toMatch(
+        /^Ingested 2 events into user:acme\/u1: 2 facts \(1 superseding\)/,
+      );
+
+      const facts = factLines(await ok(['facts', '--db', url, '--json']));
+      expect(facts.map((f) => (f as { value: string }).value)).toEqual(['$120k', '$200k']);
+      // STATELENS_DB_URL stands in for --db.
+      expect(factLines(await ok(['facts', '--json'], { STATELENS_DB_URL: url }))).toEqual(facts);
+      expect(await ok(['verify', '--db', url])).toMatch(/All 2 checks passed/);
+
+      const file = path.join(dir, 'copy.db');
+      expect(await ok(['export', '--db', url, '--format', 'sqlite', '--out', file])).toMatch(/^Wrote .*copy\.db \(sqlite, /);
+      expect(factLines(await ok(['facts', '--db', file, '--json']))).toEqual(facts);
+      expect(await ok(['verify', '--db', file])).toMatch(/checks passed/);
+
+      // Back into a fresh schema (created by the import), with the same ids, chains and fields.
+      await ok(['import', 'snapshot', file, '--db', fresh]);
+      expect(factLines(await ok(['facts', '--db', fresh, '--json']))).toEqual(facts);
+      // The copy keeps working: new rows take ids past the imported ones.
+      await ok(['ingest', events, '--db', fresh, '--org', 'acme', '--user', 'u2']);
+      expect(factLines(await ok(['facts', '--db', fresh, '--json', '--partition', 'user:acme/u2']))).toHaveLength(2);
+      // A dozen child processes, each starting PGlite: minutes on a loaded machine.
+    }, 600_000);
+
+    it('serves agents over MCP (stdio) on the store: records facts and lists them', async () => {
+      await ok(['init', '--db', url]);
+      const mcp = await connectMcp(url);
+      try {
+        const partition = 'user:acme/mcp';
+        const written = await mcp.ok('record_facts', { partition, facts: [{ key: 'city', value: 'Porto' }] });
+        expect(written.results).toMatchObject([{ outcome: 'created' }]);
+        const listed = await mcp.ok('search_facts', { partition });
+        expect((listed.facts as Array<{ key: string; value: string }>).map((f) => [f.key, f.value])).toEqual([['city', 'Porto']]);
+      } finally {
+        await mcp.close();
+      }
+      expect(mcp.stderr()).toContain('statelens mcp: serving');
+      expect(factLines(await ok(['facts', '--db', url, '--json', '--partition', 'user:acme/mcp']))).toHaveLength(1);
+    }, 300_000);
+
+    it('serves the inspector over HTTP on the store: lists partitions and facts', async () => {
+      const rendererDir = path.join(dir, 'renderer');
+      fs.mkdirSync(rendererDir, { recursive: true });
+      fs.writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><div id="root"></div>');
+      const child = spawn(process.execPath, [cliEntry, 'serve', '--db', url, '--renderer', rendererDir], {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, XDG_CONFIG_HOME: path.join(dir, 'config') },
+      });
+      let out = '';
+      const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      try {
+        const printed = await new Promise<string>((resolve, reject) => {
+          child.stdout.on('data', (d: Buffer) => {
+            out += d.toString();
+            const m = /Open (http:\/\/\S+)/.exec(out);
+            if (m?.[1]) resolve(m[1]);
+          });
+          child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+          child.once('exit', () => reject(new Error(`serve exited before printing a URL:\n${out}`)));
+        });
+        const served = new URL(printed);
+        const call = async (channel: string, body: unknown): Promise<Record<string, unknown>> => {
+          const r = await request(`${served.origin}/api/${channel}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', [TOKEN_HEADER]: served.searchParams.get('token') ?? '' },
+            body: JSON.stringify(body),
+          });
+          const parsed = JSON.parse(r.body) as { ok: boolean; value: Record<string, unknown> };
+          expect(parsed.ok, r.body).toBe(true);
+          return parsed.value;
+        };
+        const partitions = (await call('partitions.list', {})).partitions as Array<{ id: number; label: string }>;
+        const u1 = partitions.find((p) => p.label.endsWith('u1'));
+        expect(u1, JSON.stringify(partitions)).toBeDefined();
+        const page = await call('facts.list', { partitionId: u1?.id });
+        expect((page.rows as Array<{ value: string }>).map((r) => r.value)).toEqual(['$120k', '$200k']);
+      } finally {
+        child.kill('SIGTERM');
+      }
+      expect(await exit).toBe(0);
+      expect(out).toMatch(/statelens serve: (postgres|pglite):/);
+    }, 300_000);
+  });
+}
+
+describe.skipIf(!SERVER_URL)('statelens on a server under row-level security, as a login role', () => {
+  it('acts for the org --org (or STATELENS_ORG) names, refuses a role that is no member, and sees no other org', async () => {
+    const db = serverScratchDatabase('s13clirls');
+    // Roles are cluster-wide and named after the schema: a schema of this run's own.
+    const schema = `s13_cli_${process.pid}_${Math.random().toString(36).slice(2, 7)}`;
+    const s = quoteIdent(schema);
+    const groups = pgRoleNames(schema);
+    const alice = `${schema}_alice`;
+    const conn = SyncPg.open(db.target);
+    try {
+      migratePg(conn, { schema });
+      const acme = conn.query<{ id: number }>(
+        `INSERT INTO ${s}.partitions (org_id, kind, subject, created_at) VALUES ('acme', 'user', 'u1', $1) RETURNING id`,
+        ['2026-01-01T00:00:00.000Z'],
+      ).rows[0]!.id;
+      const globex = conn.query<{ id: number }>(
+        `INSERT INTO ${s}.partitions (org_id, kind, subject, created_at) VALUES ('globex', 'user', 'g1', $1) RETURNING id`,
+        ['2026-01-01T00:00:00.000Z'],
+      ).rows[0]!.id;
+      const fact = `INSERT INTO ${s}.facts (id, partition_id, org_id, key, value, source_type, ts, created_at, memory_type) VALUES ($1, $2, $3, 'k', $4, 'user', $5, $5, 'user')`;
+      conn.query(fact, ['f_acme', acme, 'acme', 'acme value', '2026-01-01T00:00:00.000Z']);
+      conn.query(fact, ['f_globex', globex, 'globex', 'globex value', '2026-01-01T00:00:00.000Z']);
+      applyPgServerSetup(conn, { schema });
+      conn.exec(`CREATE ROLE ${quoteIdent(alice)} LOGIN`);
+      conn.exec(`GRANT ${quoteIdent(groups.agent)} TO ${quoteIdent(alice)}`);
+      conn.query(`INSERT INTO ${s}.${MEMBERS_TABLE} (org_id, role_name) VALUES ('acme', $1)`, [alice]);
+
+      const url = new URL(db.url);
+      url.username = alice;
+      url.searchParams.set('schema', schema);
+      const values = (out: string): string[] => factLines(out).map((f) => (f as { value: string }).value);
+      expect(values(await ok(['facts', '--db', url.href, '--org', 'acme', '--json']))).toEqual(['acme value']);
+      expect(values(await ok(['facts', '--db', url.href, '--json'], { STATELENS_ORG: 'acme' }))).toEqual(['acme value']);
+      const byUrl = new URL(url.href);
+      byUrl.searchParams.set('org', 'acme');
+      expect(values(await ok(['facts', '--db', byUrl.href, '--json']))).toEqual(['acme value']);
+
+      const other = await statelens(['facts', '--db', url.href, '--org', 'globex', '--json']);
+      expect(other.code).toBe(1);
+      expect(other.stderr).toMatch(/is not a member of org "globex".*\[PERMISSION_DENIED\]\n$/);
+      const none = await statelens(['facts', '--db', url.href, '--json']);
+      expect(none.stderr).toMatch(/name the org this session acts for.*\[PERMISSION_DENIED\]\n$/);
+    } finally {
+      conn.close();
+      db.drop();
+      const admin = SyncPg.open({ kind: 'server', url: SERVER_URL ?? '' });
+      try {
+        admin.exec(`DROP ROLE IF EXISTS ${quoteIdent(alice)}`);
+        for (const g of [groups.agent, groups.reviewer, groups.admin]) admin.exec(`DROP ROLE IF EXISTS ${quoteIdent(g)}`);
+      } finally {
+        admin.close();
+      }
+    }
+  }, 300_000);
+});
+
+describe('PostgreSQL URLs on the command line', () => {
+  it('never print a password, in errors or otherwise', async () => {
+    const r = await statelens(['facts', '--db', 'postgres://agent:s3cret-pw@127.0.0.1:1/memory?connect_timeout=2']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('postgres://agent:***@127.0.0.1:1/memory');
+    expect(r.stderr).toMatch(/\[DB_UNAVAILABLE\]\n$/);
+    expect(r.stdout + r.stderr).not.toContain('s3cret-pw');
+  });
+
+  it.skipIf(!SERVER_URL)('honour sslmode=verify-full: a server without TLS is refused rather than used in the clear', async () => {
+    const u = new URL(SERVER_URL ?? 'postgres://localhost/test');
+    u.searchParams.set('sslmode', 'verify-full');
+    const r = await statelens(['facts', '--db', u.href]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/SSL|TLS/i);
+  });
+});
