@@ -6,10 +6,10 @@ import path from 'node:path';
 import { StatelensError } from '../../shared/errors';
 import type { PartitionHandle } from '../engine/partition-handle';
 import { PG_SCHEMA_VERSION } from '../engine/db/pg/migrations';
-import { parsePgTarget, redactUrl, type PgTarget } from '../engine/db/pg/target';
+import { DEFAULT_PG_SCHEMA } from '../engine/db/pg/schema';
+import { isDatabaseUrl, parsePgTarget, redactUrl, type PgTarget } from '../engine/db/pg/target';
 import { isTextSnapshot, openSnapshotReadOnly } from '../engine/snapshot/open';
-import { isDatabaseUrl, type PgTarget } from '../engine/db/pg/target';
-import { Store, type PgStoreOptions } from '../engine/store';
+import { Store, type PgStoreOptions, type StoreOptions } from '../engine/store';
 
 export interface OpenRequest {
   readonly path: string;
@@ -59,8 +59,9 @@ export class EngineSession {
   private snapshotPath: string | undefined;
   /** Set while a PostgreSQL store is open: what the inspector shows instead of a file. */
   private server: OpenDbInfo['server'];
-  /** The open server's request, to reconnect with after the server was lost. */
-  private serverRequest: OpenServerRequest | undefined;
+  /** How the open server store was opened, to reconnect the same way after the server was lost
+   * (its password stays in this worker's memory only). */
+  private serverOpen: { readonly target: PgTarget; readonly options: StoreOptions & PgStoreOptions } | undefined;
   /** The server stopped answering (DB_UNAVAILABLE): the next call reconnects first. */
   private lost = false;
 
@@ -70,7 +71,7 @@ export class EngineSession {
   ) {}
 
   get store(): Store {
-    if (this.lost && this.serverRequest) this.reconnect(this.serverRequest);
+    if (this.lost && this.serverOpen) this.reconnect(this.serverOpen);
     if (!this.current?.isOpen) throw new StatelensError('NO_DATABASE', 'No database is open: open one from the File menu');
     return this.current;
   }
@@ -82,12 +83,12 @@ export class EngineSession {
 
   /** Called with every failed operation: a lost server is reconnected on the next call. */
   noteFailure(error: unknown): void {
-    if (this.serverRequest && error instanceof StatelensError && error.code === 'DB_UNAVAILABLE') this.lost = true;
+    if (this.serverOpen && error instanceof StatelensError && error.code === 'DB_UNAVAILABLE') this.lost = true;
   }
 
   /** Replaces the dead connection; throws (DB_UNAVAILABLE) while the server is still away. */
-  private reconnect(request: OpenServerRequest): void {
-    const next = Store.openPostgres(serverTarget(request), this.serverOptions(request));
+  private reconnect(opened: NonNullable<EngineSession['serverOpen']>): void {
+    const next = Store.openPostgres(opened.target, opened.options);
     try {
       this.current?.close();
     } catch {
@@ -95,15 +96,6 @@ export class EngineSession {
     }
     this.current = next;
     this.lost = false;
-  }
-
-  private serverOptions(request: OpenServerRequest) {
-    return {
-      schema: request.schema,
-      org: request.org,
-      readonly: request.readonly,
-      ...(this.nativeBinding ? { nativeBinding: this.nativeBinding } : {}),
-    };
   }
 
   get isOpen(): boolean {
@@ -123,10 +115,9 @@ export class EngineSession {
    * database created here with `seedDemo` is filled with demo data before anyone sees it. */
   open(request: OpenRequest, onProgress: (done: number, total: number) => void = () => {}): Store {
     if (request.postgres) {
-      const store = Store.openPostgres(request.postgres.target, { ...request.postgres.options, readonly: request.readonly });
-      this.close();
-      this.current = store;
-      return store;
+      const { target, options } = request.postgres;
+      const shown = { url: request.path, schema: options.schema ?? DEFAULT_PG_SCHEMA, org: options.allOrgs ? '*' : (options.org ?? '') };
+      return this.adoptServer(target, { ...options, readonly: request.readonly }, shown);
     }
     const resolved = path.resolve(request.path);
     const existed = fs.existsSync(resolved);
@@ -160,11 +151,17 @@ export class EngineSession {
   /** Opens a PostgreSQL store (the schema `statelens init --db URL` made); the previous database
    * stays open when the server refuses. */
   openServer(request: OpenServerRequest): Store {
-    const next = Store.openPostgres(serverTarget(request), this.serverOptions(request));
+    const options = { schema: request.schema, org: request.org, readonly: request.readonly };
+    return this.adoptServer(serverTarget(request), options, { url: redactUrl(request.url), schema: request.schema, org: request.org });
+  }
+
+  /** The one way a server store becomes the open one (the desktop's form and `serve --db URL`). */
+  private adoptServer(target: PgTarget, options: StoreOptions & PgStoreOptions, shown: NonNullable<OpenDbInfo['server']>): Store {
+    const next = Store.openPostgres(target, options);
     this.close();
     this.current = next;
-    this.server = { url: redactUrl(request.url), schema: request.schema, org: request.org };
-    this.serverRequest = request;
+    this.server = shown;
+    this.serverOpen = { target, options };
     return next;
   }
 
@@ -173,7 +170,7 @@ export class EngineSession {
     this.current = undefined;
     this.snapshotPath = undefined;
     this.server = undefined;
-    this.serverRequest = undefined;
+    this.serverOpen = undefined;
     this.lost = false;
   }
 
