@@ -49,7 +49,7 @@ export const benchCommand: CliCommand = {
   usage: `statelens bench [--quick] [--only NAME,...] [--out FILE] [--db DIR] [--json]
 
 Sections: cli (the CLI's cold start beside a bare \`node -e ''\`), then ingest, assembly, scale,
-load, crash, statebench and runners.
+load, postgres, crash, statebench and runners.
 --quick runs small sizes only (the CI run, well under 15 minutes); the full run includes the
 1M-fact sizes. --only runs the named sections. The report (Markdown) goes to standard output and,
 with --out, to FILE; progress goes to standard error.
