@@ -59,7 +59,7 @@ function scratchServer(adminUrl: string): Scratch {
   return {
     target: { kind: 'server', url },
     url,
-    label: `PostgreSQL server ${redactUrl(adminUrl)}`,
+    label: `PostgreSQL server ${new URL(adminUrl).host}`,
     drop() {
       const again = SyncPg.open({ kind: 'server', url: adminUrl });
       try {
@@ -79,8 +79,8 @@ function scratchPglite(dir: string): Scratch {
 const reason = (e: unknown): string => (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? 'unknown error';
 
 /** A figure that could not be measured: the row says why instead of failing the run. */
-function notMeasured(metric: string, unit: string, why: string): BenchRow {
-  return { metric: `${metric} — not measured: ${why}`, value: NaN, unit };
+export function notMeasured(metric: string, unit: string, why: string): BenchRow {
+  return { metric, value: NaN, unit, baseline: `not measured: ${why}` };
 }
 
 function timed<T>(fn: () => T): [T, number] {
@@ -190,7 +190,7 @@ export async function runPostgresBench(opts: BenchOptions = {}): Promise<BenchRo
       try {
         scratch = scratchServer(chosen.url);
       } catch (e) {
-        log(`postgres: cannot use the server of ${chosen.from} (${reason(e)}); measuring PGlite in process instead`);
+        log(`postgres: cannot use the server of ${chosen.from}, ${redactUrl(chosen.url)} (${reason(e)}); measuring PGlite in process instead`);
         rows.push(notMeasured(`PostgreSQL server of ${chosen.from}`, '', `cannot reach it or create a scratch database (${reason(e)})`));
         scratch = scratchPglite(dir);
       }
@@ -207,7 +207,7 @@ export async function runPostgresBench(opts: BenchOptions = {}): Promise<BenchRo
       } finally {
         setup.close();
       }
-      log(`postgres: ${sizeLabel(n)} facts on SQLite, then ${on}`);
+      log(`postgres: ${sizeLabel(n)} facts on SQLite, then ${on}${chosen.kind === 'server' ? ` (${redactUrl(chosen.url)}, scratch database)` : ''}`);
       const lite = measureStore(() => Store.open(path.join(dir, 'baseline.db')), n, deletes, log, 'SQLite');
       const pg = measureStore(() => Store.openPostgres(scratch.target, { schema: SCHEMA }), n, deletes, log, 'PostgreSQL');
       const add = (metric: string, unit: string, key: string, value: number | undefined, sqlite: number | undefined, target?: string): void => {

@@ -15,8 +15,9 @@ function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 
+/** A non-finite value is a figure that could not be measured (its row says why). */
 function formatValue(v: number): string {
-  return Number.isFinite(v) ? v.toLocaleString('en-US', { maximumFractionDigits: 2 }) : String(v);
+  return Number.isFinite(v) ? v.toLocaleString('en-US', { maximumFractionDigits: 2 }) : '—';
 }
 
 /** One figure in the --json output; a non-finite value (a measurement that could not be made) is null. */
