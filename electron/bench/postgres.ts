@@ -207,7 +207,7 @@ export async function runPostgresBench(opts: BenchOptions = {}): Promise<BenchRo
       } finally {
         setup.close();
       }
-      log(`postgres: ${sizeLabel(n)} facts on SQLite, then ${on}${chosen.kind === 'server' ? ` (${redactUrl(chosen.url)}, scratch database)` : ''}`);
+      log(`postgres: ${sizeLabel(n)} facts on SQLite, then ${on}${scratch.url ? ` (scratch database ${redactUrl(scratch.url)})` : ''}`);
       const lite = measureStore(() => Store.open(path.join(dir, 'baseline.db')), n, deletes, log, 'SQLite');
       const pg = measureStore(() => Store.openPostgres(scratch.target, { schema: SCHEMA }), n, deletes, log, 'PostgreSQL');
       const add = (metric: string, unit: string, key: string, value: number | undefined, sqlite: number | undefined, target?: string): void => {
