@@ -3,6 +3,7 @@
 import { assemblySection } from './assembly';
 import { runnersSection, statebenchSection } from './figures';
 import { ingestSection } from './ingest';
+import { postgresSection } from './postgres';
 import { crashSection, loadSection, scaleSection } from './scale';
 import type { BenchSection } from './section';
 
@@ -11,6 +12,7 @@ export const BENCH_SECTIONS: readonly BenchSection[] = [
   assemblySection,
   scaleSection,
   loadSection,
+  postgresSection,
   crashSection,
   statebenchSection,
   runnersSection,

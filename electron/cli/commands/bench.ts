@@ -15,8 +15,9 @@ function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 
+/** A non-finite value is a figure that could not be measured (its row says why). */
 function formatValue(v: number): string {
-  return Number.isFinite(v) ? v.toLocaleString('en-US', { maximumFractionDigits: 2 }) : String(v);
+  return Number.isFinite(v) ? v.toLocaleString('en-US', { maximumFractionDigits: 2 }) : '—';
 }
 
 /** One figure in the --json output; a non-finite value (a measurement that could not be made) is null. */
@@ -49,7 +50,7 @@ export const benchCommand: CliCommand = {
   usage: `statelens bench [--quick] [--only NAME,...] [--out FILE] [--db DIR] [--json]
 
 Sections: cli (the CLI's cold start beside a bare \`node -e ''\`), then ingest, assembly, scale,
-load, crash, statebench and runners.
+load, postgres, crash, statebench and runners.
 --quick runs small sizes only (the CI run, well under 15 minutes); the full run includes the
 1M-fact sizes. --only runs the named sections. The report (Markdown) goes to standard output and,
 with --out, to FILE; progress goes to standard error.
