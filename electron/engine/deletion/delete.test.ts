@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { DeletionImpact, DeletionResult } from '../../../shared/deletion';
 import { dumpTables } from '../../../test/engine/support';
-import { openTmpStore } from '../../../test/helpers/tmp';
+import { describeStores } from '../../../test/helpers/stores';
 import { auditRowToEntry } from '../audit/audit';
 import { verifyDatabase } from '../verify/verify';
 import type { PartitionHandle } from '../partition-handle';
@@ -12,7 +12,7 @@ const user = { kind: 'user', org: 'acme', user: 'u1' } as const;
 const actor = { actor: 'tester', reason: 'test' };
 
 function setup(): { store: Store; p: PartitionHandle } {
-  const store = openTmpStore();
+  const store = openStore();
   return { store, p: store.scope(user, { create: true }) };
 }
 
@@ -26,7 +26,7 @@ function expectVerified(store: Store): void {
   expect(report.checks.filter((c) => !c.ok)).toEqual([]);
 }
 
-describe('deleting from supersession chains', () => {
+describeStores('deleting from supersession chains', (openStore) => {
   it('relinks around a deleted middle version; the older one stays superseded', () => {
     const { store, p } = setup();
     const [a, b, c] = chain(p);
@@ -109,7 +109,7 @@ describe('deleting from supersession chains', () => {
   });
 });
 
-describe('dependents', () => {
+describeStores('dependents', (openStore) => {
   it('flags transitive dependents (not the deleted ones) with the cause, safe against cycles', () => {
     const { store, p } = setup();
     const base = p.writeFact({ key: 'budget', value: '$200k' }).factId;
@@ -148,9 +148,9 @@ describe('dependents', () => {
   });
 });
 
-describe('selections', () => {
+describeStores('selections', (openStore) => {
   it('deletes everything matching a filter in this partition only', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     const q = store.scope({ kind: 'user', org: 'acme', user: 'u2' }, { create: true });
     p.writeFact({ key: 'colour', value: 'the colour is teal' });
@@ -187,7 +187,7 @@ describe('selections', () => {
   });
 
   it('refuses ids that are not facts of this partition, changing nothing', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     const q = store.scope({ kind: 'organizational', org: 'other' }, { create: true });
     const mine = p.writeFact({ key: 'a', value: '1' }).factId;
@@ -222,7 +222,7 @@ describe('selections', () => {
   });
 });
 
-describe('a selection that could mean "everything"', () => {
+describeStores('a selection that could mean "everything"', (openStore) => {
   const meaningless = ['', ' ', '*', '"', '"((', '^', '()', '...', '-- **'];
 
   it('refuses a search with no word to look for, in the preview and the delete, deleting nothing', () => {
@@ -284,7 +284,7 @@ describe('a selection that could mean "everything"', () => {
   });
 });
 
-describe('preview and audit', () => {
+describeStores('preview and audit', (openStore) => {
   it('previewing changes nothing and predicts exactly what the delete does', () => {
     const { store, p } = setup();
     const [a, b, c] = chain(p);
@@ -331,7 +331,7 @@ describe('preview and audit', () => {
   });
 });
 
-describe('transaction and progress', () => {
+describeStores('transaction and progress', (openStore) => {
   it('reports progress by phase, and a throw from it rolls everything back', () => {
     const { store, p } = setup();
     const ids = p.writeFacts(Array.from({ length: 1200 }, (_, i) => ({ key: `k${i}`, value: `value ${i}` }))).map((r) => r.factId);
@@ -381,7 +381,7 @@ describe('transaction and progress', () => {
   });
 });
 
-describe('query plans', () => {
+describeStores('query plans', (openStore) => {
   it('every statement of a deletion walks an index or a temp table, never the whole facts table', async () => {
     const { store, p } = setup();
     chain(p);
