@@ -1,7 +1,7 @@
 // One engine suite, every store: `describeStores` runs a describe block on SQLite, on PGlite and,
 // when STATELENS_TEST_PG_URL is set, on the real server. A PostgreSQL store is one connection per
 // test file (PGlite takes seconds to start) with a fresh schema per test, so tests stay independent.
-import { afterAll, describe } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { migratePg } from '../../electron/engine/db/pg/schema';
 import { quoteIdent, SyncPg } from '../../electron/engine/db/pg/sync-client';
 import { Store, type StoreOptions } from '../../electron/engine/store';
@@ -75,3 +75,13 @@ export function describeStores(title: string, body: (open: OpenStore, kind: Stor
     describe(`${title} [${kind}]`, () => body((options) => openStoreOf(kind, options), kind));
   }
 }
+
+/** `it` on the stores that support what a test needs; elsewhere a skip that prints why. */
+export function itWhere(kind: StoreKind, supported: readonly StoreKind[], reason: string): typeof it {
+  if (supported.includes(kind)) return it;
+  console.log(`[${kind}] a test is skipped: ${reason}`);
+  return it.skip;
+}
+
+/** Full-text search (MATCH) on PostgreSQL is being ported separately. */
+export const SEARCH_NOT_ON_PG = 'full-text search does not run on PostgreSQL yet';

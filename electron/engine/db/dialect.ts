@@ -35,3 +35,8 @@ export const sqliteDialect: Dialect = {
   changeCounterSql: 'PRAGMA data_version',
   isOrgScoped: (table) => !REFERENCE_TABLES.has(table),
 };
+
+/** The dialect of an open connection: a PostgreSQL one carries it, better-sqlite3's does not. */
+export function dialectOf(db: object): Dialect {
+  return (db as { dialect?: Dialect }).dialect ?? sqliteDialect;
+}
