@@ -154,7 +154,11 @@ describeStores('dependents', (openStore) => {
 });
 
 describeStores('selections', (openStore, kind) => {
-  itWhere(kind, ['sqlite'], SEARCH_NOT_ON_PG)('deletes everything matching a filter in this partition only', () => {
+  itWhere(
+    kind,
+    ['sqlite'],
+    SEARCH_NOT_ON_PG,
+  )('deletes everything matching a filter in this partition only', () => {
     const store = openStore();
     const p = store.scope(user, { create: true });
     const q = store.scope({ kind: 'user', org: 'acme', user: 'u2' }, { create: true });
@@ -172,7 +176,11 @@ describeStores('selections', (openStore, kind) => {
     expectVerified(store);
   });
 
-  itWhere(kind, ['sqlite'], SEARCH_NOT_ON_PG)('filters by validity, key, source and time', () => {
+  itWhere(
+    kind,
+    ['sqlite'],
+    SEARCH_NOT_ON_PG,
+  )('filters by validity, key, source and time', () => {
     const { store, p } = setup(openStore);
     chain(p, 'city', ['Paris', 'Berlin', 'Rome']);
     p.writeFact({ key: 'tz', value: 'CET', ts: '2020-01-01T00:00:00Z', source: { type: 'system' } });
@@ -204,7 +212,11 @@ describeStores('selections', (openStore, kind) => {
     expect(dumpTables(store.db)).toEqual(before);
   });
 
-  itWhere(kind, ['sqlite'], "a read-only reopening of the same store is a SQLite file here")('previews on a read-only connection and refuses to delete there', () => {
+  itWhere(
+    kind,
+    ['sqlite'],
+    'a read-only reopening of the same store is a SQLite file here',
+  )('previews on a read-only connection and refuses to delete there', () => {
     const { store, p } = setup(openStore);
     const [, b] = chain(p);
     store.close();
@@ -230,7 +242,11 @@ describeStores('selections', (openStore, kind) => {
 describeStores('a selection that could mean "everything"', (openStore, kind) => {
   const meaningless = ['', ' ', '*', '"', '"((', '^', '()', '...', '-- **'];
 
-  itWhere(kind, ['sqlite'], SEARCH_NOT_ON_PG)('refuses a search with no word to look for, in the preview and the delete, deleting nothing', () => {
+  itWhere(
+    kind,
+    ['sqlite'],
+    SEARCH_NOT_ON_PG,
+  )('refuses a search with no word to look for, in the preview and the delete, deleting nothing', () => {
     const { store, p } = setup(openStore);
     chain(p);
     p.writeFact({ key: 'note', value: 'keep me' });
@@ -272,7 +288,11 @@ describeStores('a selection that could mean "everything"', (openStore, kind) => 
     expectVerified(store);
   });
 
-  itWhere(kind, ['sqlite'], SEARCH_NOT_ON_PG)('echoes the selection as applied: each filter condition in words, the ids, or all', () => {
+  itWhere(
+    kind,
+    ['sqlite'],
+    SEARCH_NOT_ON_PG,
+  )('echoes the selection as applied: each filter condition in words, the ids, or all', () => {
     const { p } = setup(openStore);
     const [a] = chain(p);
     const echo = p.previewDeletion({ filter: { validity: 'superseded', memoryTypes: [], search: '  paris!  "ber ', authorities: ['', 'manager'] } }).selection;
@@ -312,7 +332,11 @@ describeStores('preview and audit', (openStore, kind) => {
     });
   });
 
-  itWhere(kind, ['sqlite'], SEARCH_NOT_ON_PG)('audits who, when, why and which ids, never the text', () => {
+  itWhere(
+    kind,
+    ['sqlite'],
+    SEARCH_NOT_ON_PG,
+  )('audits who, when, why and which ids, never the text', () => {
     const { store, p } = setup(openStore);
     const id = p.writeFact({ key: 'diagnosis_zq81', value: 'private-value-zq82', label: 'label-zq83' }).factId;
     const result = p.deleteFacts({ filter: { search: 'private' } }, { actor: 'dana', reason: 'asked to forget' });
@@ -361,14 +385,20 @@ describeStores('transaction and progress', (openStore, kind) => {
     expect(result.deleted).toBe(1200);
     const phases = [...new Set(seen.map((s) => s[2]))];
     // 'index': SQLite merges its full-text index once after a bulk delete; PostgreSQL's follows the rows.
-    expect(phases).toEqual(kind === 'sqlite' ? ['plan', 'delete', 'index', 'relink', 'audit', 'scrub', 'done'] : ['plan', 'delete', 'relink', 'audit', 'scrub', 'done']);
+    expect(phases).toEqual(
+      kind === 'sqlite' ? ['plan', 'delete', 'index', 'relink', 'audit', 'scrub', 'done'] : ['plan', 'delete', 'relink', 'audit', 'scrub', 'done'],
+    );
     const deletes = seen.filter((s) => s[2] === 'delete').map((s) => s[0]);
     expect(deletes).toEqual([0, 500, 1000, 1200]);
     expect(p.allFacts()).toEqual([]);
     expectVerified(store);
   });
 
-  itWhere(kind, ['sqlite'], "the WAL checkpoint and free-space scrub are SQLite's (PostgreSQL's scrub is tested in test/engine/deletion-privacy-postgres.test.ts)")('reports an incomplete scrub while another connection holds the WAL, then completes later', () => {
+  itWhere(
+    kind,
+    ['sqlite'],
+    "the WAL checkpoint and free-space scrub are SQLite's (PostgreSQL's scrub is tested in test/engine/deletion-privacy-postgres.test.ts)",
+  )('reports an incomplete scrub while another connection holds the WAL, then completes later', () => {
     const { store, p } = setup(openStore);
     const id = p.writeFact({ key: 'k', value: 'value held by a reader' }).factId;
     p.writeFact({ key: 'other', value: 'another' });
@@ -389,7 +419,11 @@ describeStores('transaction and progress', (openStore, kind) => {
 });
 
 describeStores('query plans', (openStore, kind) => {
-  itWhere(kind, ['sqlite'], "EXPLAIN QUERY PLAN is SQLite's")('every statement of a deletion walks an index or a temp table, never the whole facts table', async () => {
+  itWhere(
+    kind,
+    ['sqlite'],
+    "EXPLAIN QUERY PLAN is SQLite's",
+  )('every statement of a deletion walks an index or a temp table, never the whole facts table', async () => {
     const { store, p } = setup(openStore);
     chain(p);
     const sql = await import('./sql');
