@@ -65,14 +65,21 @@ export function openStoreOf(kind: StoreKind, options: StoreOptions & { start?: s
   return Store.onPostgresConnection(lease, { ...deterministic(options), schema });
 }
 
-/** `body` as one describe block per store kind, named after the store. */
-export function describeStores(title: string, body: (open: OpenStore, kind: StoreKind) => void): void {
+/** `body` as one describe block per store kind, named after the store; `only` keeps it to some
+ * stores, printing why the others skip it. */
+export function describeStores(
+  title: string,
+  body: (open: OpenStore, kind: StoreKind) => void,
+  only?: { readonly stores: readonly StoreKind[]; readonly reason: string },
+): void {
   if (!SERVER_URL && !serverNoticePrinted) {
     serverNoticePrinted = true;
     console.log(`${SERVER_SKIP_REASON} (the suite runs on SQLite and PGlite only)`);
   }
   for (const kind of STORE_KINDS) {
-    describe(`${title} [${kind}]`, () => body((options) => openStoreOf(kind, options), kind));
+    const skipped = only !== undefined && !only.stores.includes(kind);
+    if (skipped) console.log(`[${kind}] "${title}" is skipped: ${only.reason}`);
+    (skipped ? describe.skip : describe)(`${title} [${kind}]`, () => body((options) => openStoreOf(kind, options), kind));
   }
 }
 
@@ -85,3 +92,13 @@ export function itWhere(kind: StoreKind, supported: readonly StoreKind[], reason
 
 /** Full-text search (MATCH) on PostgreSQL is being ported separately. */
 export const SEARCH_NOT_ON_PG = 'full-text search does not run on PostgreSQL yet';
+
+/** describeStores' `only` for a block that needs full-text search. */
+export const NEEDS_SEARCH = { stores: ['sqlite'], reason: SEARCH_NOT_ON_PG } as const;
+
+/** The assembly strategies a store can run: state_based and reference rank with full-text search. */
+export function strategiesOn<S extends string>(kind: StoreKind, all: readonly S[]): readonly S[] {
+  if (kind === 'sqlite') return all;
+  console.log(`[${kind}] state_based and reference are left out: ${SEARCH_NOT_ON_PG}`);
+  return all.filter((s) => s !== 'state_based' && s !== 'reference');
+}

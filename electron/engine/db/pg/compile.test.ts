@@ -87,6 +87,12 @@ describe('the PostgreSQL dialect compiles SQLite statements', () => {
     expect(pg('SELECT 1 FROM a CROSS JOIN b WHERE a.x = b.y')).toBe('SELECT 1 FROM a CROSS JOIN b WHERE a.x = b.y');
   });
 
+  it('reads julianday() as days since the epoch plus its Julian day number, in float8', () => {
+    expect(pg('SELECT (julianday(@now) - julianday(f.ts)) * 24.0 FROM facts f')).toBe(
+      'SELECT ((CAST(EXTRACT(EPOCH FROM CAST($1 AS timestamptz)) AS double precision) / 86400.0 + 2440587.5) - (CAST(EXTRACT(EPOCH FROM CAST(f.ts AS timestamptz)) AS double precision) / 86400.0 + 2440587.5)) * 24.0 FROM facts f',
+    );
+  });
+
   it('refuses SQLite-only constructs it cannot translate yet, by name', () => {
     for (const [sql, construct] of [
       ['SELECT rowid FROM facts_fts WHERE facts_fts MATCH ?', 'rowid'],

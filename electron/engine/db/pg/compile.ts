@@ -18,6 +18,7 @@ export const TRANSLATIONS = [
   'an unnamed subquery in FROM gets a name (PostgreSQL before 16 requires one)',
   'LIMIT ? with a negative value -> no limit; CROSS JOIN … ON -> JOIN … ON',
   'temp.name -> pg_temp.name; ifnull -> coalesce; instr -> strpos; group_concat -> string_agg; max/min(a, b) -> greatest/least',
+  'julianday(x) -> epoch days of x::timestamptz + 2440587.5 (a date-time PostgreSQL cannot read is an error, not NULL)',
 ] as const;
 
 const UNSUPPORTED: Record<string, string> = {
@@ -25,7 +26,6 @@ const UNSUPPORTED: Record<string, string> = {
   pragma: 'PRAGMA',
   printf: 'printf()',
   strftime: 'strftime()',
-  julianday: 'julianday()',
   unixepoch: 'unixepoch()',
   glob: 'GLOB',
   rowid: 'rowid',
@@ -279,6 +279,11 @@ export function compileForPostgres(sql: string, orgScoped: (table: string) => bo
       t.text = 'string_agg';
       if (topLevelCommas(toks, open, close) === 0) (toks[close] as Tok).text = `::text, ',')`;
     } else if ((w === 'max' || w === 'min') && topLevelCommas(toks, open, close) > 0) t.text = w === 'max' ? 'greatest' : 'least';
+    else if (w === 'julianday') {
+      // Julian day number 2440587.5 is the Unix epoch; float8, as SQLite's real.
+      t.text = '(CAST(EXTRACT(EPOCH FROM CAST';
+      (toks[close] as Tok).text = ' AS timestamptz)) AS double precision) / 86400.0 + 2440587.5)';
+    }
   }
   let text = toks.map((t) => t.text).join('');
   if (ignoreConflicts) text = `${text.replace(/[\s;]+$/, '')} ON CONFLICT DO NOTHING`;
