@@ -4,10 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { designationFromFlags } from '../../electron/engine/ingest/designation';
 import { thrownBy } from '../helpers/errors';
-import { openTmpStore } from '../helpers/tmp';
+import { describeStores } from '../helpers/stores';
 
-describe('engine input errors', () => {
-  const store = openTmpStore();
+describeStores('engine input errors', (openStore) => {
+  const store = openStore();
   const p = store.scope({ kind: 'user', org: 'acme', user: 'u1' }, { create: true });
   const [written] = p.writeFacts([{ key: 'budget', value: '$100' }]);
   const counts = (): unknown =>
