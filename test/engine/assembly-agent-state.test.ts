@@ -1,7 +1,7 @@
 // The session's agent state in the assembled context (state_based): assumptions with their
 // confidence, expectations with their status, tentative hypotheses, active items and the
 // entities understood; of this session only, never of another, and never a superseded value.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeStores, NEEDS_SEARCH } from '../helpers/stores';
 
 const USER = { kind: 'user', org: 'acme', user: 'u1' } as const;

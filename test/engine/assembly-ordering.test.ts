@@ -4,7 +4,7 @@
 // like; complete provenance reads every fact once, in (ts, rid) order, across its pages.
 import fc from 'fast-check';
 import { Timestamp } from '../../shared/timestamp';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { validFactsOrdered, validClause, type SimpleOrder, type TimeView } from '../../electron/engine/assembly/source';
 import type { PartitionHandle } from '../../electron/engine/partition-handle';
 import { describeStores, itWhere } from '../helpers/stores';

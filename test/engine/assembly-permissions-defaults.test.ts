@@ -1,7 +1,7 @@
 // Rules every strategy shares: restricted text is withheld from a reader outside its audience
 // before any strategy ranks it (and listed as excluded for `permission`), and the defaults a
 // caller gets by naming nothing (strategy, importance).
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ASSEMBLY_STRATEGIES, AssemblyRequest, type AssemblyResult } from '../../shared/assembly';
 import { AssembleInput, ContextProbe } from '../../shared/contract';
 import { DEFAULT_STATEBENCH_BUDGET } from '../../electron/engine/assembly/statebench-runner';

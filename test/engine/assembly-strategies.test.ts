@@ -1,5 +1,5 @@
 // Each assembly strategy's order, budget and provenance on hand-built partitions (real SQLite files).
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { AssemblyResult, IncludedProvenance } from '../../shared/assembly';
 import { getTokenizer } from '../../electron/engine/assembly/tokenizer';
 import { describeStores, NEEDS_SEARCH, strategiesOn } from '../helpers/stores';

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { FactWriteBatch, writeFact } from '../../electron/engine/facts/write';
 import { Store } from '../../electron/engine/store';
 import type { FactWriteInput, WriteResult } from '../../shared/writes';

@@ -1,7 +1,7 @@
 // Bad input to any engine entry point is told the same way: a typed INVALID_INPUT error that
 // says what was being parsed and names each bad field ("(root)" when the value itself is wrong),
 // and nothing is written.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { designationFromFlags } from '../../electron/engine/ingest/designation';
 import { thrownBy } from '../helpers/errors';
 import { describeStores } from '../helpers/stores';

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { DeletionImpact, DeletionResult } from '../../../shared/deletion';
 import { dumpTables } from '../../../test/engine/support';
 import { describeStores, itWhere, SEARCH_NOT_ON_PG, type OpenStore } from '../../../test/helpers/stores';

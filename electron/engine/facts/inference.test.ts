@@ -1,7 +1,7 @@
 // The inference rules for what a write leaves unspecified, one test per rule: memory type from
 // the source, scope from cue phrases, constraints (and their type) from policy language and
 // policy sources. Each rule is checked as a pure function and through a real write.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeStores } from '../../../test/helpers/stores';
 import { inferConstraintType, inferMemoryType, inferScope, inferTimeSensitive, looksLikeConstraint } from './inference';
 

@@ -1,7 +1,7 @@
 // The supersession rules one test each (explicit cue words, implicit same-key conflict,
 // authority, temporal), the as-of history a late write leaves, the order in which a named
 // `supersedes` resolves, and the typed refusal of a capability level above the agent's maturity.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { StatelensError } from '../../../shared/errors';
 import type { Fact } from '../../../shared/domain';
 import type { PartitionHandle } from '../partition-handle';

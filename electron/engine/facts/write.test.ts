@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { splitReviewCauses } from '../../../shared/inspect';
 import { describeStores } from '../../../test/helpers/stores';
 

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Identity } from '../../../shared/domain';
 import { tmpDbPath } from '../../../test/helpers/tmp';
 import { describeStores } from '../../../test/helpers/stores';

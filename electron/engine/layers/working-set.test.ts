@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeStores } from '../../../test/helpers/stores';
 
 const USER = { kind: 'user', org: 'acme', user: 'ann' } as const;

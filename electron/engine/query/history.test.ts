@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { FactChanges, FactDetail, Timeline } from '../../../shared/inspect';
 import { codeOf } from '../../../test/helpers/errors';
 import { describeStores, type OpenStore } from '../../../test/helpers/stores';

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { SORT_COLUMNS, type FactFilterInput, type SortColumn } from '../../../shared/query';
 import { describeStores, itWhere, SEARCH_NOT_ON_PG } from '../../../test/helpers/stores';
 import type { PartitionHandle } from '../partition-handle';

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { FactPage, VALUE_PREVIEW_CHARS } from '../../../shared/inspect';
 import { codeOf } from '../../../test/helpers/errors';
 import { describeStores, itWhere, NEEDS_SEARCH, SEARCH_NOT_ON_PG } from '../../../test/helpers/stores';
