@@ -84,10 +84,10 @@ export function describeStores(
 }
 
 /** `it` on the stores that support what a test needs; elsewhere a skip that prints why. */
-export function itWhere(kind: StoreKind, supported: readonly StoreKind[], reason: string): typeof it {
-  if (supported.includes(kind)) return it;
-  console.log(`[${kind}] a test is skipped: ${reason}`);
-  return it.skip;
+export function itWhere(kind: StoreKind, supported: readonly StoreKind[], reason: string): ReturnType<typeof it.skipIf> {
+  const skipped = !supported.includes(kind);
+  if (skipped) console.log(`[${kind}] a test is skipped: ${reason}`);
+  return it.skipIf(skipped);
 }
 
 /** Full-text search (MATCH) on PostgreSQL is being ported separately. */
