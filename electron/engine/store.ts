@@ -106,29 +106,36 @@ export class Store {
     const schema = options.schema ?? DEFAULT_PG_SCHEMA;
     const conn = SyncPg.open(target, { searchPath: quoteIdent(schema) });
     try {
-      const version = checkPgSchema(inspectPgSchema(conn, schema), schema, conn.where, PG_SCHEMA_VERSION);
-      if (version < PG_SCHEMA_VERSION) {
-        throw new StatelensError(
-          'NOT_FOUND',
-          `Schema "${schema}" on ${conn.where} is not at this build's version (${version} < ${PG_SCHEMA_VERSION}): run \`statelens init\``,
-        );
-      }
-      // Other processes' commits are announced on the schema's channel (PostgreSQL migration 3).
-      conn.listen(changeChannel(schema));
-      let onBegin: ((c: SyncPg) => void) | undefined;
-      if (pgServerSetupApplied(conn, schema)) {
-        const binding = pgBindingOf(options, schema, conn.where);
-        checkPgMembership(conn, binding, { schema });
-        onBegin = (c) => bindPgTransaction(c, binding);
-      }
-      // The engine is written against better-sqlite3's Database; PgDatabase is the subset of it
-      // the engine uses (narrowing the engine's type to that subset is the next step).
-      const db = new PgDatabase(conn, { readonly: options.readonly ?? false, ...(onBegin ? { onBegin } : {}) });
-      return new Store(conn.where, db as unknown as Sqlite, options);
+      return Store.onPostgresConnection(conn, options);
     } catch (e) {
       conn.close();
       throw e;
     }
+  }
+
+  /** A store on an open PostgreSQL connection whose search_path is already `options.schema`;
+   * closing the store closes the connection (tests hand in one that outlives it). */
+  static onPostgresConnection(conn: SyncPg, options: StoreOptions & PgStoreOptions = {}): Store {
+    const schema = options.schema ?? DEFAULT_PG_SCHEMA;
+    const version = checkPgSchema(inspectPgSchema(conn, schema), schema, conn.where, PG_SCHEMA_VERSION);
+    if (version < PG_SCHEMA_VERSION) {
+      throw new StatelensError(
+        'NOT_FOUND',
+        `Schema "${schema}" on ${conn.where} is not at this build's version (${version} < ${PG_SCHEMA_VERSION}): run \`statelens init\``,
+      );
+    }
+    // Other processes' commits are announced on the schema's channel (PostgreSQL migration 3).
+    conn.listen(changeChannel(schema));
+    let onBegin: ((c: SyncPg) => void) | undefined;
+    if (pgServerSetupApplied(conn, schema)) {
+      const binding = pgBindingOf(options, schema, conn.where);
+      checkPgMembership(conn, binding, { schema });
+      onBegin = (c) => bindPgTransaction(c, binding);
+    }
+    // The engine is written against better-sqlite3's Database; PgDatabase is the subset of it
+    // the engine uses (narrowing the engine's type to that subset is the next step).
+    const db = new PgDatabase(conn, { readonly: options.readonly ?? false, ...(onBegin ? { onBegin } : {}) });
+    return new Store(conn.where, db as unknown as Sqlite, options);
   }
 
   get db(): Sqlite {

@@ -4,10 +4,10 @@
 // like; complete provenance reads every fact once, in (ts, rid) order, across its pages.
 import fc from 'fast-check';
 import { Timestamp } from '../../shared/timestamp';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { validFactsOrdered, validClause, type SimpleOrder, type TimeView } from '../../electron/engine/assembly/source';
 import type { PartitionHandle } from '../../electron/engine/partition-handle';
-import { openTmpStore } from '../helpers/tmp';
+import { describeStores, itWhere } from '../helpers/stores';
 
 const ORDER_SQL: Record<SimpleOrder, { score: string; order: string }> = {
   recent: { score: 'coalesce(julianday(coalesce(f.last_accessed_at, f.ts)), 0.0)', order: 'coalesce(f.last_accessed_at, f.ts) DESC, f.ts DESC, f.rid DESC' },
@@ -60,8 +60,16 @@ const write = (odd: boolean) =>
     scope: fc.constantFrom('global', 'global', 'hypothetical', 'session', 'task'),
   });
 
-describe('assembly read paths', () => {
-  it('ranks exactly as sorting every valid fact (recent, important, balanced)', () => {
+/** These write, straight into the table, timestamps only SQLite's julianday() reads (Julian day
+ * numbers); PostgreSQL's translation of it reads ISO date-times, all the engine itself stores. */
+const JULIAN_NUMBERS = "timestamps written as Julian day numbers are SQLite's julianday() only";
+
+describeStores('assembly read paths', (openStore, kind) => {
+  itWhere(
+    kind,
+    ['sqlite'],
+    JULIAN_NUMBERS,
+  )('ranks exactly as sorting every valid fact (recent, important, balanced)', () => {
     fc.assert(
       fc.property(
         // One partition in four has timestamps of other forms (the fast path must step aside).
@@ -72,7 +80,7 @@ describe('assembly read paths', () => {
         fc.integer({ min: -24 * 30, max: 24 * 2000 }),
         fc.option(fc.integer({ min: 0, max: 24 * 90 }), { nil: undefined }),
         (writes, first, nowHour, asOfHour) => {
-          const store = openTmpStore();
+          const store = openStore();
           try {
             const p = store.scope({ kind: 'user', org: 'o', user: 'u' }, { create: true });
             writes.forEach((w, i) => {
@@ -106,8 +114,12 @@ describe('assembly read paths', () => {
     );
   });
 
-  it('ranks a fact whose timestamp sorts before every date but reads as recent (balanced)', () => {
-    const store = openTmpStore();
+  itWhere(
+    kind,
+    ['sqlite'],
+    JULIAN_NUMBERS,
+  )('ranks a fact whose timestamp sorts before every date but reads as recent (balanced)', () => {
+    const store = openStore();
     try {
       const p = store.scope({ kind: 'user', org: 'o', user: 'u' }, { create: true });
       for (let i = 0; i < 60; i++) p.writeFact({ key: `key${i}`, value: `value ${i}`, ts: iso((i * 37) % (24 * 90)), importance: (i % 10) + 0.5 });
@@ -127,7 +139,7 @@ describe('assembly read paths', () => {
   });
 
   it('lists every fact once, in (ts, rid) order, across pages with equal timestamps', () => {
-    const store = openTmpStore();
+    const store = openStore();
     try {
       const p = store.scope({ kind: 'user', org: 'o', user: 'u' }, { create: true });
       const insert = store.db

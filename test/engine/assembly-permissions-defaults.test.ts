@@ -1,11 +1,11 @@
 // Rules every strategy shares: restricted text is withheld from a reader outside its audience
 // before any strategy ranks it (and listed as excluded for `permission`), and the defaults a
 // caller gets by naming nothing (strategy, importance).
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ASSEMBLY_STRATEGIES, AssemblyRequest, type AssemblyResult } from '../../shared/assembly';
 import { AssembleInput, ContextProbe } from '../../shared/contract';
 import { DEFAULT_STATEBENCH_BUDGET } from '../../electron/engine/assembly/statebench-runner';
-import { openTmpStore } from '../helpers/tmp';
+import { describeStores, strategiesOn, type OpenStore } from '../helpers/stores';
 
 const user = { kind: 'user', org: 'acme', user: 'u1' } as const;
 const SECRET = '[CONFIDENTIAL — restricted to HR] Dana Wu is on a performance improvement plan';
@@ -15,8 +15,8 @@ function excludedFor(r: AssemblyResult, label: string): { reason: string; detail
   return p?.status === 'excluded' ? { reason: p.reason, ...(p.detail !== undefined ? { detail: p.detail } : {}) } : undefined;
 }
 
-function setUp(department: string) {
-  const store = openTmpStore();
+function setUp(openStore: OpenStore, department: string) {
+  const store = openStore();
   const p = store.scope(user, { create: true });
   p.setIdentity({ userName: 'Sam', userId: 'u1', authority: 'engineer', department, organization: 'Acme', permissions: [] });
   p.writeFacts([
@@ -36,12 +36,12 @@ function setUp(department: string) {
   return { store, p };
 }
 
-describe('restricted facts are withheld in every strategy', () => {
+describeStores('restricted facts are withheld in every strategy', (openStore, kind) => {
   it('an identity outside the audience never sees the fact; provenance says permission', () => {
-    const { store, p } = setUp('Engineering');
+    const { store, p } = setUp(openStore, 'Engineering');
     // Accessed most recently too, so `recent` would rank it first if it reached the strategy.
     store.db.prepare("UPDATE facts SET last_accessed_at = '2026-03-02T00:00:00Z' WHERE key = 'dana_review'").run();
-    for (const strategy of ['recent', 'important', 'balanced', 'state_based', 'reference'] as const) {
+    for (const strategy of strategiesOn(kind, ['recent', 'important', 'balanced', 'state_based', 'reference'] as const)) {
       const r = p.assemble({ strategy, query: 'What do we know about Dana Wu?', budget: 2000, asOf: '2026-03-03T00:00:00Z' });
       expect(r.text, strategy).not.toContain('performance improvement');
       expect(r.text, strategy).not.toContain('salary band');
@@ -57,8 +57,8 @@ describe('restricted facts are withheld in every strategy', () => {
   });
 
   it('an identity inside the audience sees it in every strategy', () => {
-    const { store, p } = setUp('HR');
-    for (const strategy of ['recent', 'important', 'balanced', 'state_based', 'reference'] as const) {
+    const { store, p } = setUp(openStore, 'HR');
+    for (const strategy of strategiesOn(kind, ['recent', 'important', 'balanced', 'state_based', 'reference'] as const)) {
       const r = p.assemble({ strategy, query: 'What do we know about Dana Wu?', budget: 2000 });
       expect(r.text, strategy).toContain('performance improvement');
       expect(excludedFor(r, 'dana_review'), strategy).toBeUndefined();
@@ -67,21 +67,21 @@ describe('restricted facts are withheld in every strategy', () => {
   });
 
   it('a partition with no identity sees no restricted text', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     p.writeFact({ key: 'dana_review', value: SECRET });
-    for (const strategy of ['recent', 'important', 'balanced', 'reference'] as const)
+    for (const strategy of strategiesOn(kind, ['recent', 'important', 'balanced', 'reference'] as const))
       expect(p.assemble({ strategy, budget: 2000 }).text, strategy).not.toContain('Dana');
     store.close();
   });
 });
 
-describe('defaults when a caller names nothing', () => {
+describeStores('defaults when a caller names nothing', (openStore) => {
   it('balanced is the strategy of a request, an inspector assembly and a deletion probe', () => {
     expect(AssemblyRequest.parse({}).strategy).toBe('balanced');
     expect(AssembleInput.parse({ partitionId: 1 }).strategy).toBe('balanced');
     expect(ContextProbe.parse({ query: 'q' }).strategy).toBe('balanced');
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     p.writeFact({ key: 'k', value: 'v' });
     expect(p.assemble({ budget: 100 }).strategy).toBe('balanced');
@@ -90,7 +90,7 @@ describe('defaults when a caller names nothing', () => {
   });
 
   it('a fact written without importance has 1.0; a constraint starts higher', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     expect(p.getFact(p.writeFact({ key: 'logo', value: 'I like the blue logo' }).factId)?.importance).toBe(1);
     expect(p.getFact(p.writeFact({ key: 'cap', value: 'The budget must not exceed $5,000' }).factId)?.importance).toBeGreaterThan(1);

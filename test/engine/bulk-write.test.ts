@@ -4,11 +4,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { FactWriteBatch, writeFact } from '../../electron/engine/facts/write';
 import { Store } from '../../electron/engine/store';
 import type { FactWriteInput, WriteResult } from '../../shared/writes';
-import { openTmpStore, tmpDbPath } from '../helpers/tmp';
+import { tmpDbPath } from '../helpers/tmp';
+import { describeStores } from '../helpers/stores';
 
 // Keys and values that meet under one entity too (a key version, one meeting's time and day, a
 // generic key whose value names the meeting), so held rows must be found by entity as well.
@@ -111,7 +112,7 @@ function run(inputs: readonly FactWriteInput[], batchSize: number | null): { res
   }
 }
 
-describe('batched fact writes', () => {
+describeStores('batched fact writes', (openStore) => {
   it('leave the same database as one write at a time', () => {
     fc.assert(
       fc.property(fc.array(writeArb, { minLength: 1, maxLength: 14 }), fc.integer({ min: 1, max: 6 }), (inputs, batchSize) => {
@@ -125,7 +126,7 @@ describe('batched fact writes', () => {
   });
 
   it('see their own held rows: a chain inside one batch resolves like it does row by row', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const h = store.scope({ kind: 'user', org: 'acme', user: 'u1' }, { create: true });
     const r = h.writeFacts([
       { label: 'F-1', key: 'budget', value: '$200k' },

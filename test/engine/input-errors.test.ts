@@ -1,13 +1,13 @@
 // Bad input to any engine entry point is told the same way: a typed INVALID_INPUT error that
 // says what was being parsed and names each bad field ("(root)" when the value itself is wrong),
 // and nothing is written.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { designationFromFlags } from '../../electron/engine/ingest/designation';
 import { thrownBy } from '../helpers/errors';
-import { openTmpStore } from '../helpers/tmp';
+import { describeStores } from '../helpers/stores';
 
-describe('engine input errors', () => {
-  const store = openTmpStore();
+describeStores('engine input errors', (openStore) => {
+  const store = openStore();
   const p = store.scope({ kind: 'user', org: 'acme', user: 'u1' }, { create: true });
   const [written] = p.writeFacts([{ key: 'budget', value: '$100' }]);
   const counts = (): unknown =>

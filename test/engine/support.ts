@@ -2,10 +2,25 @@
 // read changed nothing), raw file bytes (to prove deleted text is gone), the full-text index's
 // vocabulary, and an independent walk of the dependency edges.
 import fs from 'node:fs';
+import { dialectOf } from '../../electron/engine/db/dialect';
 import type { Sqlite } from '../../electron/engine/db/open';
 
 /** Every row of every real table (full-text shadow tables included), in a stable order. */
 export function dumpTables(db: Sqlite): Record<string, unknown[]> {
+  if (dialectOf(db).name === 'postgres') {
+    // The store's schema is the connection's current one; rows in the order of their leading columns.
+    const names = db
+      .prepare("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name")
+      .pluck()
+      .all() as string[];
+    const columns = db.prepare('SELECT count(*) FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ?').pluck();
+    return Object.fromEntries(
+      names.map((n) => {
+        const order = Array.from({ length: Math.min(3, columns.get(n) as number) }, (_, i) => i + 1).join(', ');
+        return [n, db.prepare(`SELECT * FROM "${n}" ORDER BY ${order}`).all()];
+      }),
+    );
+  }
   const tables = db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as Array<{
     name: string;
     sql: string;

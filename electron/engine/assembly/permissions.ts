@@ -1,10 +1,15 @@
 // Permission mirroring in assembly: text carrying a sensitivity label ("[CONFIDENTIAL — restricted
 // to HR]") is withheld when the partition identity is outside its audience. The check runs in the
-// shared read stage, as a SQL function inside the queries that hand facts to strategies, so no
-// strategy — whatever its order — ever receives a fact its reader may not see; complete
-// provenance lists such facts as excluded for `permission`.
+// shared read stage, inside the queries that hand facts to strategies, so no strategy — whatever
+// its order — ever receives a fact its reader may not see; complete provenance lists such facts
+// as excluded for `permission`. SQLite calls the check as a SQL function; PostgreSQL cannot run
+// the engine's JavaScript, so there the same check judges the partition's labelled texts first
+// and the query looks each text up in the result.
 import type { Identity } from '../../../shared/domain';
+import type { PartitionContext } from '../context';
+import { dialectOf, type Dialect } from '../db/dialect';
 import type { Sqlite } from '../db/open';
+import { stmt } from '../db/statements';
 import { audienceAllows, restrictionOf } from './labels';
 
 const FUNCTION = 'statelens_withheld';
@@ -33,9 +38,9 @@ export function withheldAudience(text: string, identity: Identity | undefined): 
 
 const registered = new WeakSet<Sqlite>();
 
-/** Registers the SQL function once per connection (called before any query that uses it). */
+/** Registers the SQL function once per SQLite connection (called before any query that uses it). */
 export function ensurePermissionFunction(db: Sqlite): void {
-  if (registered.has(db)) return;
+  if (registered.has(db) || dialectOf(db).name === 'postgres') return;
   db.function(FUNCTION, { deterministic: true }, (value: unknown, reader: unknown) =>
     typeof value === 'string' ? withheldAudience(value, identityOf(typeof reader === 'string' ? reader : '')) : null,
   );
@@ -43,10 +48,41 @@ export function ensurePermissionFunction(db: Sqlite): void {
 }
 
 /** SQL: the audience withholding the text in `column` from @reader, or NULL. Only text holding a
- * "[" can be labelled, so the function runs on that alone. */
-export function withheldSql(column: string): string {
-  return `(CASE WHEN instr(${column}, '[') = 0 THEN NULL ELSE ${FUNCTION}(${column}, @reader) END)`;
+ * "[" can be labelled, so the check runs on that alone. On PostgreSQL @reader is readerBinding's
+ * map from withheld text to audience. */
+export function withheldSql(column: string, dialect: Dialect['name'] = 'sqlite'): string {
+  const check = dialect === 'postgres' ? `jsonb_extract_path_text(CAST(@reader AS jsonb), ${column})` : `${FUNCTION}(${column}, @reader)`;
+  return `(CASE WHEN instr(${column}, '[') = 0 THEN NULL ELSE ${check} END)`;
 }
 
 /** SQL: fact `f` may be shown to @reader. */
-export const READABLE_SQL = `${withheldSql('f.value')} IS NULL`;
+export const readableSql = (dialect: Dialect['name']): string => `${withheldSql('f.value', dialect)} IS NULL`;
+
+const bindings = new WeakMap<object, string>();
+
+/**
+ * The value of @reader for `reader` (a readerKey) in the partition: the key itself on SQLite; on
+ * PostgreSQL, every labelled text of the partition's facts and working items that the reader may
+ * not see, with its audience, as a JSON object (judged once per `view`, which lives for one
+ * assembly).
+ */
+export function readerBinding(ctx: PartitionContext, view: { readonly reader: string }): string {
+  if (dialectOf(ctx.db).name !== 'postgres') return view.reader;
+  const cached = bindings.get(view);
+  if (cached !== undefined) return cached;
+  const identity = identityOf(view.reader);
+  const texts = stmt<[number, number], string>(
+    ctx.db,
+    "SELECT value FROM facts WHERE partition_id = ? AND instr(value, '[') > 0 UNION SELECT value FROM working_items WHERE partition_id = ? AND instr(value, '[') > 0",
+  )
+    .pluck()
+    .all(ctx.partitionId, ctx.partitionId);
+  const withheld: Record<string, string> = {};
+  for (const text of texts) {
+    const audience = withheldAudience(text, identity);
+    if (audience !== null) withheld[text] = audience;
+  }
+  const binding = JSON.stringify(withheld);
+  bindings.set(view, binding);
+  return binding;
+}

@@ -3,13 +3,13 @@
 // streamed (iterate) so a strategy reads only as many rows as its budget can take.
 import type { Identity, OrgDocument } from '../../../shared/domain';
 import type { PartitionContext } from '../context';
-import { dialectOf } from '../db/dialect';
+import { dialectOf, type Dialect } from '../db/dialect';
 import { stmt } from '../db/statements';
 import type { FactRow } from '../facts/rows';
 import { canRead } from '../layers/documents';
 import { LATEST_SIGNALS_SQL } from '../layers/environment';
 import { getIdentity } from '../layers/identity';
-import { ensurePermissionFunction, READABLE_SQL, withheldSql } from './permissions';
+import { ensurePermissionFunction, readableSql, readerBinding, withheldSql } from './permissions';
 import type { WorkingRow } from '../layers/working-set';
 
 /** Validity "now" (is_valid) or as of a past time (from the recorded history). */
@@ -32,8 +32,8 @@ export function validClause(view: TimeView): string {
 
 function params(ctx: PartitionContext, view: TimeView, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return view.asOf === null
-    ? { pid: ctx.partitionId, reader: view.reader, ...extra }
-    : { pid: ctx.partitionId, asOf: view.asOf, reader: view.reader, ...extra };
+    ? { pid: ctx.partitionId, reader: readerBinding(ctx, view), ...extra }
+    : { pid: ctx.partitionId, asOf: view.asOf, reader: readerBinding(ctx, view), ...extra };
 }
 
 /** The facts a strategy may receive: valid in the view and readable by the view's reader. Every
@@ -41,7 +41,7 @@ function params(ctx: PartitionContext, view: TimeView, extra: Record<string, unk
  * here, before any ranking. */
 function candidateClause(ctx: PartitionContext, view: TimeView): string {
   ensurePermissionFunction(ctx.db);
-  return `${validClause(view)} AND ${READABLE_SQL}`;
+  return `${validClause(view)} AND ${readableSql(dialectOf(ctx.db).name)}`;
 }
 
 /** Why a fact may be out whatever the strategy does, as the sweep of complete provenance reads
@@ -60,24 +60,26 @@ const SWEEP_PAGE = 4096;
 
 // The now view classifies in SQL (validity is is_valid; is_valid = 1 only for active facts).
 // A valid fact its reader may not see is Withheld (with the audience as detail) before any scope.
-const WITHHELD = withheldSql('f.value');
-const ELIGIBLE_CODE = `(CASE WHEN ${WITHHELD} IS NOT NULL THEN ${SweepCode.Withheld} WHEN f.scope = 'session' THEN ${SweepCode.SessionScoped} WHEN f.scope = 'task' THEN ${SweepCode.TaskScoped} END)`;
-const ELIGIBLE_DETAIL = `coalesce(${WITHHELD}, CASE WHEN f.scope IN ('session', 'task') THEN f.scope_id END)`;
-const NOW_CODE = `CASE WHEN f.is_valid = 1 THEN ${ELIGIBLE_CODE}
-  WHEN f.status = 'proposal' THEN ${SweepCode.Proposal} ELSE ${SweepCode.Superseded} END`;
-const NOW_DETAIL = `CASE WHEN f.is_valid = 1 THEN ${ELIGIBLE_DETAIL} WHEN f.status = 'proposal' THEN f.proposal_for ELSE f.superseded_by END`;
 // As of a time, the same classification from the recorded history (VALID_AS_OF's rule); a fact
 // written after the view's time is Future, with its ts as the detail.
 const AS_OF_VALID = 'f.ts <= @asOf AND (f.valid_to IS NULL OR f.valid_to > @asOf)';
-const AS_OF_CODE = `CASE WHEN f.status = 'proposal' THEN ${SweepCode.Proposal}
-  WHEN ${AS_OF_VALID} THEN ${ELIGIBLE_CODE}
-  WHEN f.ts > @asOf THEN ${SweepCode.Future} ELSE ${SweepCode.Superseded} END`;
-const AS_OF_DETAIL = `CASE WHEN f.status = 'proposal' THEN f.proposal_for
-  WHEN ${AS_OF_VALID} THEN ${ELIGIBLE_DETAIL}
-  WHEN f.ts > @asOf THEN f.ts ELSE f.superseded_by END`;
 
-function sweepSql(view: TimeView, next: boolean): string {
-  const columns = view.asOf === null ? `f.id, f.key, ${NOW_CODE}, ${NOW_DETAIL}` : `f.id, f.key, ${AS_OF_CODE}, ${AS_OF_DETAIL}`;
+function sweepSql(view: TimeView, next: boolean, dialect: Dialect['name']): string {
+  const withheld = withheldSql('f.value', dialect);
+  const eligibleCode = `(CASE WHEN ${withheld} IS NOT NULL THEN ${SweepCode.Withheld} WHEN f.scope = 'session' THEN ${SweepCode.SessionScoped} WHEN f.scope = 'task' THEN ${SweepCode.TaskScoped} END)`;
+  const eligibleDetail = `coalesce(${withheld}, CASE WHEN f.scope IN ('session', 'task') THEN f.scope_id END)`;
+  // The now view classifies in SQL (validity is is_valid; is_valid = 1 only for active facts).
+  const columns =
+    view.asOf === null
+      ? `f.id, f.key, CASE WHEN f.is_valid = 1 THEN ${eligibleCode}
+  WHEN f.status = 'proposal' THEN ${SweepCode.Proposal} ELSE ${SweepCode.Superseded} END,
+  CASE WHEN f.is_valid = 1 THEN ${eligibleDetail} WHEN f.status = 'proposal' THEN f.proposal_for ELSE f.superseded_by END`
+      : `f.id, f.key, CASE WHEN f.status = 'proposal' THEN ${SweepCode.Proposal}
+  WHEN ${AS_OF_VALID} THEN ${eligibleCode}
+  WHEN f.ts > @asOf THEN ${SweepCode.Future} ELSE ${SweepCode.Superseded} END,
+  CASE WHEN f.status = 'proposal' THEN f.proposal_for
+  WHEN ${AS_OF_VALID} THEN ${eligibleDetail}
+  WHEN f.ts > @asOf THEN f.ts ELSE f.superseded_by END`;
   return `SELECT ${columns} FROM facts f WHERE f.partition_id = @pid${next ? ' AND (f.ts, f.rid) > (@ts, @rid)' : ''} ORDER BY f.ts, f.rid LIMIT ${SWEEP_PAGE}`;
 }
 
@@ -85,8 +87,9 @@ function sweepSql(view: TimeView, next: boolean): string {
  * by key along the (partition_id, ts, rid) index. */
 export function* allFactPages(ctx: PartitionContext, view: TimeView): Generator<SweepRow[]> {
   ensurePermissionFunction(ctx.db);
-  const first = stmt<[Record<string, unknown>], unknown[]>(ctx.db, sweepSql(view, false)).raw(true);
-  const next = stmt<[Record<string, unknown>], unknown[]>(ctx.db, sweepSql(view, true)).raw(true);
+  const dialect = dialectOf(ctx.db).name;
+  const first = stmt<[Record<string, unknown>], unknown[]>(ctx.db, sweepSql(view, false, dialect)).raw(true);
+  const next = stmt<[Record<string, unknown>], unknown[]>(ctx.db, sweepSql(view, true, dialect)).raw(true);
   const at = stmt<[string], unknown[]>(ctx.db, 'SELECT ts, rid FROM facts WHERE id = ?').raw(true);
   let page = first.all(params(ctx, view));
   for (;;) {
@@ -141,7 +144,7 @@ function rawStmt(ctx: PartitionContext, sql: string) {
 
 /** Facts by row id, read in one statement (rows of other partitions are not returned). */
 export function leanFacts(ctx: PartitionContext, rids: readonly number[]): Map<number, LeanFact> {
-  const rows = rawStmt(ctx, `SELECT ${LEAN} FROM facts f WHERE f.rid IN (SELECT value FROM json_each(@rids)) AND +f.partition_id = @pid`).all({
+  const rows = rawStmt(ctx, `SELECT ${LEAN} FROM facts f WHERE f.rid IN (SELECT CAST(value AS INTEGER) FROM json_each(@rids)) AND +f.partition_id = @pid`).all({
     rids: JSON.stringify(rids),
     pid: ctx.partitionId,
   });
@@ -234,7 +237,7 @@ export function* validFactsOrdered(
 export function rankingInputs(ctx: PartitionContext, rids: readonly number[]): Map<number, { importance: number; ts: string; touched: string }> {
   const rows = rawStmt(
     ctx,
-    `SELECT f.rid, f.importance, f.ts, ${RECENT_AT} FROM facts f WHERE f.rid IN (SELECT value FROM json_each(@rids)) AND +f.partition_id = @pid`,
+    `SELECT f.rid, f.importance, f.ts, ${RECENT_AT} FROM facts f WHERE f.rid IN (SELECT CAST(value AS INTEGER) FROM json_each(@rids)) AND +f.partition_id = @pid`,
   ).all({ rids: JSON.stringify(rids), pid: ctx.partitionId }) as Array<[number, number, string, string]>;
   return new Map(rows.map(([rid, importance, ts, touched]) => [rid, { importance, ts, touched }]));
 }
@@ -540,9 +543,9 @@ export function sessionItems(
   ensurePermissionFunction(ctx.db);
   const rows = stmt<[Record<string, unknown>], WorkingRow & { withheld: string | null }>(
     ctx.db,
-    `SELECT id, session_id, key, value, item_type, speaker, turn_index, created_at, expires_at, priority, ${withheldSql('value')} AS withheld
+    `SELECT id, session_id, key, value, item_type, speaker, turn_index, created_at, expires_at, priority, ${withheldSql('value', dialectOf(ctx.db).name)} AS withheld
      FROM working_items WHERE partition_id = @pid AND session_id = @sid ORDER BY created_at DESC, rid DESC LIMIT @limit`,
-  ).all({ pid: ctx.partitionId, sid: sessionId, limit: WORKING_LIMIT, reader: view.reader });
+  ).all({ pid: ctx.partitionId, sid: sessionId, limit: WORKING_LIMIT, reader: readerBinding(ctx, view) });
   const items: WorkingRow[] = [];
   const withheld: Array<{ item: WorkingRow; audience: string }> = [];
   for (const { withheld: audience, ...item } of rows.reverse()) {

@@ -1,9 +1,10 @@
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { DeletionImpact, DeletionResult } from '../../../shared/deletion';
 import { dumpTables } from '../../../test/engine/support';
-import { openTmpStore } from '../../../test/helpers/tmp';
+import { describeStores, itWhere, SEARCH_NOT_ON_PG, type OpenStore } from '../../../test/helpers/stores';
 import { auditRowToEntry } from '../audit/audit';
+import { dialectOf } from '../db/dialect';
 import { verifyDatabase } from '../verify/verify';
 import type { PartitionHandle } from '../partition-handle';
 import { Store } from '../store';
@@ -11,8 +12,8 @@ import { Store } from '../store';
 const user = { kind: 'user', org: 'acme', user: 'u1' } as const;
 const actor = { actor: 'tester', reason: 'test' };
 
-function setup(): { store: Store; p: PartitionHandle } {
-  const store = openTmpStore();
+function setup(openStore: OpenStore): { store: Store; p: PartitionHandle } {
+  const store = openStore();
   return { store, p: store.scope(user, { create: true }) };
 }
 
@@ -21,14 +22,18 @@ function chain(p: PartitionHandle, key = 'city', values = ['Paris', 'Berlin', 'R
   return values.map((value) => p.writeFact({ key, value }).factId);
 }
 
+/** `verify` is SQLite's (page integrity, the foreign-key pragma, FTS5, walks in rowid temp
+ * tables); on PostgreSQL the server's own constraints (the fact pointers are deferred foreign
+ * keys, checked before the delete's audit) are what keeps a pointer from dangling. */
 function expectVerified(store: Store): void {
+  if (dialectOf(store.db).name === 'postgres') return;
   const report = verifyDatabase(store);
   expect(report.checks.filter((c) => !c.ok)).toEqual([]);
 }
 
-describe('deleting from supersession chains', () => {
+describeStores('deleting from supersession chains', (openStore) => {
   it('relinks around a deleted middle version; the older one stays superseded', () => {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     const [a, b, c] = chain(p);
     const result = p.deleteFacts({ ids: [b!] }, actor);
     expect(DeletionResult.parse(result)).toEqual(result);
@@ -41,7 +46,7 @@ describe('deleting from supersession chains', () => {
   });
 
   it('deleting the valid head leaves its predecessor superseded, with no successor and a recorded reason', () => {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     const [a, b] = chain(p, 'city', ['Paris', 'Berlin']);
     p.deleteFacts({ ids: [b!] }, actor);
     const old = p.getFact(a!);
@@ -53,7 +58,7 @@ describe('deleting from supersession chains', () => {
   });
 
   it('deleting the first version clears the next one’s supersedes', () => {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     const [a, b] = chain(p, 'city', ['Paris', 'Berlin']);
     p.deleteFacts({ ids: [a!] }, actor);
     expect(p.getFact(b!)).toMatchObject({ isValid: true, supersedes: null });
@@ -61,7 +66,7 @@ describe('deleting from supersession chains', () => {
   });
 
   it('deletes whole chains and non-adjacent versions at once without a dangling pointer', () => {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     const [a, b, c, d, e] = chain(p, 'k', ['1', '2', '3', '4', '5']);
     const [x, y] = chain(p, 'other', ['x', 'y']);
     const result = p.deleteFacts({ ids: [a!, c!, e!, x!, y!] }, actor);
@@ -78,7 +83,7 @@ describe('deleting from supersession chains', () => {
   });
 
   it('re-points a proposal at its target’s successor, and clears it when nothing follows', () => {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     const policy = p.writeFact({ key: 'discount', value: 'Max 15%', source: { type: 'policy', authority: 'policy' } });
     const proposal = p.writeFact({ key: 'discount', value: 'Offer 25%', source: { type: 'user', authority: 'intern' } });
     expect(proposal.outcome).toBe('proposal');
@@ -97,7 +102,7 @@ describe('deleting from supersession chains', () => {
   });
 
   it('a stale write stays superseded when the fact that beat it is deleted', () => {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     p.writeFact({ key: 'stock_price', value: '$100', ts: '2026-01-01T00:00:00Z' });
     const newer = p.writeFact({ key: 'stock_price', value: '$95', ts: '2026-01-15T00:00:00Z' });
     const stale = p.writeFact({ key: 'stock_price', value: '$90', ts: '2026-01-10T00:00:00Z' });
@@ -109,9 +114,9 @@ describe('deleting from supersession chains', () => {
   });
 });
 
-describe('dependents', () => {
+describeStores('dependents', (openStore) => {
   it('flags transitive dependents (not the deleted ones) with the cause, safe against cycles', () => {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     const base = p.writeFact({ key: 'budget', value: '$200k' }).factId;
     const d1 = p.writeFact({ key: 'decision', value: 'buy', dependsOn: [base] }).factId;
     const d2 = p.writeFact({ key: 'plan', value: 'q4', dependsOn: [d1] }).factId;
@@ -135,7 +140,7 @@ describe('dependents', () => {
   });
 
   it('rewrites an older flag that quoted a now-deleted cause’s key', () => {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     const base = p.writeFact({ key: 'secret_budget_key', value: '$200k' }).factId;
     const dep = p.writeFact({ key: 'decision', value: 'buy', dependsOn: [base] }).factId;
     const newer = p.writeFact({ key: 'secret_budget_key', value: 'actually $100k' }).factId;
@@ -148,9 +153,13 @@ describe('dependents', () => {
   });
 });
 
-describe('selections', () => {
-  it('deletes everything matching a filter in this partition only', () => {
-    const store = openTmpStore();
+describeStores('selections', (openStore, kind) => {
+  itWhere(
+    kind,
+    ['sqlite'],
+    SEARCH_NOT_ON_PG,
+  )('deletes everything matching a filter in this partition only', () => {
+    const store = openStore();
     const p = store.scope(user, { create: true });
     const q = store.scope({ kind: 'user', org: 'acme', user: 'u2' }, { create: true });
     p.writeFact({ key: 'colour', value: 'the colour is teal' });
@@ -167,8 +176,12 @@ describe('selections', () => {
     expectVerified(store);
   });
 
-  it('filters by validity, key, source and time', () => {
-    const { store, p } = setup();
+  itWhere(
+    kind,
+    ['sqlite'],
+    SEARCH_NOT_ON_PG,
+  )('filters by validity, key, source and time', () => {
+    const { store, p } = setup(openStore);
     chain(p, 'city', ['Paris', 'Berlin', 'Rome']);
     p.writeFact({ key: 'tz', value: 'CET', ts: '2020-01-01T00:00:00Z', source: { type: 'system' } });
     expect(p.previewDeletion({ filter: { validity: 'superseded' } }).toDelete).toBe(2);
@@ -187,7 +200,7 @@ describe('selections', () => {
   });
 
   it('refuses ids that are not facts of this partition, changing nothing', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     const q = store.scope({ kind: 'organizational', org: 'other' }, { create: true });
     const mine = p.writeFact({ key: 'a', value: '1' }).factId;
@@ -199,8 +212,12 @@ describe('selections', () => {
     expect(dumpTables(store.db)).toEqual(before);
   });
 
-  it('previews on a read-only connection and refuses to delete there', () => {
-    const { store, p } = setup();
+  itWhere(
+    kind,
+    ['sqlite'],
+    'a read-only reopening of the same store is a SQLite file here',
+  )('previews on a read-only connection and refuses to delete there', () => {
+    const { store, p } = setup(openStore);
     const [, b] = chain(p);
     store.close();
     const ro = Store.open(store.path, { readonly: true });
@@ -212,7 +229,7 @@ describe('selections', () => {
   });
 
   it('rejects bad input with a typed error', () => {
-    const { p } = setup();
+    const { p } = setup(openStore);
     const id = p.writeFact({ key: 'a', value: '1' }).factId;
     expect(() => p.deleteFacts({ ids: [] }, actor)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
     expect(() => p.deleteFacts({ ids: [id] }, { actor: '  ' })).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
@@ -222,11 +239,15 @@ describe('selections', () => {
   });
 });
 
-describe('a selection that could mean "everything"', () => {
+describeStores('a selection that could mean "everything"', (openStore, kind) => {
   const meaningless = ['', ' ', '*', '"', '"((', '^', '()', '...', '-- **'];
 
-  it('refuses a search with no word to look for, in the preview and the delete, deleting nothing', () => {
-    const { store, p } = setup();
+  itWhere(
+    kind,
+    ['sqlite'],
+    SEARCH_NOT_ON_PG,
+  )('refuses a search with no word to look for, in the preview and the delete, deleting nothing', () => {
+    const { store, p } = setup(openStore);
     chain(p);
     p.writeFact({ key: 'note', value: 'keep me' });
     const before = dumpTables(store.db);
@@ -246,7 +267,7 @@ describe('a selection that could mean "everything"', () => {
   });
 
   it('refuses a filter that restricts nothing; only { all: true } deletes the whole partition', () => {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     chain(p);
     const other = store.scope({ kind: 'user', org: 'acme', user: 'u2' }, { create: true });
     const kept = other.writeFact({ key: 'x', value: 'elsewhere' }).factId;
@@ -267,8 +288,12 @@ describe('a selection that could mean "everything"', () => {
     expectVerified(store);
   });
 
-  it('echoes the selection as applied: each filter condition in words, the ids, or all', () => {
-    const { p } = setup();
+  itWhere(
+    kind,
+    ['sqlite'],
+    SEARCH_NOT_ON_PG,
+  )('echoes the selection as applied: each filter condition in words, the ids, or all', () => {
+    const { p } = setup(openStore);
     const [a] = chain(p);
     const echo = p.previewDeletion({ filter: { validity: 'superseded', memoryTypes: [], search: '  paris!  "ber ', authorities: ['', 'manager'] } }).selection;
     expect(DeletionImpact.shape.selection.parse(echo)).toEqual(echo);
@@ -284,9 +309,9 @@ describe('a selection that could mean "everything"', () => {
   });
 });
 
-describe('preview and audit', () => {
+describeStores('preview and audit', (openStore, kind) => {
   it('previewing changes nothing and predicts exactly what the delete does', () => {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     const [a, b, c] = chain(p);
     const dep = p.writeFact({ key: 'trip', value: 'go', dependsOn: [b!] }).factId;
     p.writeFact({ key: 'city', value: 'maybe Oslo', source: { type: 'user', authority: 'guest' } });
@@ -307,8 +332,12 @@ describe('preview and audit', () => {
     });
   });
 
-  it('audits who, when, why and which ids, never the text', () => {
-    const { store, p } = setup();
+  itWhere(
+    kind,
+    ['sqlite'],
+    SEARCH_NOT_ON_PG,
+  )('audits who, when, why and which ids, never the text', () => {
+    const { store, p } = setup(openStore);
     const id = p.writeFact({ key: 'diagnosis_zq81', value: 'private-value-zq82', label: 'label-zq83' }).factId;
     const result = p.deleteFacts({ filter: { search: 'private' } }, { actor: 'dana', reason: 'asked to forget' });
     const row = store.db.prepare('SELECT * FROM audit_log ORDER BY id DESC LIMIT 1').get() as Parameters<typeof auditRowToEntry>[0];
@@ -320,7 +349,7 @@ describe('preview and audit', () => {
   });
 
   it('redacts a deleted key quoted by the write path in supersession reasons', () => {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     p.writeFact({ key: 'old_key_zq90', value: 'v1' });
     const b = p.writeFact({ key: 'new_key', value: 'v2', supersedes: 'old_key_zq90' });
     expect(JSON.stringify(store.db.prepare('SELECT reason FROM audit_log').all())).toContain('old_key_zq90');
@@ -331,9 +360,9 @@ describe('preview and audit', () => {
   });
 });
 
-describe('transaction and progress', () => {
+describeStores('transaction and progress', (openStore, kind) => {
   it('reports progress by phase, and a throw from it rolls everything back', () => {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     const ids = p.writeFacts(Array.from({ length: 1200 }, (_, i) => ({ key: `k${i}`, value: `value ${i}` }))).map((r) => r.factId);
     const before = dumpTables(store.db);
     expect(() =>
@@ -348,21 +377,29 @@ describe('transaction and progress', () => {
       ),
     ).toThrow(/cancelled by the test/);
     expect(dumpTables(store.db)).toEqual(before);
-    expect(store.db.prepare("SELECT v FROM facts_fts_config WHERE k = 'secure-delete'").pluck().get()).toBe(1);
+    // SQLite's full-text index gets its row-by-row secure delete back (a bulk delete turns it off).
+    if (kind === 'sqlite') expect(store.db.prepare("SELECT v FROM facts_fts_config WHERE k = 'secure-delete'").pluck().get()).toBe(1);
 
     const seen: Array<[number, number, string]> = [];
     const result = p.deleteFacts({ ids }, { actor: 'x', onProgress: (done, total, phase) => seen.push([done, total, phase]) });
     expect(result.deleted).toBe(1200);
     const phases = [...new Set(seen.map((s) => s[2]))];
-    expect(phases).toEqual(['plan', 'delete', 'index', 'relink', 'audit', 'scrub', 'done']);
+    // 'index': SQLite merges its full-text index once after a bulk delete; PostgreSQL's follows the rows.
+    expect(phases).toEqual(
+      kind === 'sqlite' ? ['plan', 'delete', 'index', 'relink', 'audit', 'scrub', 'done'] : ['plan', 'delete', 'relink', 'audit', 'scrub', 'done'],
+    );
     const deletes = seen.filter((s) => s[2] === 'delete').map((s) => s[0]);
     expect(deletes).toEqual([0, 500, 1000, 1200]);
     expect(p.allFacts()).toEqual([]);
     expectVerified(store);
   });
 
-  it('reports an incomplete scrub while another connection holds the WAL, then completes later', () => {
-    const { store, p } = setup();
+  itWhere(
+    kind,
+    ['sqlite'],
+    "the WAL checkpoint and free-space scrub are SQLite's (PostgreSQL's scrub is tested in test/engine/deletion-privacy-postgres.test.ts)",
+  )('reports an incomplete scrub while another connection holds the WAL, then completes later', () => {
+    const { store, p } = setup(openStore);
     const id = p.writeFact({ key: 'k', value: 'value held by a reader' }).factId;
     p.writeFact({ key: 'other', value: 'another' });
     const reader = new Database(store.path, { readonly: true });
@@ -381,9 +418,13 @@ describe('transaction and progress', () => {
   });
 });
 
-describe('query plans', () => {
-  it('every statement of a deletion walks an index or a temp table, never the whole facts table', async () => {
-    const { store, p } = setup();
+describeStores('query plans', (openStore, kind) => {
+  itWhere(
+    kind,
+    ['sqlite'],
+    "EXPLAIN QUERY PLAN is SQLite's",
+  )('every statement of a deletion walks an index or a temp table, never the whole facts table', async () => {
+    const { store, p } = setup(openStore);
     chain(p);
     const sql = await import('./sql');
     const db = store.db;

@@ -6,12 +6,14 @@ import { StatelensError } from '../../../shared/errors';
 import type { DeletionSelection, DeletionSelectionInput } from '../../../shared/query';
 import { recordAudit } from '../audit/audit';
 import type { PartitionContext, WritablePartition } from '../context';
+import { dialectOf } from '../db/dialect';
 import { stmt } from '../db/statements';
 import { buildPlan, clearPlan, parseSelection, readImpact } from './plan';
 import { redactDeletedRefs } from './redact';
 import { parseInput } from '../query/validate';
 import { enforceReferences, withoutForeignKeyEnforcement } from './references';
 import { needlesFor, scrubDeletedText, type DeletedText } from './scrub';
+import { scrubPostgres } from './scrub-pg';
 import {
   ALL_SELECTED_IDS,
   DELETED_TEXTS,
@@ -97,7 +99,9 @@ function apply(ctx: PartitionContext, selection: DeletionSelection, meta: Deleti
   // page and leave stale copies of neighbouring cells in free space, which must not be ours.
   // The pointers at deleted rows are repaired below, and every reference checked, before commit.
   onProgress?.(0, total, 'delete');
-  const bulk = total >= BULK_MIN && total * BULK_SHARE >= (stmt<[], number>(db, 'SELECT max(rid) FROM facts').pluck().get() ?? 0);
+  // SQLite's full-text index is a table of its own; PostgreSQL's GIN index follows the rows.
+  const bulk =
+    dialectOf(db).name === 'sqlite' && total >= BULK_MIN && total * BULK_SHARE >= (stmt<[], number>(db, 'SELECT max(rid) FROM facts').pluck().get() ?? 0);
   if (bulk) stmt(db, FTS_SECURE_DELETE_OFF).run();
   let done = 0;
   try {
@@ -163,7 +167,8 @@ function apply(ctx: PartitionContext, selection: DeletionSelection, meta: Deleti
   };
 }
 
-/** Deletes `selection` in one transaction, then scrubs the text from the file and its WAL. */
+/** Deletes `selection` in one transaction, then scrubs the text from the file and its WAL (on
+ * PostgreSQL, from the table and index files: see scrub-pg). */
 export function deleteFacts(partition: WritablePartition, selection: DeletionSelectionInput, options: DeleteOptions): DeletionResult {
   const ctx = partition.ctx;
   const parsed = parseSelection(selection);
@@ -179,7 +184,7 @@ export function deleteFacts(partition: WritablePartition, selection: DeletionSel
   };
   if (total === 0) return { ...applied.result, scrub: null };
   after('scrub');
-  const scrub = scrubDeletedText(ctx.db, partition.path, needlesFor(ctx.db, applied.texts));
+  const scrub = dialectOf(ctx.db).name === 'postgres' ? scrubPostgres(ctx.db) : scrubDeletedText(ctx.db, partition.path, needlesFor(ctx.db, applied.texts));
   after('done');
   return { ...applied.result, scrub };
 }

@@ -7,6 +7,7 @@ import { DELETION_LIST_LIMIT, type DeletionImpact, type PointerChange, type Sele
 import { StatelensError } from '../../../shared/errors';
 import type { FactStatus } from '../../../shared/domain';
 import type { PartitionContext } from '../context';
+import { dialectOf } from '../db/dialect';
 import type { Sqlite } from '../db/open';
 import { stmt } from '../db/statements';
 import { guardSearch } from '../query/fts';
@@ -32,6 +33,7 @@ import {
   RELINK_PLANS,
   SELECT_IDS,
   SUCCESSORS,
+  PG_TEMP_TABLES,
   TEMP_TABLES,
   selectByFilter,
   walkDeadEnds,
@@ -57,7 +59,7 @@ export function parseSelection(selection: DeletionSelectionInput): DeletionSelec
 }
 
 export function clearPlan(db: Sqlite): void {
-  db.exec(TEMP_TABLES);
+  db.exec(dialectOf(db).name === 'postgres' ? PG_TEMP_TABLES : TEMP_TABLES);
   db.exec(CLEAR_TEMP_TABLES);
 }
 

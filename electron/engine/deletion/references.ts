@@ -4,6 +4,7 @@
 // off and does the enforcement itself, set-based, from the schema's own foreign-key list:
 // cascades are applied and any reference still naming a deleted fact aborts the transaction.
 import { StatelensError } from '../../../shared/errors';
+import { dialectOf } from '../db/dialect';
 import type { Sqlite } from '../db/open';
 
 interface Reference {
@@ -30,6 +31,9 @@ export function referencesToFacts(db: Sqlite): Reference[] {
 /** Runs `fn` with foreign-key enforcement off (a no-op inside an open transaction, where the
  * deferred constraints then do the same job), restoring the previous setting. */
 export function withoutForeignKeyEnforcement<T>(db: Sqlite, fn: () => T): T {
+  // PostgreSQL: the pointers between facts are deferred constraints (checked at commit) and the
+  // server applies the cascades itself, so there is no enforcement to switch off.
+  if (dialectOf(db).name === 'postgres') return fn();
   const previous = db.pragma('foreign_keys', { simple: true }) as number;
   if (!db.inTransaction) db.pragma('foreign_keys = OFF');
   try {
@@ -45,6 +49,12 @@ export function withoutForeignKeyEnforcement<T>(db: Sqlite, fn: () => T): T {
  * caller's transaction rolls back) when a reference would be left dangling.
  */
 export function enforceReferences(db: Sqlite): void {
+  if (dialectOf(db).name === 'postgres') {
+    // The server did the cascades; checking the deferred constraints now fails the delete here,
+    // before the audit, rather than at commit.
+    db.exec('SET CONSTRAINTS ALL IMMEDIATE');
+    return;
+  }
   for (const ref of referencesToFacts(db)) {
     const t = quote(ref.table);
     const c = quote(ref.column);

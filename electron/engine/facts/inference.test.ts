@@ -1,13 +1,13 @@
 // The inference rules for what a write leaves unspecified, one test per rule: memory type from
 // the source, scope from cue phrases, constraints (and their type) from policy language and
 // policy sources. Each rule is checked as a pure function and through a real write.
-import { describe, expect, it } from 'vitest';
-import { openTmpStore } from '../../../test/helpers/tmp';
+import { expect, it } from 'vitest';
+import { describeStores } from '../../../test/helpers/stores';
 import { inferConstraintType, inferMemoryType, inferScope, inferTimeSensitive, looksLikeConstraint } from './inference';
 
 const user = { kind: 'user', org: 'acme', user: 'u1' } as const;
 
-describe('memory type inference', () => {
+describeStores('memory type inference', (openStore) => {
   it('is organizational for policy and system sources', () => {
     for (const source of ['policy', 'system', 'finance_system', 'hr_system', 'Policy', 'crm_system']) {
       expect(inferMemoryType(source), source).toBe('organizational');
@@ -25,7 +25,7 @@ describe('memory type inference', () => {
   });
 
   it('is applied to a write that leaves it out, and a stated memory type wins', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     const typeOf = (id: string): string | undefined => p.getFact(id)?.memoryType;
     expect(typeOf(p.writeFact({ key: 'travel_cap', value: 'Economy only', source: { type: 'policy' } }).factId)).toBe('organizational');
@@ -39,7 +39,7 @@ describe('memory type inference', () => {
   });
 });
 
-describe('scope inference from cues', () => {
+describeStores('scope inference from cues', (openStore) => {
   it('"what if" and "hypothetically" make a fact hypothetical', () => {
     expect(inferScope('What if we moved the launch to May?')).toBe('hypothetical');
     expect(inferScope('Hypothetically, the budget could be $2M')).toBe('hypothetical');
@@ -63,7 +63,7 @@ describe('scope inference from cues', () => {
   });
 
   it('is applied to a write that leaves it out; a stated scope wins; scoped facts do not replace global ones', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     const scopeOf = (id: string): string | undefined => p.getFact(id)?.scope;
     const global = p.writeFact({ key: 'budget', value: '$200k' });
@@ -79,7 +79,7 @@ describe('scope inference from cues', () => {
   });
 });
 
-describe('constraint detection', () => {
+describeStores('constraint detection', (openStore) => {
   it('recognises policy language in any source, and every fact from a policy source', () => {
     for (const text of [
       'Spend must not exceed $50k',
@@ -109,7 +109,7 @@ describe('constraint detection', () => {
   });
 
   it('is applied to writes: flagged, typed, weighted; plain facts are not constraints; stated values win', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     const constraint = (id: string): [boolean | undefined, string | null | undefined] => {
       const f = p.getFact(id);
@@ -130,7 +130,7 @@ describe('constraint detection', () => {
   });
 });
 
-describe('words, not substrings', () => {
+describeStores('words, not substrings', (openStore) => {
   it('time-sensitive keys are recognised by their words', () => {
     for (const key of ['stock_price', 'exchangeRate', 'order-status', 'inventory', 'queue_eta']) expect(inferTimeSensitive(key), key).toBe(true);
     for (const key of ['corporate_card_limit', 'generate_report', 'operator', 'statusline_font']) {
@@ -154,7 +154,7 @@ describe('words, not substrings', () => {
   });
 
   it('the accepted proposal supersedes the old vendor', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     const old = p.writeFact({ key: 'vendor', value: 'Initech is our vendor' });
     const r = p.writeFact({ key: 'vendor', value: 'The proposal to switch to Globex was accepted' });

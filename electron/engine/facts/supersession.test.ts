@@ -1,11 +1,11 @@
 // The supersession rules one test each (explicit cue words, implicit same-key conflict,
 // authority, temporal), the as-of history a late write leaves, the order in which a named
 // `supersedes` resolves, and the typed refusal of a capability level above the agent's maturity.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { StatelensError } from '../../../shared/errors';
 import type { Fact } from '../../../shared/domain';
 import type { PartitionHandle } from '../partition-handle';
-import { openTmpStore } from '../../../test/helpers/tmp';
+import { describeStores } from '../../../test/helpers/stores';
 
 const user = { kind: 'user', org: 'acme', user: 'u1' } as const;
 const day = (d: number): string => `2026-01-${String(d).padStart(2, '0')}T00:00:00.000Z`;
@@ -27,11 +27,11 @@ function valuesAsOf(p: PartitionHandle, at: string, key: string): string[] {
     .map((f) => f.value);
 }
 
-describe('explicit rule: correction cue words', () => {
+describeStores('explicit rule: correction cue words', (openStore) => {
   it.each(['actually', 'changed', 'moved', 'correction', 'instead', 'now', 'new', 'updated'])(
     '"%s" supersedes the current fact of the key as explicit',
     (cue) => {
-      const store = openTmpStore();
+      const store = openStore();
       const p = store.scope(user, { create: true });
       const old = p.writeFact({ key: 'address', value: '123 Main St' });
       const r = p.writeFact({ key: 'address', value: `${cue}: 456 Oak Ave` });
@@ -44,7 +44,7 @@ describe('explicit rule: correction cue words', () => {
   );
 
   it('a cue word inside another word is not a cue (the change is implicit)', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     p.writeFact({ key: 'venue', value: 'Room 4' });
     expect(p.writeFact({ key: 'venue', value: 'Renewal hall, known place' }).rule).toBe('implicit');
@@ -52,9 +52,9 @@ describe('explicit rule: correction cue words', () => {
   });
 });
 
-describe('implicit rule: same key, conflicting value', () => {
+describeStores('implicit rule: same key, conflicting value', (openStore) => {
   it('supersedes the current fact of the same key and scope, and nothing else', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     const tue = p.writeFact({ key: 'meeting', value: 'Tuesday 2pm' });
     const other = p.writeFact({ key: 'lunch', value: 'noon' });
@@ -72,12 +72,12 @@ describe('implicit rule: same key, conflicting value', () => {
   });
 });
 
-describe('authority rule: policy > executive > manager > employee/peer > guest', () => {
+describeStores('authority rule: policy > executive > manager > employee/peer > guest', (openStore) => {
   const LADDER = ['guest', 'employee', 'manager', 'executive', 'policy'] as const;
 
   it('a higher authority supersedes a lower one, recorded as the authority rule', () => {
     for (let lo = 0; lo < LADDER.length - 1; lo++) {
-      const store = openTmpStore();
+      const store = openStore();
       const p = store.scope(user, { create: true });
       const low = p.writeFact({ key: 'discount', value: 'We can offer 25%', source: { type: 'user', authority: LADDER[lo] } });
       const high = p.writeFact({ key: 'discount', value: 'Max discount is 15%', source: { type: 'user', authority: LADDER[lo + 1] } });
@@ -89,7 +89,7 @@ describe('authority rule: policy > executive > manager > employee/peer > guest',
   it('a lower authority never supersedes a higher one: its write is a visible subordinate proposal', () => {
     for (let hi = 1; hi < LADDER.length; hi++) {
       for (let lo = 0; lo < hi; lo++) {
-        const store = openTmpStore();
+        const store = openStore();
         const p = store.scope(user, { create: true });
         const high = p.writeFact({ key: 'discount', value: 'Max discount is 15%', source: { type: 'user', authority: LADDER[hi] } });
         // Even a correction cue and a newer timestamp do not let it through.
@@ -116,7 +116,7 @@ describe('authority rule: policy > executive > manager > employee/peer > guest',
   });
 
   it('an intern cannot override the CFO policy; a policy source outranks without an authority', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     p.writeFact({ key: 'policy', value: 'max 15%', source: { type: 'policy', identity: 'CFO', authority: 'executive' } });
     expect(p.writeFact({ key: 'policy', value: "Let's offer 25%", source: { type: 'user', authority: 'intern' } }).outcome).toBe('proposal');
@@ -127,9 +127,9 @@ describe('authority rule: policy > executive > manager > employee/peer > guest',
   });
 });
 
-describe('temporal rule: on time-sensitive facts the newer timestamp wins', () => {
+describeStores('temporal rule: on time-sensitive facts the newer timestamp wins', (openStore) => {
   it('a newer timestamp supersedes as temporal; a late write with an older one does not supersede', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     const jan1 = p.writeFact({ key: 'stock_price', value: '$100', ts: day(1) });
     expect(p.getFact(jan1.factId)?.timeSensitive).toBe(true);
@@ -144,7 +144,7 @@ describe('temporal rule: on time-sensitive facts the newer timestamp wins', () =
   });
 
   it('applies to keys marked time-sensitive, and not to other keys (there arrival order wins)', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     p.writeFact({ key: 'fx_eur', value: '1.08', ts: day(15), timeSensitive: true });
     expect(p.writeFact({ key: 'fx_eur', value: '1.02', ts: day(10) }).outcome).toBe('stale');
@@ -155,9 +155,9 @@ describe('temporal rule: on time-sensitive facts the newer timestamp wins', () =
   });
 });
 
-describe('as-of history after a late write', () => {
+describeStores('as-of history after a late write', (openStore) => {
   it('the late write holds [its ts, the next ts) and its predecessor ends at its ts', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     const a = p.writeFact({ key: 'stock_price', value: '$100', ts: day(1) });
     const c = p.writeFact({ key: 'stock_price', value: '$95', ts: day(15) });
@@ -175,7 +175,7 @@ describe('as-of history after a late write', () => {
   });
 
   it('a late write between two older facts splits only the window that held its ts', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     p.writeFact({ key: 'stock_price', value: '$100', ts: day(1) });
     p.writeFact({ key: 'stock_price', value: '$105', ts: day(5) });
@@ -195,7 +195,7 @@ describe('as-of history after a late write', () => {
   });
 
   it('a late write never takes a window from a higher-authority fact', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     p.writeFact({ key: 'stock_price', value: '$100', ts: day(1), source: { type: 'user', authority: 'employee' } });
     p.writeFact({ key: 'stock_price', value: '$95', ts: day(15), source: { type: 'user', authority: 'employee' } });
@@ -211,7 +211,7 @@ describe('as-of history after a late write', () => {
   });
 
   it('an older-timestamped write that wins by arrival holds the key from its ts on', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     p.writeFact({ key: 'office', value: 'Lisbon', ts: day(1) });
     p.writeFact({ key: 'office', value: 'Madrid', ts: day(8) });
@@ -236,10 +236,10 @@ describe('as-of history after a late write', () => {
       { key: 'office', value: 'Faro', ts: day(10) },
     ];
     const history = (p: PartitionHandle): Array<[string, string, string | null]> => p.allFacts().map((f) => [f.value, f.ts, f.validTo]);
-    const one = openTmpStore();
+    const one = openStore();
     const p1 = one.scope(user, { create: true });
     for (const w of writes) p1.writeFact(w);
-    const many = openTmpStore();
+    const many = openStore();
     const p2 = many.scope(user, { create: true });
     p2.writeFacts(writes);
     expect(history(p2)).toEqual(history(p1));
@@ -248,9 +248,9 @@ describe('as-of history after a late write', () => {
   });
 });
 
-describe('factsAsOf pages', () => {
+describeStores('factsAsOf pages', (openStore) => {
   it('pages through the whole state with a keyset cursor, equal timestamps included, and says when it is done', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     p.writeFacts(Array.from({ length: 25 }, (_, i) => ({ key: `k${i}`, value: `v${i}`, ts: day(1 + (i % 3)) })));
     const seen: string[] = [];
@@ -274,9 +274,9 @@ describe('factsAsOf pages', () => {
   });
 });
 
-describe('supersedes resolution order: id, then source label, then key', () => {
+describeStores('supersedes resolution order: id, then source label, then key', (openStore) => {
   it('a reference that is one fact id, another fact label and a third fact key resolves as the id', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     const byId = p.writeFact({ key: 'status', value: 'approved' });
     const ref = byId.factId;
@@ -291,7 +291,7 @@ describe('supersedes resolution order: id, then source label, then key', () => {
   });
 
   it('a reference that is one fact label and another fact key resolves as the label', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     const byKey = p.writeFact({ key: 'F-1', value: 'keyed F-1' });
     const byLabel = p.writeFact({ label: 'F-1', key: 'budget', value: '$200k' });
@@ -303,7 +303,7 @@ describe('supersedes resolution order: id, then source label, then key', () => {
   });
 
   it('a reference that is only a key resolves as the key; one that is nothing stays unresolved', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     const owner = p.writeFact({ key: 'owner', value: 'Ann' });
     const r = p.writeFact({ key: 'owner_new', value: 'Bob', supersedes: 'owner' });
@@ -315,7 +315,7 @@ describe('supersedes resolution order: id, then source label, then key', () => {
   });
 
   it('resolves only inside the partition: another partition id, label or key is not found', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const mine = store.scope(user, { create: true });
     const theirs = store.scope({ kind: 'user', org: 'acme', user: 'u2' }, { create: true });
     const foreign = theirs.writeFact({ label: 'L-9', key: 'secret', value: 'theirs' });
@@ -327,11 +327,11 @@ describe('supersedes resolution order: id, then source label, then key', () => {
   });
 });
 
-describe('capability levels gated by maturity', () => {
+describeStores('capability levels gated by maturity', (openStore) => {
   const billing = { kind: 'capability', org: 'acme', capability: 'billing' } as const;
 
   it('a level above the agent is refused with the typed LEVEL_NOT_ALLOWED error and writes nothing', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const junior = store.scope(billing, { create: true });
     for (const level of ['heuristic', 'strategy'] as const) {
       const e = refusal(() => junior.writeFact({ key: 'h', value: 'retry', level }));
@@ -357,16 +357,16 @@ describe('capability levels gated by maturity', () => {
   });
 
   it('a level outside capability memory is refused as INVALID_INPUT', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     expect(refusal(() => p.writeFact({ key: 'h', value: 'x', level: 'event' })).code).toBe('INVALID_INPUT');
     store.close();
   });
 });
 
-describe('same entity under another key', () => {
+describeStores('same entity under another key', (openStore) => {
   it('address_v1 then address_v2: the move supersedes, with the rule and the evidence recorded', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     const v1 = p.writeFact({ key: 'address_v1', value: 'My address is 123 Main St' });
     const v2 = p.writeFact({ key: 'address_v2', value: 'I moved to 456 Oak Ave' });
@@ -380,7 +380,7 @@ describe('same entity under another key', () => {
   });
 
   it('meeting_time then meeting_day for one meeting: implicit, by entity and conflicting day', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     const loc = p.writeFact({ key: 'meeting_location', value: 'Room 4' });
     const time = p.writeFact({ key: 'meeting_time', value: 'Meeting is Tuesday at 2pm' });
@@ -392,7 +392,7 @@ describe('same entity under another key', () => {
   });
 
   it('the entity named in a value under a generic key', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     const meeting = p.writeFact({ key: 'meeting', value: 'Meeting is Tuesday at 2pm' });
     const r = p.writeFact({ key: 'update', value: "Let's do the meeting Thursday at 3pm" });
@@ -402,7 +402,7 @@ describe('same entity under another key', () => {
   });
 
   it('an explicit entity on the write', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     const a = p.writeFact({ key: 'offsite_venue', value: 'Hotel Aurora', entity: 'Q3 offsite' });
     const other = p.writeFact({ key: 'offsite_venue_2026', value: 'Hotel Aurora' });
@@ -416,7 +416,7 @@ describe('same entity under another key', () => {
   });
 
   it('no false positives: unrelated keys, numbered siblings, other scopes, other attributes all stay valid', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     const writes = [
       { key: 'fact_1', value: 'Revenue shows $0 for yesterday' },
@@ -437,7 +437,7 @@ describe('same entity under another key', () => {
   });
 
   it('a batch sees the entities of rows it still holds, like one write at a time', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     const [v1, v2] = p.writeFacts([
       { key: 'address_v1', value: '123 Main St' },
@@ -448,9 +448,9 @@ describe('same entity under another key', () => {
   });
 });
 
-describe('authority from the writer and the role table', () => {
+describeStores('authority from the writer and the role table', (openStore) => {
   it("the user's own words carry the identity's authority: an intern cannot override the CFO policy", () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     p.setIdentity({ userName: 'Ian', userId: 'u1', authority: 'intern', department: 'Sales', organization: 'Acme', permissions: [] });
     const policy = p.writeFact({ key: 'policy', value: 'max 15%', source: { type: 'policy', identity: 'CFO' } });
@@ -479,14 +479,14 @@ describe('authority from the writer and the role table', () => {
       ['manager', 'policyholder', 'proposal'],
     ];
     for (const [first, second, outcome] of cases) {
-      const store = openTmpStore();
+      const store = openStore();
       const p = store.scope(user, { create: true });
       p.writeFact({ key: 'discount', value: 'at most 20%', source: { type: 'user', authority: first } });
       const r = p.writeFact({ key: 'discount', value: 'at most 10%', source: { type: 'user', authority: second } });
       expect(r.outcome, `${second} after ${first}`).toBe(outcome);
       store.close();
     }
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     expect(p.writeFact({ key: 'x', value: '1', source: { type: 'user', authority: 'not-a-ceo' } }).authority).toEqual({
       role: 'peer',

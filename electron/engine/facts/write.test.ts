@@ -1,12 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { splitReviewCauses } from '../../../shared/inspect';
-import { openTmpStore } from '../../../test/helpers/tmp';
+import { describeStores } from '../../../test/helpers/stores';
 
 const user = { kind: 'user', org: 'acme', user: 'u1' } as const;
 
-describe('supersession rules', () => {
+describeStores('supersession rules', (openStore) => {
   it('resolves supersedes by id, then label, then key', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     const a = p.writeFact({ label: 'L1', key: 'status', value: 'approved' });
     const b = p.writeFact({ key: 'status_v2', value: 'cancelled', supersedes: a.factId });
@@ -25,7 +25,7 @@ describe('supersession rules', () => {
   });
 
   it('basic supersession leaves only the new value valid', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     p.writeFact({ key: 'status_v1', value: 'approved' });
     p.writeFact({ key: 'status_v2', value: 'cancelled', supersedes: 'status_v1' });
@@ -36,7 +36,7 @@ describe('supersession rules', () => {
   });
 
   it('infers implicit, explicit, authority and temporal rules', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     p.writeFact({ key: 'meeting', value: 'Tuesday 2pm' });
     expect(p.writeFact({ key: 'meeting', value: 'Thursday 3pm' }).rule).toBe('implicit');
@@ -56,7 +56,7 @@ describe('supersession rules', () => {
   });
 
   it('refuses a timestamp that is not a date-time and compares offsets in UTC', () => {
-    const p = openTmpStore().scope(user, { create: true });
+    const p = openStore().scope(user, { create: true });
     for (const ts of ['zzzz', '9999-pinned', '2026-02-30T00:00:00Z', '2026-01-01', '2026-01-01T25:00:00Z']) {
       expect(() => p.writeFact({ key: 'stock_price', value: '$1', ts, timeSensitive: true }), ts).toThrow(/not a date-time/);
     }
@@ -70,7 +70,7 @@ describe('supersession rules', () => {
   });
 
   it('flags transitive dependents needs_review, safe against cycles', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     const base = p.writeFact({ key: 'budget', value: '$200k' });
     const d1 = p.writeFact({ key: 'decision', value: 'buy', dependsOn: [base.factId] });
@@ -84,7 +84,7 @@ describe('supersession rules', () => {
   });
 
   it("keeps a dependent's earlier review cause when a new one arrives, newest first, without repeats", () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     p.writeFact({ key: 'budget', value: '$200k' });
     p.writeFact({ key: 'owner', value: 'Ann' });
@@ -103,7 +103,7 @@ describe('supersession rules', () => {
   });
 
   it('gates capability levels by maturity', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const cap = store.scope({ kind: 'capability', org: 'acme', capability: 'billing' }, { create: true });
     expect(() => cap.writeFact({ key: 'h', value: 'retry', level: 'heuristic' })).toThrow(/junior/);
     store.setMaturity(cap.id, 'senior', { actor: 'admin' });

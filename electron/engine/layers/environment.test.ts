@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { describeStores, itWhere, SEARCH_NOT_ON_PG } from '../../../test/helpers/stores';
 import { openTmpStore } from '../../../test/helpers/tmp';
+import { LATEST_SIGNALS_SQL } from './environment';
 
 const USER = { kind: 'user', org: 'acme', user: 'ann' } as const;
 
-describe('environment history', () => {
+describeStores('environment history', (openStore, kind) => {
   it('keeps every observation: now is the latest per key, a past instant sees what held then', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(USER, { create: true });
     p.setEnvironment([
       { key: 'office_status', value: 'office open', observedAt: '2026-03-01T09:00:00Z' },
@@ -24,8 +26,13 @@ describe('environment history', () => {
     store.close();
   });
 
-  it('an assembly as of a past time shows the environment of that time, never a later value', () => {
-    const store = openTmpStore();
+  // state_based and reference assemble with full-text search.
+  itWhere(
+    kind,
+    ['sqlite'],
+    SEARCH_NOT_ON_PG,
+  )('an assembly as of a past time shows the environment of that time, never a later value', () => {
+    const store = openStore();
     const p = store.scope(USER, { create: true });
     p.writeFact({ key: 'meeting', value: 'Team meeting in the office on Friday', ts: '2026-03-01T08:00:00Z' });
     p.setEnvironment([{ key: 'office_status', value: 'office open', observedAt: '2026-03-01T09:00:00Z' }]);
@@ -41,9 +48,13 @@ describe('environment history', () => {
   });
 });
 
-describe('environment fields', () => {
-  it('reads the signals as current time, date in the timezone, timezone, location and external data', () => {
-    const store = openTmpStore();
+describeStores('environment fields', (openStore, kind) => {
+  itWhere(
+    kind,
+    ['sqlite'],
+    SEARCH_NOT_ON_PG,
+  )('reads the signals as current time, date in the timezone, timezone, location and external data', () => {
+    const store = openStore();
     const p = store.scope(USER, { create: true });
     p.setEnvironment([
       { key: 'timezone', value: 'Asia/Tokyo', observedAt: '2026-03-01T09:00:00Z' },
@@ -77,6 +88,21 @@ describe('environment fields', () => {
         '- stock_price: {"ticker":"ACME","usd":95}',
       ])
         expect(text, strategy).toContain(line);
+    }
+    store.close();
+  });
+});
+
+describe('the latest signals on SQLite', () => {
+  it('walks the (partition, key, observed_at) key in key order and seeks it once per signal: no full scan, no temp b-tree', () => {
+    const store = openTmpStore();
+    const p = store.scope(USER, { create: true });
+    p.setEnvironment([{ key: 'timezone', value: 'UTC', observedAt: '2026-03-01T09:00:00Z' }]);
+    for (const at of [null, '2026-03-02T00:00:00.000Z']) {
+      const steps = (store.db.prepare(`EXPLAIN QUERY PLAN ${LATEST_SIGNALS_SQL}`).all({ p: p.id, at }) as Array<{ detail: string }>).map((r) => r.detail);
+      expect(steps.join(' | ')).not.toMatch(/TEMP B-TREE|SCAN s\b|SCAN l\b|SCAN environment_signals/);
+      expect(steps[0]).toMatch(/^SEARCH s USING INDEX sqlite_autoindex_environment_signals_1 \(partition_id=\?\)/);
+      expect(steps.at(-1)).toMatch(/SEARCH l USING COVERING INDEX sqlite_autoindex_environment_signals_1 \(partition_id=\? AND key=\? AND observed_at>\?\)/);
     }
     store.close();
   });

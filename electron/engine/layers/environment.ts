@@ -22,10 +22,14 @@ export function setSignal(ctx: PartitionContext, key: string, value: unknown, ob
   ).run(ctx.partitionId, key, text, observed);
 }
 
-/** The latest observation per key, as of `at` when given (SQLite takes the bare columns from the
- * row holding max(observed_at)). */
-export const LATEST_SIGNALS_SQL = `SELECT key, value, max(observed_at) AS observed_at FROM environment_signals
-  WHERE partition_id = @p AND (@at IS NULL OR observed_at <= @at) GROUP BY key ORDER BY key`;
+/** The latest observation per key, as of `at` when given: a signal with no later observation of
+ * its key by then (both stores accept it; each probe is one seek in the (partition, key,
+ * observed_at) key). */
+export const LATEST_SIGNALS_SQL = `SELECT s.key, s.value, s.observed_at FROM environment_signals s
+  WHERE s.partition_id = @p AND (@at IS NULL OR s.observed_at <= @at)
+    AND NOT EXISTS (SELECT 1 FROM environment_signals l WHERE l.partition_id = s.partition_id AND l.key = s.key
+      AND l.observed_at > s.observed_at AND (@at IS NULL OR l.observed_at <= @at))
+  ORDER BY s.key`;
 
 export function listSignals(ctx: PartitionContext, at: string | null = null): EnvironmentSignal[] {
   return stmt<[{ p: number; at: string | null }], { key: string; value: string; observed_at: string }>(ctx.db, LATEST_SIGNALS_SQL)

@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Identity } from '../../../shared/domain';
-import { openTmpStore, tmpDbPath } from '../../../test/helpers/tmp';
+import { tmpDbPath } from '../../../test/helpers/tmp';
+import { describeStores } from '../../../test/helpers/stores';
 import { APPLICATION_ID } from '../db/open';
 import { MIGRATIONS, runMigration, SCHEMA_VERSION } from '../db/migrations';
 import { Store } from '../store';
@@ -10,9 +11,9 @@ const USER = { kind: 'user', org: 'acme', user: 'ann' } as const;
 const ANN: Identity = { userName: 'Ann', userId: 'ann', authority: 'intern', department: 'Sales', organization: 'Acme', permissions: [] };
 const CFO: Identity = { ...ANN, authority: 'CFO', department: 'Finance' };
 
-describe('identity is fixed for a session', () => {
+describeStores('identity is fixed for a session', (openStore) => {
   it('a different identity in the same session is refused with CONFLICT and changes nothing', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(USER, { create: true });
     p.setIdentity(ANN, { sessionId: 's1' });
     p.setIdentity(ANN, { sessionId: 's1' }); // the same identity again: nothing to refuse
@@ -28,7 +29,7 @@ describe('identity is fixed for a session', () => {
   });
 
   it('a new session, or the end of the old one, allows a change', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(USER, { create: true });
     p.setIdentity(ANN, { sessionId: 's1' });
     p.setIdentity(CFO, { sessionId: 's2' });

@@ -1,11 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { openTmpStore } from '../../../test/helpers/tmp';
+import { expect, it } from 'vitest';
+import { describeStores } from '../../../test/helpers/stores';
 
 const USER = { kind: 'user', org: 'acme', user: 'ann' } as const;
 
-describe('working set', () => {
+describeStores('working set', (openStore) => {
   it('a key holds one item per session: writing it again updates it in place', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(USER, { create: true });
     const [first] = p.addWorkingItems([{ sessionId: 's1', key: 'objective', value: 'Prepare the Q3 plan' }]);
     const [again] = p.addWorkingItems([{ sessionId: 's1', key: 'objective', value: 'Prepare the Q4 plan', expiresAt: '2030-01-01T00:00:00Z' }]);
@@ -20,7 +20,7 @@ describe('working set', () => {
   });
 
   it('items still expire at their expiry time', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(USER, { create: true });
     p.addWorkingItems([
       { sessionId: 's1', key: 'hold', value: 'Hold the 10:00 slot', expiresAt: '2026-01-01T00:00:00.500Z' },
@@ -37,7 +37,7 @@ describe('working set', () => {
   });
 
   it('ending a session clears its working set and nothing else', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(USER, { create: true });
     p.writeFact({ key: 'budget', value: '$120,000' });
     p.addWorkingItems([

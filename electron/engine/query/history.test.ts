@@ -1,13 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { FactChanges, FactDetail, Timeline } from '../../../shared/inspect';
 import { codeOf } from '../../../test/helpers/errors';
-import { openTmpStore } from '../../../test/helpers/tmp';
+import { describeStores, type OpenStore } from '../../../test/helpers/stores';
 import { USER } from './fixtures.test-helper';
 
 /** home_city Lyon (1 Jan) -> Paris (1 Mar) -> Berlin (1 Jun); a commute resting on Lyon from
  * 2 Jan and a trip resting on it recorded only on 1 May; a note (15 Feb) deleted later. */
-function history() {
-  const store = openTmpStore();
+function history(openStore: OpenStore) {
+  const store = openStore();
   const p = store.scope(USER, { create: true });
   const lyon = p.writeFact({ key: 'home_city', value: 'Lyon', ts: '2025-01-01T00:00:00.000Z' }).factId;
   const commute = p.writeFact({ key: 'commute', value: 'TER from Lyon', ts: '2025-01-02T00:00:00.000Z', dependsOn: [lyon] }).factId;
@@ -18,9 +18,9 @@ function history() {
   return { store, p, lyon, commute, trip, note, paris, berlin };
 }
 
-describe('a fact as of an instant', () => {
+describeStores('a fact as of an instant', (openStore) => {
   it('says whether it was valid then, which version was, and lists its edges as they stood', () => {
-    const { store, p, lyon, commute, trip, paris, berlin } = history();
+    const { store, p, lyon, commute, trip, paris, berlin } = history(openStore);
     const now = p.factDetail(lyon);
     expect(now.asOf).toBeNull();
     expect(now.derivedFacts.map((b) => b.id).sort()).toEqual([commute, trip].sort());
@@ -49,9 +49,9 @@ describe('a fact as of an instant', () => {
   });
 });
 
-describe('partition counts as of an instant', () => {
+describeStores('partition counts as of an instant', (openStore) => {
   it('counts the facts recorded by then and those valid then', () => {
-    const { store, p } = history();
+    const { store, p } = history(openStore);
     const of = (asOf?: string) => store.listPartitions(asOf).find((x) => x.id === p.id);
     expect(of()).toMatchObject({ facts: 6, validFacts: 4 });
     // 1 Feb: Lyon and the commute.
@@ -63,9 +63,9 @@ describe('partition counts as of an instant', () => {
   });
 });
 
-describe('the timeline', () => {
+describeStores('the timeline', (openStore) => {
   it('counts facts taking effect and ending in equal slices of the history', () => {
-    const { store, p } = history();
+    const { store, p } = history(openStore);
     const t = p.timeline(5);
     expect(Timeline.parse(t)).toEqual(t);
     expect(t.first).toBe('2025-01-01T00:00:00.000Z');
@@ -82,9 +82,9 @@ describe('the timeline', () => {
   });
 });
 
-describe('what changed between two instants', () => {
+describeStores('what changed between two instants', (openStore) => {
   it('lists facts that became valid, were superseded or deleted, in time order, either way round', () => {
-    const { store, p, lyon, note, paris } = history();
+    const { store, p, lyon, note, paris } = history(openStore);
     const c = p.changesBetween('2025-04-01T00:00:00.000Z', '2025-01-15T00:00:00.000Z');
     expect(FactChanges.parse(c)).toEqual(c);
     expect(c.from).toBe('2025-01-15T00:00:00.000Z');

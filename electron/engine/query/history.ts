@@ -101,10 +101,13 @@ export function timeline(ctx: PartitionContext, buckets: number): Timeline {
   const n = hi > lo ? buckets : 1;
   const width = Math.max(1, (hi - lo) / n);
   const out = Array.from({ length: n }, (_, i) => ({ start: new Date(lo + i * width).toISOString(), added: 0, ended: 0 }));
+  // The slice number is floor(q). CAST(q AS INTEGER) truncates in SQLite but rounds in
+  // PostgreSQL, so the one it rounded up is taken back down (q >= 0 here).
+  const q = (column: string): string => `((julianday(${column}) - julianday(@first)) * ${MS_PER_DAY}.0 / @width)`;
   const count = (column: 'f.ts' | 'f.valid_to', where: string): Array<{ b: number; c: number }> =>
     stmt<[Record<string, unknown>], { b: number; c: number }>(
       ctx.db,
-      `SELECT CAST((julianday(${column}) - julianday(@first)) * ${MS_PER_DAY}.0 / @width AS INTEGER) AS b, count(*) AS c
+      `SELECT CAST(${q(column)} AS INTEGER) - CASE WHEN CAST(${q(column)} AS INTEGER) > ${q(column)} THEN 1 ELSE 0 END AS b, count(*) AS c
        FROM facts f WHERE f.partition_id = @pid AND ${where} AND ${column} >= @first AND ${column} <= @last GROUP BY b`,
     ).all({ pid: ctx.partitionId, first: span.first, last: span.last, width });
   const slot = (b: number) => out[Math.min(n - 1, Math.max(0, b))];

@@ -1,12 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { FactDetail, Neighbourhood, ReviewQueuePage } from '../../../shared/inspect';
 import { codeOf } from '../../../test/helpers/errors';
-import { openTmpStore } from '../../../test/helpers/tmp';
+import { describeStores, type OpenStore } from '../../../test/helpers/stores';
 import { USER } from './fixtures.test-helper';
 
 /** budget <- decision <- plan <- schedule, plus side <- decision. */
-function graph() {
-  const store = openTmpStore();
+function graph(openStore: OpenStore) {
+  const store = openStore();
   const p = store.scope(USER, { create: true });
   const budget = p.writeFact({ key: 'budget', value: '$200k' }).factId;
   const decision = p.writeFact({ key: 'decision', value: 'buy servers', dependsOn: [budget] }).factId;
@@ -16,9 +16,9 @@ function graph() {
   return { store, p, budget, decision, plan, schedule, side };
 }
 
-describe('factDetail', () => {
+describeStores('factDetail', (openStore) => {
   it('returns the fact, its chain, edges both ways, review cause and audit entries', () => {
-    const { store, p, budget, decision, plan, schedule } = graph();
+    const { store, p, budget, decision, plan, schedule } = graph(openStore);
     const newer = p.writeFact({ key: 'budget', value: 'actually $120k' });
     const d = p.factDetail(plan);
     expect(FactDetail.parse(d)).toEqual(d);
@@ -38,7 +38,7 @@ describe('factDetail', () => {
   });
 
   it('shows a proposal with the chain it was made against', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(USER, { create: true });
     p.writeFact({ key: 'discount', value: 'Max 15%', source: { type: 'policy', authority: 'policy' } });
     const proposal = p.writeFact({ key: 'discount', value: 'Offer 25%', source: { type: 'user', authority: 'guest' } });
@@ -49,7 +49,7 @@ describe('factDetail', () => {
   });
 
   it('answers NOT_FOUND for unknown ids and ids of another partition', () => {
-    const { store, p } = graph();
+    const { store, p } = graph(openStore);
     const other = store.scope({ kind: 'user', org: 'acme', user: 'u2' }, { create: true });
     const foreign = other.writeFact({ key: 'x', value: 'y' }).factId;
     expect(codeOf(() => p.factDetail('nope'))).toBe('NOT_FOUND');
@@ -60,9 +60,9 @@ describe('factDetail', () => {
   });
 });
 
-describe('neighbourhood', () => {
+describeStores('neighbourhood', (openStore) => {
   it('returns k-hop nodes with hop distances and dependent -> dependsOn edges', () => {
-    const { store, p, budget, decision, plan, schedule, side } = graph();
+    const { store, p, budget, decision, plan, schedule, side } = graph(openStore);
     const one = p.neighbourhood(decision, { hops: 1 });
     expect(Neighbourhood.parse(one)).toEqual(one);
     expect(new Map(one.nodes.map((n) => [n.id, n.hop]))).toEqual(
@@ -90,7 +90,7 @@ describe('neighbourhood', () => {
   });
 
   it('stops at maxNodes and says so', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(USER, { create: true });
     const hub = p.writeFact({ key: 'hub', value: 'center' }).factId;
     p.writeFacts(Array.from({ length: 50 }, (_, i) => ({ key: `leaf${i}`, value: `leaf ${i}`, dependsOn: [hub] })));
@@ -103,7 +103,7 @@ describe('neighbourhood', () => {
   });
 
   it('gives the propagation path of a flagged root, cause first, even beyond the hop limit', () => {
-    const { store, p, budget, decision, plan, schedule } = graph();
+    const { store, p, budget, decision, plan, schedule } = graph(openStore);
     p.writeFact({ key: 'budget', value: 'actually $120k' });
     const n = p.neighbourhood(schedule, { hops: 1 });
     expect(n.propagation).toEqual({ factId: schedule, causeFactId: budget, causeExists: true, path: [budget, decision, plan, schedule] });
@@ -123,7 +123,7 @@ describe('neighbourhood', () => {
   });
 
   it('terminates on dependency cycles', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(USER, { create: true });
     const a = p.writeFact({ key: 'a', value: '1' }).factId;
     const b = p.writeFact({ key: 'b', value: '2', dependsOn: [a] }).factId;
@@ -135,9 +135,9 @@ describe('neighbourhood', () => {
   });
 });
 
-describe('review queue and dismissal', () => {
+describeStores('review queue and dismissal', (openStore) => {
   it('lists every flagged fact with its upstream change, newest first, keyset-paged', () => {
-    const { store, p, budget, decision, plan, schedule, side } = graph();
+    const { store, p, budget, decision, plan, schedule, side } = graph(openStore);
     const newer = p.writeFact({ key: 'budget', value: 'actually $120k' }).factId;
     const first = p.reviewQueue({ limit: 3 });
     expect(ReviewQueuePage.parse(first)).toEqual(first);
@@ -154,7 +154,7 @@ describe('review queue and dismissal', () => {
   });
 
   it('dismisses flags in one audited transaction and reports facts that were not flagged', () => {
-    const { store, p, budget, decision, plan } = graph();
+    const { store, p, budget, decision, plan } = graph(openStore);
     p.writeFact({ key: 'budget', value: 'actually $120k' });
     const events: string[][] = [];
     store.onChange((e) => events.push([...e.what]));
@@ -173,7 +173,7 @@ describe('review queue and dismissal', () => {
   });
 
   it('changes nothing when an id is unknown or input is bad', () => {
-    const { store, p, decision } = graph();
+    const { store, p, decision } = graph(openStore);
     p.writeFact({ key: 'budget', value: 'actually $120k' });
     expect(codeOf(() => p.dismissReview([decision, 'f_missing'], { actor: 'me' }))).toBe('NOT_FOUND');
     expect(p.getFact(decision)!.needsReview).toBe(true);
@@ -184,9 +184,9 @@ describe('review queue and dismissal', () => {
   });
 });
 
-describe('undoing a dismissal', () => {
+describeStores('undoing a dismissal', (openStore) => {
   it('puts each flag back with its cause, audited, and creates no fact', () => {
-    const { store, p, decision, plan, budget } = graph();
+    const { store, p, decision, plan, budget } = graph(openStore);
     p.writeFact({ key: 'budget', value: 'actually $120k' });
     const before = p.getFact(decision)!;
     const factsBefore = store.db.prepare('SELECT count(*) FROM facts').pluck().get();
@@ -208,7 +208,7 @@ describe('undoing a dismissal', () => {
   });
 
   it('refuses once anything else was recorded after the dismissal, and for an entry that is not a dismissal', () => {
-    const { store, p, decision, plan } = graph();
+    const { store, p, decision, plan } = graph(openStore);
     p.writeFact({ key: 'budget', value: 'actually $120k' });
     const d = p.dismissReview([decision], { actor: 'me' });
     const next = p.dismissReview([plan], { actor: 'me' });
@@ -223,10 +223,10 @@ describe('undoing a dismissal', () => {
   });
 });
 
-describe('chainFor', () => {
+describeStores('chainFor', (openStore) => {
   it('walks versions, proposals and a stale write within the chain it lost to', async () => {
     const { chainFor } = await import('./chain');
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(USER, { create: true });
     p.writeFact({ key: 'stock_price', value: '$100', ts: '2026-01-01T00:00:00Z' });
     p.writeFact({ key: 'stock_price', value: '$95', ts: '2026-01-15T00:00:00Z' });

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { SORT_COLUMNS, type FactFilterInput, type SortColumn } from '../../../shared/query';
-import { openTmpStore } from '../../../test/helpers/tmp';
+import { describeStores, itWhere, SEARCH_NOT_ON_PG } from '../../../test/helpers/stores';
 import type { PartitionHandle } from '../partition-handle';
 import type { Store } from '../store';
 import { seedFacts } from './fixtures.test-helper';
@@ -89,13 +89,13 @@ function pageAll(p: PartitionHandle, c: SortColumn, dir: 'asc' | 'desc', limit: 
   throw new Error('paging did not end');
 }
 
-describe('keyset paging', () => {
+describeStores('keyset paging', (openStore, kind) => {
   let store: Store;
   let p: PartitionHandle;
   let all: RefRow[];
 
   it('seeds 2,100 facts with ties on every sort column', () => {
-    store = openTmpStore();
+    store = openStore();
     p = seedFacts(store, 2100);
     all = store.db.prepare('SELECT * FROM facts WHERE partition_id = ?').all(p.id) as RefRow[];
     expect(all.length).toBe(2100);
@@ -115,7 +115,11 @@ describe('keyset paging', () => {
     }
   }
 
-  it('pages identically under every plan that can serve a filter', () => {
+  itWhere(
+    kind,
+    ['sqlite'],
+    SEARCH_NOT_ON_PG,
+  )('pages identically under every plan that can serve a filter', () => {
     store.db.prepare('UPDATE facts SET needs_review = 1 WHERE rid % 11 = 0 AND partition_id = ?').run(p.id);
     all = store.db.prepare('SELECT * FROM facts WHERE partition_id = ?').all(p.id) as RefRow[];
     const cases: Array<[FactFilterInput, (r: RefRow) => boolean, PagePlan[]]> = [

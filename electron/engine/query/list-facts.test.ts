@@ -1,13 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { FactPage, VALUE_PREVIEW_CHARS } from '../../../shared/inspect';
 import { codeOf } from '../../../test/helpers/errors';
-import { openTmpStore } from '../../../test/helpers/tmp';
+import { describeStores, itWhere, NEEDS_SEARCH, SEARCH_NOT_ON_PG } from '../../../test/helpers/stores';
 import { toFtsQuery } from './fts';
 import { USER } from './fixtures.test-helper';
 
-describe('listFacts filters', () => {
+describeStores('listFacts filters', (openStore, kind) => {
   it('filters by validity, memory type, scope, review, constraint, source, authority, dates and key', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(USER, { create: true });
     p.writeFact({ key: 'city', value: 'Lisbon', ts: '2026-01-01T00:00:00Z', memoryType: 'user', source: { type: 'user', authority: 'employee' } });
     p.writeFact({ key: 'city', value: 'Porto', ts: '2026-02-01T00:00:00Z', memoryType: 'user', source: { type: 'user', authority: 'employee' } });
@@ -31,7 +31,7 @@ describe('listFacts filters', () => {
   });
 
   it('asOf shows what was valid then: superseded later counts, proposals never do', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(USER, { create: true });
     p.writeFact({ key: 'city', value: 'Lisbon', ts: '2026-01-01T00:00:00Z' });
     p.writeFact({ key: 'city', value: 'Porto', ts: '2026-02-01T00:00:00Z' });
@@ -45,8 +45,12 @@ describe('listFacts filters', () => {
     store.close();
   });
 
-  it("never returns another partition's facts", () => {
-    const store = openTmpStore();
+  itWhere(
+    kind,
+    ['sqlite'],
+    SEARCH_NOT_ON_PG,
+  )("never returns another partition's facts", () => {
+    const store = openStore();
     const a = store.scope(USER, { create: true });
     const b = store.scope({ kind: 'user', org: 'acme', user: 'u2' }, { create: true });
     a.writeFact({ key: 'secret', value: 'alpha budget' });
@@ -58,7 +62,7 @@ describe('listFacts filters', () => {
   });
 
   it('rejects bad filters, sorts, pages and cursors with INVALID_INPUT', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(USER, { create: true });
     p.writeFacts(Array.from({ length: 5 }, (_, i) => ({ key: `k${i}`, value: `v${i}` })));
     expect(codeOf(() => p.listFacts({ filter: { from: 'not a date' } }))).toBe('INVALID_INPUT');
@@ -75,7 +79,7 @@ describe('listFacts filters', () => {
   });
 
   it('counts the first page up to 10,000 and says when it stopped', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(USER, { create: true });
     p.writeFacts(Array.from({ length: 30 }, (_, i) => ({ key: `k${i}`, value: `v${i}` })));
     const first = p.listFacts({ page: { limit: 10 } });
@@ -87,7 +91,7 @@ describe('listFacts filters', () => {
   });
 
   it('a cursor whose value was too long to carry is resolved by rid', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(USER, { create: true });
     const long = 'é'.repeat(499);
     p.writeFacts([
@@ -103,128 +107,132 @@ describe('listFacts filters', () => {
   });
 });
 
-describe('full-text search', () => {
-  it('quotes every word so FTS5 syntax in user text is inert', () => {
-    expect(toFtsQuery('budget cap')).toBe('"budget" "cap"*');
-    expect(toFtsQuery('say "hi" NEAR(a b) OR x*')).toBe('"say" """hi""" "NEAR(a" "b)" "OR" "x*"*');
-    expect(toFtsQuery('a')).toBe('"a"');
-  });
+describeStores(
+  'full-text search',
+  (openStore) => {
+    it('quotes every word so FTS5 syntax in user text is inert', () => {
+      expect(toFtsQuery('budget cap')).toBe('"budget" "cap"*');
+      expect(toFtsQuery('say "hi" NEAR(a b) OR x*')).toBe('"say" """hi""" "NEAR(a" "b)" "OR" "x*"*');
+      expect(toFtsQuery('a')).toBe('"a"');
+    });
 
-  it('refuses a search with no word to look for, never reading it as "no search"', () => {
-    const store = openTmpStore();
-    const p = store.scope(USER, { create: true });
-    p.writeFacts([
-      { key: 'note', value: 'the budget' },
-      { key: 'other', value: 'kept' },
-    ]);
-    for (const search of ['', ' ', '  -- ** ', '*', '"', '"((', '^', '()', '...', '\u0000', '\uE000\uE001']) {
-      expect(() => toFtsQuery(search), JSON.stringify(search)).toThrow(
-        expect.objectContaining({ code: 'INVALID_INPUT', details: expect.objectContaining({ field: 'search' }) }),
-      );
-      expect(
-        codeOf(() => p.listFacts({ filter: { search } })),
-        `listFacts ${JSON.stringify(search)}`,
-      ).toBe('INVALID_INPUT');
-      expect(
-        codeOf(() => p.countFacts({ search })),
-        `countFacts ${JSON.stringify(search)}`,
-      ).toBe('INVALID_INPUT');
-    }
-    expect(() => p.listFacts({ filter: { search: '*' } })).toThrow(/has no word to look for/);
-    store.close();
-  });
+    it('refuses a search with no word to look for, never reading it as "no search"', () => {
+      const store = openStore();
+      const p = store.scope(USER, { create: true });
+      p.writeFacts([
+        { key: 'note', value: 'the budget' },
+        { key: 'other', value: 'kept' },
+      ]);
+      for (const search of ['', ' ', '  -- ** ', '*', '"', '"((', '^', '()', '...', '\u0000', '\uE000\uE001']) {
+        expect(() => toFtsQuery(search), JSON.stringify(search)).toThrow(
+          expect.objectContaining({ code: 'INVALID_INPUT', details: expect.objectContaining({ field: 'search' }) }),
+        );
+        expect(
+          codeOf(() => p.listFacts({ filter: { search } })),
+          `listFacts ${JSON.stringify(search)}`,
+        ).toBe('INVALID_INPUT');
+        expect(
+          codeOf(() => p.countFacts({ search })),
+          `countFacts ${JSON.stringify(search)}`,
+        ).toBe('INVALID_INPUT');
+      }
+      expect(() => p.listFacts({ filter: { search: '*' } })).toThrow(/has no word to look for/);
+      store.close();
+    });
 
-  it('survives hostile search text without FTS errors escaping', () => {
-    const store = openTmpStore();
-    const p = store.scope(USER, { create: true });
-    p.writeFact({ key: 'note', value: 'the budget is "tight" (really)' });
-    for (const search of [
-      '"',
-      '"unbalanced',
-      'AND',
-      'OR OR',
-      'NOT',
-      'a:b',
-      'key:note',
-      '(',
-      ')',
-      '*',
-      'NEAR(',
-      '^start',
-      'x"y"z',
-      '\u0000',
-      'budget AND',
-      "'; DROP TABLE facts; --",
-      '\uE000budget\uE001',
-    ]) {
-      const outcome = codeOf(() => p.listFacts({ filter: { search } }));
-      expect(['no error', 'INVALID_INPUT'], `search ${JSON.stringify(search)}: ${outcome}`).toContain(outcome);
-    }
-    expect(p.listFacts({ filter: { search: '"tight"' } }).rows).toHaveLength(1);
-    expect(p.listFacts({ filter: { search: 'key:note' } }).rows).toHaveLength(0);
-    expect(codeOf(() => p.listFacts({ filter: { search: Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ') } }))).toBe('INVALID_INPUT');
-    expect(p.allFacts()).toHaveLength(1);
-    store.close();
-  });
+    it('survives hostile search text without FTS errors escaping', () => {
+      const store = openStore();
+      const p = store.scope(USER, { create: true });
+      p.writeFact({ key: 'note', value: 'the budget is "tight" (really)' });
+      for (const search of [
+        '"',
+        '"unbalanced',
+        'AND',
+        'OR OR',
+        'NOT',
+        'a:b',
+        'key:note',
+        '(',
+        ')',
+        '*',
+        'NEAR(',
+        '^start',
+        'x"y"z',
+        '\u0000',
+        'budget AND',
+        "'; DROP TABLE facts; --",
+        '\uE000budget\uE001',
+      ]) {
+        const outcome = codeOf(() => p.listFacts({ filter: { search } }));
+        expect(['no error', 'INVALID_INPUT'], `search ${JSON.stringify(search)}: ${outcome}`).toContain(outcome);
+      }
+      expect(p.listFacts({ filter: { search: '"tight"' } }).rows).toHaveLength(1);
+      expect(p.listFacts({ filter: { search: 'key:note' } }).rows).toHaveLength(0);
+      expect(codeOf(() => p.listFacts({ filter: { search: Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ') } }))).toBe('INVALID_INPUT');
+      expect(p.allFacts()).toHaveLength(1);
+      store.close();
+    });
 
-  it('returns match ranges into key and value, as text offsets', () => {
-    const store = openTmpStore();
-    const p = store.scope(USER, { create: true });
-    p.writeFact({ key: 'travel_budget', value: 'The Budget for travel is <b>$5k</b>; budget owners approve.' });
-    p.writeFact({ key: 'other', value: 'nothing here' });
-    const page = p.listFacts({ filter: { search: 'budget' } });
-    expect(page.rows).toHaveLength(1);
-    const row = page.rows[0]!;
-    expect(row.value).toContain('<b>$5k</b>');
-    const hits = row.match!.value.map(([a, b]) => row.value.slice(a, b));
-    expect(hits).toEqual(['Budget', 'budget']);
-    expect(row.match!.key.map(([a, b]) => row.key.slice(a, b))).toEqual(['budget']);
-    // Exact words only (a one-letter last word is no prefix): matches probed row by row.
-    p.writeFact({ key: 'plan', value: 'plan q keeps the budget' });
-    const exact = p.listFacts({ filter: { search: 'budget q' } }).rows;
-    expect(exact.map((r) => r.key)).toEqual(['plan']);
-    expect(exact[0]!.match!.value.map(([a, b]) => exact[0]!.value.slice(a, b))).toEqual(['q', 'budget']);
-    // Prefix search on the last word, for search-as-you-type.
-    expect(p.listFacts({ filter: { search: 'trav' } }).rows[0]!.match!.value.map(([a, b]) => row.value.slice(a, b))).toEqual(['travel']);
-    store.close();
-  });
+    it('returns match ranges into key and value, as text offsets', () => {
+      const store = openStore();
+      const p = store.scope(USER, { create: true });
+      p.writeFact({ key: 'travel_budget', value: 'The Budget for travel is <b>$5k</b>; budget owners approve.' });
+      p.writeFact({ key: 'other', value: 'nothing here' });
+      const page = p.listFacts({ filter: { search: 'budget' } });
+      expect(page.rows).toHaveLength(1);
+      const row = page.rows[0]!;
+      expect(row.value).toContain('<b>$5k</b>');
+      const hits = row.match!.value.map(([a, b]) => row.value.slice(a, b));
+      expect(hits).toEqual(['Budget', 'budget']);
+      expect(row.match!.key.map(([a, b]) => row.key.slice(a, b))).toEqual(['budget']);
+      // Exact words only (a one-letter last word is no prefix): matches probed row by row.
+      p.writeFact({ key: 'plan', value: 'plan q keeps the budget' });
+      const exact = p.listFacts({ filter: { search: 'budget q' } }).rows;
+      expect(exact.map((r) => r.key)).toEqual(['plan']);
+      expect(exact[0]!.match!.value.map(([a, b]) => exact[0]!.value.slice(a, b))).toEqual(['q', 'budget']);
+      // Prefix search on the last word, for search-as-you-type.
+      expect(p.listFacts({ filter: { search: 'trav' } }).rows[0]!.match!.value.map(([a, b]) => row.value.slice(a, b))).toEqual(['travel']);
+      store.close();
+    });
 
-  it('moves the value preview to the first match when it lies past the preview', () => {
-    const store = openTmpStore();
-    const p = store.scope(USER, { create: true });
-    const value = `${'filler words '.repeat(100)}the needle sits here ${'tail '.repeat(200)}`;
-    p.writeFact({ key: 'long', value });
-    const plain = p.listFacts().rows[0]!;
-    expect(plain.value).toBe(value.slice(0, VALUE_PREVIEW_CHARS));
-    expect(plain.valueClippedEnd).toBe(true);
-    expect(plain.valueLength).toBe(value.length);
-    const row = p.listFacts({ filter: { search: 'needle' } }).rows[0]!;
-    expect(row.valueClippedStart).toBe(true);
-    expect(row.valueClippedEnd).toBe(true);
-    expect(row.value).toBe(value.slice(row.valueOffset, row.valueOffset + VALUE_PREVIEW_CHARS));
-    expect(row.match!.value.map(([a, b]) => row.value.slice(a, b))).toEqual(['needle']);
-    store.close();
-  });
+    it('moves the value preview to the first match when it lies past the preview', () => {
+      const store = openStore();
+      const p = store.scope(USER, { create: true });
+      const value = `${'filler words '.repeat(100)}the needle sits here ${'tail '.repeat(200)}`;
+      p.writeFact({ key: 'long', value });
+      const plain = p.listFacts().rows[0]!;
+      expect(plain.value).toBe(value.slice(0, VALUE_PREVIEW_CHARS));
+      expect(plain.valueClippedEnd).toBe(true);
+      expect(plain.valueLength).toBe(value.length);
+      const row = p.listFacts({ filter: { search: 'needle' } }).rows[0]!;
+      expect(row.valueClippedStart).toBe(true);
+      expect(row.valueClippedEnd).toBe(true);
+      expect(row.value).toBe(value.slice(row.valueOffset, row.valueOffset + VALUE_PREVIEW_CHARS));
+      expect(row.match!.value.map(([a, b]) => row.value.slice(a, b))).toEqual(['needle']);
+      store.close();
+    });
 
-  it('gives no ranges (never wrong ones) for text that contains the private markers', () => {
-    const store = openTmpStore();
-    const p = store.scope(USER, { create: true });
-    p.writeFact({ key: 'odd', value: 'budget \uE000 marker \uE001 text' });
-    const row = p.listFacts({ filter: { search: 'budget' } }).rows[0]!;
-    expect(row.value).toBe('budget \uE000 marker \uE001 text');
-    expect(row.match).toEqual({ key: [], value: [] });
-    store.close();
-  });
+    it('gives no ranges (never wrong ones) for text that contains the private markers', () => {
+      const store = openStore();
+      const p = store.scope(USER, { create: true });
+      p.writeFact({ key: 'odd', value: 'budget \uE000 marker \uE001 text' });
+      const row = p.listFacts({ filter: { search: 'budget' } }).rows[0]!;
+      expect(row.value).toBe('budget \uE000 marker \uE001 text');
+      expect(row.match).toEqual({ key: [], value: [] });
+      store.close();
+    });
 
-  it('uses the sort index for common words and the match list for rare ones, with equal results', () => {
-    const store = openTmpStore();
-    const p = store.scope(USER, { create: true });
-    p.writeFacts(Array.from({ length: 400 }, (_, i) => ({ key: `k${i}`, value: i % 50 === 0 ? `rare common ${i}` : `common ${i}` })));
-    const common = p.listFacts({ filter: { search: 'common' }, sort: { column: 'key', direction: 'asc' }, page: { limit: 500 } });
-    expect(common.rows).toHaveLength(400);
-    expect(common.total).toEqual({ count: 400, capped: false });
-    const rare = p.listFacts({ filter: { search: 'rare' }, sort: { column: 'key', direction: 'asc' }, page: { limit: 500 } });
-    expect(rare.rows.map((r) => r.key)).toEqual(common.rows.filter((r) => r.value.startsWith('rare')).map((r) => r.key));
-    store.close();
-  });
-});
+    it('uses the sort index for common words and the match list for rare ones, with equal results', () => {
+      const store = openStore();
+      const p = store.scope(USER, { create: true });
+      p.writeFacts(Array.from({ length: 400 }, (_, i) => ({ key: `k${i}`, value: i % 50 === 0 ? `rare common ${i}` : `common ${i}` })));
+      const common = p.listFacts({ filter: { search: 'common' }, sort: { column: 'key', direction: 'asc' }, page: { limit: 500 } });
+      expect(common.rows).toHaveLength(400);
+      expect(common.total).toEqual({ count: 400, capped: false });
+      const rare = p.listFacts({ filter: { search: 'rare' }, sort: { column: 'key', direction: 'asc' }, page: { limit: 500 } });
+      expect(rare.rows.map((r) => r.key)).toEqual(common.rows.filter((r) => r.value.startsWith('rare')).map((r) => r.key));
+      store.close();
+    });
+  },
+  NEEDS_SEARCH,
+);

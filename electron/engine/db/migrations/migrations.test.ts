@@ -102,8 +102,9 @@ const UPGRADES: Record<number, Upgrade> = {
       expect(() => db.prepare("INSERT INTO environment_signals VALUES (99, 'office', 'x', '2026-03-05')").run()).toThrow(/FOREIGN KEY/);
       // The environment of a partition is read along the primary key, never by a table scan.
       const read = plan(db, LATEST_SIGNALS_SQL, { p: 1, at: null });
-      expect(read).toMatch(/SEARCH environment_signals USING (COVERING )?INDEX sqlite_autoindex_environment_signals_1 \(partition_id=\?\)/);
-      expect(read).not.toMatch(/SCAN environment_signals/);
+      expect(read).toMatch(/SEARCH s USING (COVERING )?INDEX sqlite_autoindex_environment_signals_1 \(partition_id=\?\)/);
+      expect(read).toMatch(/SEARCH l USING COVERING INDEX sqlite_autoindex_environment_signals_1 \(partition_id=\? AND key=\? AND observed_at>\?\)/);
+      expect(read).not.toMatch(/SCAN (environment_signals|s|l)\b/);
     },
   },
   4: {

@@ -40,6 +40,10 @@ describe('the PostgreSQL dialect compiles SQLite statements', () => {
       'SELECT id FROM facts WHERE id NOT IN (SELECT value FROM json_array_elements_text(($1)::json))',
     );
     expect(pg('SELECT 1 FROM json_each(target_ids) WHERE value = ?')).toBe('SELECT 1 FROM json_array_elements_text((target_ids)::json) WHERE value = $1');
+    // A named one has SQLite's `key` too (its position), with or without AS.
+    expect(pg('SELECT j.value FROM audit_log a CROSS JOIN json_each(a.target_ids) AS j ORDER BY j.key')).toBe(
+      'SELECT j.value FROM audit_log a CROSS JOIN json_array_elements_text((a.target_ids)::json) WITH ORDINALITY AS j(value, key) ORDER BY j.key NULLS FIRST',
+    );
   });
 
   it('turns INSERT OR IGNORE into ON CONFLICT DO NOTHING and leads conflict targets with the org', () => {
@@ -82,9 +86,15 @@ describe('the PostgreSQL dialect compiles SQLite statements', () => {
       'SELECT id FROM saved_queries ORDER BY id NULLS FIRST LIMIT NULLIF(GREATEST($1, -1), -1)',
     );
     expect(pg('SELECT f.id FROM json_each(?) j CROSS JOIN facts f ON f.id = j.value WHERE f.partition_id = ?')).toBe(
-      'SELECT f.id FROM json_array_elements_text(($1)::json) j JOIN facts f ON f.id = j.value WHERE f.partition_id = $2',
+      'SELECT f.id FROM json_array_elements_text(($1)::json) WITH ORDINALITY AS j(value, key) JOIN facts f ON f.id = j.value WHERE f.partition_id = $2',
     );
     expect(pg('SELECT 1 FROM a CROSS JOIN b WHERE a.x = b.y')).toBe('SELECT 1 FROM a CROSS JOIN b WHERE a.x = b.y');
+  });
+
+  it('reads julianday() as days since the epoch plus its Julian day number, in float8', () => {
+    expect(pg('SELECT (julianday(@now) - julianday(f.ts)) * 24.0 FROM facts f')).toBe(
+      'SELECT ((CAST(EXTRACT(EPOCH FROM CAST(CAST($1 AS text) AS timestamptz)) AS double precision) / 86400.0 + 2440587.5) - (CAST(EXTRACT(EPOCH FROM CAST(CAST(f.ts AS text) AS timestamptz)) AS double precision) / 86400.0 + 2440587.5)) * 24.0 FROM facts f',
+    );
   });
 
   it('refuses SQLite-only constructs it cannot translate yet, by name', () => {

@@ -11,7 +11,7 @@ export const TRANSLATIONS = [
   '? / ?NNN / @name / :name / $name placeholders -> $1, $2… (a name used twice binds once; an occurrence only tested for NULL binds apart, as text)',
   'a IS b / a IS NOT b -> IS NOT DISTINCT FROM / IS DISTINCT FROM',
   'unary + and INDEXED BY / NOT INDEXED (SQLite index hints) -> dropped',
-  'json_each(x) -> json_array_elements_text((x)::json) (its column is still `value`)',
+  'json_each(x) -> json_array_elements_text((x)::json) (its column is still `value`; a named one gets `key`, the position from 1)',
   'INSERT OR IGNORE -> INSERT … ON CONFLICT DO NOTHING',
   'ON CONFLICT (cols) on an org-scoped table -> ON CONFLICT (org_id, cols)',
   'LIKE -> ILIKE (SQLite LIKE ignores case)',
@@ -19,6 +19,7 @@ export const TRANSLATIONS = [
   'an unnamed subquery in FROM gets a name (PostgreSQL before 16 requires one)',
   'LIMIT ? with a negative value -> no limit; CROSS JOIN … ON -> JOIN … ON',
   'temp.name -> pg_temp.name; ifnull -> coalesce; instr -> strpos; group_concat -> string_agg; max/min(a, b) -> greatest/least',
+  'julianday(x) -> epoch days of x::timestamptz + 2440587.5 (a date-time PostgreSQL cannot read is an error, not NULL)',
 ] as const;
 
 const UNSUPPORTED: Record<string, string> = {
@@ -26,7 +27,6 @@ const UNSUPPORTED: Record<string, string> = {
   pragma: 'PRAGMA',
   printf: 'printf()',
   strftime: 'strftime()',
-  julianday: 'julianday()',
   unixepoch: 'unixepoch()',
   glob: 'GLOB',
   rowid: 'rowid',
@@ -275,11 +275,24 @@ export function compileForPostgres(sql: string, orgScoped: (table: string) => bo
       t.text = 'json_array_elements_text';
       (toks[open] as Tok).text = '((';
       (toks[close] as Tok).text = ')::json)';
+      // A named json_each also has SQLite's `key` (the element's position, here counted from 1:
+      // the engine only orders by it).
+      let alias = next(toks, close);
+      if (lower(toks[alias]) === 'as') alias = next(toks, alias);
+      const name = toks[alias];
+      if (name && (name.kind === 'word' || name.kind === 'qid') && !CLAUSE_WORDS.has(lower(name))) name.text = `WITH ORDINALITY AS ${name.text}(value, key)`;
+      if (name && lower(toks[next(toks, close)]) === 'as' && name.text.startsWith('WITH')) (toks[next(toks, close)] as Tok).text = '';
     } else if (w in RENAMED) t.text = RENAMED[w] as string;
     else if (w === 'group_concat') {
       t.text = 'string_agg';
       if (topLevelCommas(toks, open, close) === 0) (toks[close] as Tok).text = `::text, ',')`;
     } else if ((w === 'max' || w === 'min') && topLevelCommas(toks, open, close) > 0) t.text = w === 'max' ? 'greatest' : 'least';
+    else if (w === 'julianday') {
+      // Julian day number 2440587.5 is the Unix epoch; float8, as SQLite's real.
+      // The argument is read as text first, so a parameter in it is bound as text (as compared with ts).
+      t.text = '(CAST(EXTRACT(EPOCH FROM CAST(CAST';
+      (toks[close] as Tok).text = ' AS text) AS timestamptz)) AS double precision) / 86400.0 + 2440587.5)';
+    }
   }
   let text = toks.map((t) => t.text).join('');
   if (ignoreConflicts) text = `${text.replace(/[\s;]+$/, '')} ON CONFLICT DO NOTHING`;

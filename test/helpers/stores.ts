@@ -1,0 +1,104 @@
+// One engine suite, every store: `describeStores` runs a describe block on SQLite, on PGlite and,
+// when STATELENS_TEST_PG_URL is set, on the real server. A PostgreSQL store is one connection per
+// test file (PGlite takes seconds to start) with a fresh schema per test, so tests stay independent.
+import { afterAll, describe, it } from 'vitest';
+import { migratePg } from '../../electron/engine/db/pg/schema';
+import { quoteIdent, SyncPg } from '../../electron/engine/db/pg/sync-client';
+import { Store, type StoreOptions } from '../../electron/engine/store';
+import { SERVER_SKIP_REASON, SERVER_URL, serverScratchDatabase } from './pg';
+import { openTmpStore } from './tmp';
+
+export type StoreKind = 'sqlite' | 'pglite' | 'server';
+
+export type OpenStore = (options?: StoreOptions & { start?: string }) => Store;
+
+export const STORE_KINDS: readonly StoreKind[] = SERVER_URL ? ['sqlite', 'pglite', 'server'] : ['sqlite', 'pglite'];
+
+let serverNoticePrinted = false;
+
+/** The file's shared connection per PostgreSQL kind, opened on first use, closed after the file. */
+const shared = new Map<StoreKind, { conn: SyncPg; drop?: () => void }>();
+let schemaCounter = 0;
+
+afterAll(() => {
+  for (const { conn, drop } of shared.values()) {
+    conn.close();
+    drop?.();
+  }
+  shared.clear();
+});
+
+function connectionFor(kind: 'pglite' | 'server'): SyncPg {
+  let entry = shared.get(kind);
+  if (!entry) {
+    if (kind === 'pglite') entry = { conn: SyncPg.open({ kind: 'pglite' }) };
+    else {
+      const scratch = serverScratchDatabase('suite');
+      entry = { conn: SyncPg.open(scratch.target), drop: scratch.drop };
+    }
+    shared.set(kind, entry);
+  }
+  return entry.conn;
+}
+
+/** The same deterministic clock and ids as openTmpStore. */
+function deterministic(options: StoreOptions & { start?: string }): StoreOptions {
+  let counter = 0;
+  let t = Date.parse(options.start ?? '2026-01-01T00:00:00.000Z');
+  return { clock: { now: () => new Date((t += 1000)).toISOString() }, idSource: () => String(++counter).padStart(8, '0'), ...options };
+}
+
+/** A fresh store of `kind`: a SQLite file, or a new schema on the file's PostgreSQL connection. */
+export function openStoreOf(kind: StoreKind, options: StoreOptions & { start?: string } = {}): Store {
+  if (kind === 'sqlite') return openTmpStore(options);
+  const conn = connectionFor(kind);
+  const schema = `suite_${process.pid}_${++schemaCounter}`;
+  migratePg(conn, { schema });
+  conn.exec(`SET search_path TO ${quoteIdent(schema)}`);
+  // The store closes its connection when it closes; this one is the file's, so it only
+  // forgets the schema (an open transaction is rolled back first).
+  const lease = Object.create(conn) as SyncPg;
+  lease.close = () => {
+    if (lease.inTransaction) lease.rollback();
+    conn.exec('RESET search_path');
+  };
+  return Store.onPostgresConnection(lease, { ...deterministic(options), schema });
+}
+
+/** `body` as one describe block per store kind, named after the store; `only` keeps it to some
+ * stores, printing why the others skip it. */
+export function describeStores(
+  title: string,
+  body: (open: OpenStore, kind: StoreKind) => void,
+  only?: { readonly stores: readonly StoreKind[]; readonly reason: string },
+): void {
+  if (!SERVER_URL && !serverNoticePrinted) {
+    serverNoticePrinted = true;
+    console.log(`${SERVER_SKIP_REASON} (the suite runs on SQLite and PGlite only)`);
+  }
+  for (const kind of STORE_KINDS) {
+    const skipped = only !== undefined && !only.stores.includes(kind);
+    if (skipped) console.log(`[${kind}] "${title}" is skipped: ${only.reason}`);
+    (skipped ? describe.skip : describe)(`${title} [${kind}]`, () => body((options) => openStoreOf(kind, options), kind));
+  }
+}
+
+/** `it` on the stores that support what a test needs; elsewhere a skip that prints why. */
+export function itWhere(kind: StoreKind, supported: readonly StoreKind[], reason: string): ReturnType<typeof it.skipIf> {
+  const skipped = !supported.includes(kind);
+  if (skipped) console.log(`[${kind}] a test is skipped: ${reason}`);
+  return it.skipIf(skipped);
+}
+
+/** Full-text search (MATCH) on PostgreSQL is being ported separately. */
+export const SEARCH_NOT_ON_PG = 'full-text search does not run on PostgreSQL yet';
+
+/** describeStores' `only` for a block that needs full-text search. */
+export const NEEDS_SEARCH = { stores: ['sqlite'], reason: SEARCH_NOT_ON_PG } as const;
+
+/** The assembly strategies a store can run: state_based and reference rank with full-text search. */
+export function strategiesOn<S extends string>(kind: StoreKind, all: readonly S[]): readonly S[] {
+  if (kind === 'sqlite') return all;
+  console.log(`[${kind}] state_based and reference are left out: ${SEARCH_NOT_ON_PG}`);
+  return all.filter((s) => s !== 'state_based' && s !== 'reference');
+}
