@@ -103,7 +103,10 @@ describe.skipIf(missing !== undefined)('the inspector on a PostgreSQL server dat
     expect(await page.textContent('[data-testid="chain-svg"]')).toContain('explicit correction');
     await screenshot(page, 'server-database-chain');
     // The commute plan depends on the home city and has a dependent of its own.
-    await go(`#/memories/${p}/${db.info.flaggedId}`, '.fact-detail');
+    // A fresh load, so the panel opens afresh on the other fact.
+    await page.goto(`${ui?.base}#/memories/${p}/${db.info.flaggedId}`);
+    await page.reload();
+    await page.waitForSelector('.fact-panel');
     await page.click('role=tab[name="Graph"]');
     await page.waitForSelector('[data-testid="graph-svg"]');
     await page.waitForFunction(() => /[1-9]\d* edges/.test(document.querySelector('[data-testid="graph-stats"]')?.textContent ?? ''));
