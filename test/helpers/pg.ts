@@ -10,8 +10,8 @@ export const SERVER_URL = process.env.STATELENS_TEST_PG_URL || undefined;
 export const SERVER_SKIP_REASON = 'STATELENS_TEST_PG_URL is not set: the tests against a real PostgreSQL server do not run';
 
 /** A name unique to this process and call, prefixed by the branch that owns it. */
-export function scratchName(label: string): string {
-  return `s7_${label}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+export function scratchName(label: string, owner = 's7'): string {
+  return `${owner}_${label}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
 }
 
 function adminTarget(): PgTarget {
@@ -20,8 +20,8 @@ function adminTarget(): PgTarget {
 }
 
 /** A fresh database on the server; its URL, and a function that drops it (ending its sessions). */
-export function serverScratchDatabase(label: string): { url: string; target: PgTarget; drop: () => void } {
-  const name = scratchName(label);
+export function serverScratchDatabase(label: string, owner?: string): { url: string; target: PgTarget; drop: () => void } {
+  const name = scratchName(label, owner);
   const admin = SyncPg.open(adminTarget());
   try {
     admin.exec(`CREATE DATABASE ${quoteIdent(name)}`);
