@@ -89,16 +89,3 @@ export function itWhere(kind: StoreKind, supported: readonly StoreKind[], reason
   if (skipped) console.log(`[${kind}] a test is skipped: ${reason}`);
   return it.skipIf(skipped);
 }
-
-/** Full-text search (MATCH) on PostgreSQL is being ported separately. */
-export const SEARCH_NOT_ON_PG = 'full-text search does not run on PostgreSQL yet';
-
-/** describeStores' `only` for a block that needs full-text search. */
-export const NEEDS_SEARCH = { stores: ['sqlite'], reason: SEARCH_NOT_ON_PG } as const;
-
-/** The assembly strategies a store can run: state_based and reference rank with full-text search. */
-export function strategiesOn<S extends string>(kind: StoreKind, all: readonly S[]): readonly S[] {
-  if (kind === 'sqlite') return all;
-  console.log(`[${kind}] state_based and reference are left out: ${SEARCH_NOT_ON_PG}`);
-  return all.filter((s) => s !== 'state_based' && s !== 'reference');
-}

@@ -20,7 +20,7 @@ function selectedIds(ctx: PartitionContext, selection: DeletionSelection): strin
       .pluck()
       .all(JSON.stringify([...new Set(selection.ids)]), ctx.partitionId) as string[];
   }
-  const sql = selectionSql(ctx.partitionId, selection);
+  const sql = selectionSql(ctx.db, ctx.partitionId, selection);
   // Only fixed fragments chosen by filterSql are spliced in; every value is bound.
   return guardSearch(
     'filter' in selection ? selection.filter.search : undefined,

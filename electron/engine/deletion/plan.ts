@@ -68,9 +68,9 @@ export function clearPlan(db: Sqlite): void {
  * listing's own translation, so a delete by filter removes exactly what the table lists. A filter
  * that restricts nothing is refused: deleting every fact must be asked for as `{ all: true }`.
  */
-export function selectionSql(partitionId: number, selection: Exclude<DeletionSelection, { ids: unknown }>): FilterSql {
-  if ('all' in selection) return filterSql(partitionId, { validity: 'all' });
-  const sql = filterSql(partitionId, selection.filter);
+export function selectionSql(db: Sqlite, partitionId: number, selection: Exclude<DeletionSelection, { ids: unknown }>): FilterSql {
+  if ('all' in selection) return filterSql(partitionId, { validity: 'all' }, dialectOf(db));
+  const sql = filterSql(partitionId, selection.filter, dialectOf(db));
   if (!restricts(sql)) {
     throw new StatelensError(
       'INVALID_INPUT',
@@ -90,7 +90,7 @@ function selectFacts(ctx: PartitionContext, selection: DeletionSelection): { mis
     stmt(db, SELECT_IDS).run({ ids, partition_id: partitionId });
     return { missingIds: stmt<[{ ids: string }], string>(db, MISSING_IDS).pluck().all({ ids }), echo: { kind: 'ids', count: selection.ids.length } };
   }
-  const sql = selectionSql(partitionId, selection);
+  const sql = selectionSql(db, partitionId, selection);
   // Dynamic only in which fixed fragments filterSql chose; every value is bound.
   guardSearch('filter' in selection ? selection.filter.search : undefined, () => stmt(db, selectByFilter(whereOf(sql))).run(sql.params));
   const conditions = conditionsOf(sql);

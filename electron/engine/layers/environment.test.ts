@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { describeStores, itWhere, SEARCH_NOT_ON_PG } from '../../../test/helpers/stores';
+import { describeStores } from '../../../test/helpers/stores';
 import { openTmpStore } from '../../../test/helpers/tmp';
 import { LATEST_SIGNALS_SQL } from './environment';
 
 const USER = { kind: 'user', org: 'acme', user: 'ann' } as const;
 
-describeStores('environment history', (openStore, kind) => {
+describeStores('environment history', (openStore) => {
   it('keeps every observation: now is the latest per key, a past instant sees what held then', () => {
     const store = openStore();
     const p = store.scope(USER, { create: true });
@@ -27,11 +27,7 @@ describeStores('environment history', (openStore, kind) => {
   });
 
   // state_based and reference assemble with full-text search.
-  itWhere(
-    kind,
-    ['sqlite'],
-    SEARCH_NOT_ON_PG,
-  )('an assembly as of a past time shows the environment of that time, never a later value', () => {
+  it('an assembly as of a past time shows the environment of that time, never a later value', () => {
     const store = openStore();
     const p = store.scope(USER, { create: true });
     p.writeFact({ key: 'meeting', value: 'Team meeting in the office on Friday', ts: '2026-03-01T08:00:00Z' });
@@ -48,12 +44,8 @@ describeStores('environment history', (openStore, kind) => {
   });
 });
 
-describeStores('environment fields', (openStore, kind) => {
-  itWhere(
-    kind,
-    ['sqlite'],
-    SEARCH_NOT_ON_PG,
-  )('reads the signals as current time, date in the timezone, timezone, location and external data', () => {
+describeStores('environment fields', (openStore) => {
+  it('reads the signals as current time, date in the timezone, timezone, location and external data', () => {
     const store = openStore();
     const p = store.scope(USER, { create: true });
     p.setEnvironment([

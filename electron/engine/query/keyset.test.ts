@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { SORT_COLUMNS, type FactFilterInput, type SortColumn } from '../../../shared/query';
-import { describeStores, itWhere, SEARCH_NOT_ON_PG } from '../../../test/helpers/stores';
+import { describeStores } from '../../../test/helpers/stores';
 import type { PartitionHandle } from '../partition-handle';
 import type { Store } from '../store';
 import { seedFacts } from './fixtures.test-helper';
@@ -89,7 +89,7 @@ function pageAll(p: PartitionHandle, c: SortColumn, dir: 'asc' | 'desc', limit: 
   throw new Error('paging did not end');
 }
 
-describeStores('keyset paging', (openStore, kind) => {
+describeStores('keyset paging', (openStore) => {
   let store: Store;
   let p: PartitionHandle;
   let all: RefRow[];
@@ -115,11 +115,7 @@ describeStores('keyset paging', (openStore, kind) => {
     }
   }
 
-  itWhere(
-    kind,
-    ['sqlite'],
-    SEARCH_NOT_ON_PG,
-  )('pages identically under every plan that can serve a filter', () => {
+  it('pages identically under every plan that can serve a filter', () => {
     store.db.prepare('UPDATE facts SET needs_review = 1 WHERE rid % 11 = 0 AND partition_id = ?').run(p.id);
     all = store.db.prepare('SELECT * FROM facts WHERE partition_id = ?').all(p.id) as RefRow[];
     const cases: Array<[FactFilterInput, (r: RefRow) => boolean, PagePlan[]]> = [

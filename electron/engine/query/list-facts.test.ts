@@ -1,11 +1,11 @@
 import { expect, it } from 'vitest';
 import { FactPage, VALUE_PREVIEW_CHARS } from '../../../shared/inspect';
 import { codeOf } from '../../../test/helpers/errors';
-import { describeStores, itWhere, NEEDS_SEARCH, SEARCH_NOT_ON_PG } from '../../../test/helpers/stores';
+import { describeStores } from '../../../test/helpers/stores';
 import { toFtsQuery } from './fts';
 import { USER } from './fixtures.test-helper';
 
-describeStores('listFacts filters', (openStore, kind) => {
+describeStores('listFacts filters', (openStore) => {
   it('filters by validity, memory type, scope, review, constraint, source, authority, dates and key', () => {
     const store = openStore();
     const p = store.scope(USER, { create: true });
@@ -45,11 +45,7 @@ describeStores('listFacts filters', (openStore, kind) => {
     store.close();
   });
 
-  itWhere(
-    kind,
-    ['sqlite'],
-    SEARCH_NOT_ON_PG,
-  )("never returns another partition's facts", () => {
+  it("never returns another partition's facts", () => {
     const store = openStore();
     const a = store.scope(USER, { create: true });
     const b = store.scope({ kind: 'user', org: 'acme', user: 'u2' }, { create: true });
@@ -107,132 +103,128 @@ describeStores('listFacts filters', (openStore, kind) => {
   });
 });
 
-describeStores(
-  'full-text search',
-  (openStore) => {
-    it('quotes every word so FTS5 syntax in user text is inert', () => {
-      expect(toFtsQuery('budget cap')).toBe('"budget" "cap"*');
-      expect(toFtsQuery('say "hi" NEAR(a b) OR x*')).toBe('"say" """hi""" "NEAR(a" "b)" "OR" "x*"*');
-      expect(toFtsQuery('a')).toBe('"a"');
-    });
+describeStores('full-text search', (openStore) => {
+  it('quotes every word so FTS5 syntax in user text is inert', () => {
+    expect(toFtsQuery('budget cap')).toBe('"budget" "cap"*');
+    expect(toFtsQuery('say "hi" NEAR(a b) OR x*')).toBe('"say" """hi""" "NEAR(a" "b)" "OR" "x*"*');
+    expect(toFtsQuery('a')).toBe('"a"');
+  });
 
-    it('refuses a search with no word to look for, never reading it as "no search"', () => {
-      const store = openStore();
-      const p = store.scope(USER, { create: true });
-      p.writeFacts([
-        { key: 'note', value: 'the budget' },
-        { key: 'other', value: 'kept' },
-      ]);
-      for (const search of ['', ' ', '  -- ** ', '*', '"', '"((', '^', '()', '...', '\u0000', '\uE000\uE001']) {
-        expect(() => toFtsQuery(search), JSON.stringify(search)).toThrow(
-          expect.objectContaining({ code: 'INVALID_INPUT', details: expect.objectContaining({ field: 'search' }) }),
-        );
-        expect(
-          codeOf(() => p.listFacts({ filter: { search } })),
-          `listFacts ${JSON.stringify(search)}`,
-        ).toBe('INVALID_INPUT');
-        expect(
-          codeOf(() => p.countFacts({ search })),
-          `countFacts ${JSON.stringify(search)}`,
-        ).toBe('INVALID_INPUT');
-      }
-      expect(() => p.listFacts({ filter: { search: '*' } })).toThrow(/has no word to look for/);
-      store.close();
-    });
+  it('refuses a search with no word to look for, never reading it as "no search"', () => {
+    const store = openStore();
+    const p = store.scope(USER, { create: true });
+    p.writeFacts([
+      { key: 'note', value: 'the budget' },
+      { key: 'other', value: 'kept' },
+    ]);
+    for (const search of ['', ' ', '  -- ** ', '*', '"', '"((', '^', '()', '...', '\u0000', '\uE000\uE001']) {
+      expect(() => toFtsQuery(search), JSON.stringify(search)).toThrow(
+        expect.objectContaining({ code: 'INVALID_INPUT', details: expect.objectContaining({ field: 'search' }) }),
+      );
+      expect(
+        codeOf(() => p.listFacts({ filter: { search } })),
+        `listFacts ${JSON.stringify(search)}`,
+      ).toBe('INVALID_INPUT');
+      expect(
+        codeOf(() => p.countFacts({ search })),
+        `countFacts ${JSON.stringify(search)}`,
+      ).toBe('INVALID_INPUT');
+    }
+    expect(() => p.listFacts({ filter: { search: '*' } })).toThrow(/has no word to look for/);
+    store.close();
+  });
 
-    it('survives hostile search text without FTS errors escaping', () => {
-      const store = openStore();
-      const p = store.scope(USER, { create: true });
-      p.writeFact({ key: 'note', value: 'the budget is "tight" (really)' });
-      for (const search of [
-        '"',
-        '"unbalanced',
-        'AND',
-        'OR OR',
-        'NOT',
-        'a:b',
-        'key:note',
-        '(',
-        ')',
-        '*',
-        'NEAR(',
-        '^start',
-        'x"y"z',
-        '\u0000',
-        'budget AND',
-        "'; DROP TABLE facts; --",
-        '\uE000budget\uE001',
-      ]) {
-        const outcome = codeOf(() => p.listFacts({ filter: { search } }));
-        expect(['no error', 'INVALID_INPUT'], `search ${JSON.stringify(search)}: ${outcome}`).toContain(outcome);
-      }
-      expect(p.listFacts({ filter: { search: '"tight"' } }).rows).toHaveLength(1);
-      expect(p.listFacts({ filter: { search: 'key:note' } }).rows).toHaveLength(0);
-      expect(codeOf(() => p.listFacts({ filter: { search: Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ') } }))).toBe('INVALID_INPUT');
-      expect(p.allFacts()).toHaveLength(1);
-      store.close();
-    });
+  it('survives hostile search text without FTS errors escaping', () => {
+    const store = openStore();
+    const p = store.scope(USER, { create: true });
+    p.writeFact({ key: 'note', value: 'the budget is "tight" (really)' });
+    for (const search of [
+      '"',
+      '"unbalanced',
+      'AND',
+      'OR OR',
+      'NOT',
+      'a:b',
+      'key:note',
+      '(',
+      ')',
+      '*',
+      'NEAR(',
+      '^start',
+      'x"y"z',
+      '\u0000',
+      'budget AND',
+      "'; DROP TABLE facts; --",
+      '\uE000budget\uE001',
+    ]) {
+      const outcome = codeOf(() => p.listFacts({ filter: { search } }));
+      expect(['no error', 'INVALID_INPUT'], `search ${JSON.stringify(search)}: ${outcome}`).toContain(outcome);
+    }
+    expect(p.listFacts({ filter: { search: '"tight"' } }).rows).toHaveLength(1);
+    expect(p.listFacts({ filter: { search: 'key:note' } }).rows).toHaveLength(0);
+    expect(codeOf(() => p.listFacts({ filter: { search: Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ') } }))).toBe('INVALID_INPUT');
+    expect(p.allFacts()).toHaveLength(1);
+    store.close();
+  });
 
-    it('returns match ranges into key and value, as text offsets', () => {
-      const store = openStore();
-      const p = store.scope(USER, { create: true });
-      p.writeFact({ key: 'travel_budget', value: 'The Budget for travel is <b>$5k</b>; budget owners approve.' });
-      p.writeFact({ key: 'other', value: 'nothing here' });
-      const page = p.listFacts({ filter: { search: 'budget' } });
-      expect(page.rows).toHaveLength(1);
-      const row = page.rows[0]!;
-      expect(row.value).toContain('<b>$5k</b>');
-      const hits = row.match!.value.map(([a, b]) => row.value.slice(a, b));
-      expect(hits).toEqual(['Budget', 'budget']);
-      expect(row.match!.key.map(([a, b]) => row.key.slice(a, b))).toEqual(['budget']);
-      // Exact words only (a one-letter last word is no prefix): matches probed row by row.
-      p.writeFact({ key: 'plan', value: 'plan q keeps the budget' });
-      const exact = p.listFacts({ filter: { search: 'budget q' } }).rows;
-      expect(exact.map((r) => r.key)).toEqual(['plan']);
-      expect(exact[0]!.match!.value.map(([a, b]) => exact[0]!.value.slice(a, b))).toEqual(['q', 'budget']);
-      // Prefix search on the last word, for search-as-you-type.
-      expect(p.listFacts({ filter: { search: 'trav' } }).rows[0]!.match!.value.map(([a, b]) => row.value.slice(a, b))).toEqual(['travel']);
-      store.close();
-    });
+  it('returns match ranges into key and value, as text offsets', () => {
+    const store = openStore();
+    const p = store.scope(USER, { create: true });
+    p.writeFact({ key: 'travel_budget', value: 'The Budget for travel is <b>$5k</b>; budget owners approve.' });
+    p.writeFact({ key: 'other', value: 'nothing here' });
+    const page = p.listFacts({ filter: { search: 'budget' } });
+    expect(page.rows).toHaveLength(1);
+    const row = page.rows[0]!;
+    expect(row.value).toContain('<b>$5k</b>');
+    const hits = row.match!.value.map(([a, b]) => row.value.slice(a, b));
+    expect(hits).toEqual(['Budget', 'budget']);
+    expect(row.match!.key.map(([a, b]) => row.key.slice(a, b))).toEqual(['budget']);
+    // Exact words only (a one-letter last word is no prefix): matches probed row by row.
+    p.writeFact({ key: 'plan', value: 'plan q keeps the budget' });
+    const exact = p.listFacts({ filter: { search: 'budget q' } }).rows;
+    expect(exact.map((r) => r.key)).toEqual(['plan']);
+    expect(exact[0]!.match!.value.map(([a, b]) => exact[0]!.value.slice(a, b))).toEqual(['q', 'budget']);
+    // Prefix search on the last word, for search-as-you-type.
+    expect(p.listFacts({ filter: { search: 'trav' } }).rows[0]!.match!.value.map(([a, b]) => row.value.slice(a, b))).toEqual(['travel']);
+    store.close();
+  });
 
-    it('moves the value preview to the first match when it lies past the preview', () => {
-      const store = openStore();
-      const p = store.scope(USER, { create: true });
-      const value = `${'filler words '.repeat(100)}the needle sits here ${'tail '.repeat(200)}`;
-      p.writeFact({ key: 'long', value });
-      const plain = p.listFacts().rows[0]!;
-      expect(plain.value).toBe(value.slice(0, VALUE_PREVIEW_CHARS));
-      expect(plain.valueClippedEnd).toBe(true);
-      expect(plain.valueLength).toBe(value.length);
-      const row = p.listFacts({ filter: { search: 'needle' } }).rows[0]!;
-      expect(row.valueClippedStart).toBe(true);
-      expect(row.valueClippedEnd).toBe(true);
-      expect(row.value).toBe(value.slice(row.valueOffset, row.valueOffset + VALUE_PREVIEW_CHARS));
-      expect(row.match!.value.map(([a, b]) => row.value.slice(a, b))).toEqual(['needle']);
-      store.close();
-    });
+  it('moves the value preview to the first match when it lies past the preview', () => {
+    const store = openStore();
+    const p = store.scope(USER, { create: true });
+    const value = `${'filler words '.repeat(100)}the needle sits here ${'tail '.repeat(200)}`;
+    p.writeFact({ key: 'long', value });
+    const plain = p.listFacts().rows[0]!;
+    expect(plain.value).toBe(value.slice(0, VALUE_PREVIEW_CHARS));
+    expect(plain.valueClippedEnd).toBe(true);
+    expect(plain.valueLength).toBe(value.length);
+    const row = p.listFacts({ filter: { search: 'needle' } }).rows[0]!;
+    expect(row.valueClippedStart).toBe(true);
+    expect(row.valueClippedEnd).toBe(true);
+    expect(row.value).toBe(value.slice(row.valueOffset, row.valueOffset + VALUE_PREVIEW_CHARS));
+    expect(row.match!.value.map(([a, b]) => row.value.slice(a, b))).toEqual(['needle']);
+    store.close();
+  });
 
-    it('gives no ranges (never wrong ones) for text that contains the private markers', () => {
-      const store = openStore();
-      const p = store.scope(USER, { create: true });
-      p.writeFact({ key: 'odd', value: 'budget \uE000 marker \uE001 text' });
-      const row = p.listFacts({ filter: { search: 'budget' } }).rows[0]!;
-      expect(row.value).toBe('budget \uE000 marker \uE001 text');
-      expect(row.match).toEqual({ key: [], value: [] });
-      store.close();
-    });
+  it('gives no ranges (never wrong ones) for text that contains the private markers', () => {
+    const store = openStore();
+    const p = store.scope(USER, { create: true });
+    p.writeFact({ key: 'odd', value: 'budget \uE000 marker \uE001 text' });
+    const row = p.listFacts({ filter: { search: 'budget' } }).rows[0]!;
+    expect(row.value).toBe('budget \uE000 marker \uE001 text');
+    expect(row.match).toEqual({ key: [], value: [] });
+    store.close();
+  });
 
-    it('uses the sort index for common words and the match list for rare ones, with equal results', () => {
-      const store = openStore();
-      const p = store.scope(USER, { create: true });
-      p.writeFacts(Array.from({ length: 400 }, (_, i) => ({ key: `k${i}`, value: i % 50 === 0 ? `rare common ${i}` : `common ${i}` })));
-      const common = p.listFacts({ filter: { search: 'common' }, sort: { column: 'key', direction: 'asc' }, page: { limit: 500 } });
-      expect(common.rows).toHaveLength(400);
-      expect(common.total).toEqual({ count: 400, capped: false });
-      const rare = p.listFacts({ filter: { search: 'rare' }, sort: { column: 'key', direction: 'asc' }, page: { limit: 500 } });
-      expect(rare.rows.map((r) => r.key)).toEqual(common.rows.filter((r) => r.value.startsWith('rare')).map((r) => r.key));
-      store.close();
-    });
-  },
-  NEEDS_SEARCH,
-);
+  it('uses the sort index for common words and the match list for rare ones, with equal results', () => {
+    const store = openStore();
+    const p = store.scope(USER, { create: true });
+    p.writeFacts(Array.from({ length: 400 }, (_, i) => ({ key: `k${i}`, value: i % 50 === 0 ? `rare common ${i}` : `common ${i}` })));
+    const common = p.listFacts({ filter: { search: 'common' }, sort: { column: 'key', direction: 'asc' }, page: { limit: 500 } });
+    expect(common.rows).toHaveLength(400);
+    expect(common.total).toEqual({ count: 400, capped: false });
+    const rare = p.listFacts({ filter: { search: 'rare' }, sort: { column: 'key', direction: 'asc' }, page: { limit: 500 } });
+    expect(rare.rows.map((r) => r.key)).toEqual(common.rows.filter((r) => r.value.startsWith('rare')).map((r) => r.key));
+    store.close();
+  });
+});
