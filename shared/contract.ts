@@ -82,9 +82,16 @@ export type DbInfo = z.infer<typeof DbInfo>;
 
 /** The window title for what is open: the file's name, or for a server its organisation,
  * schema and database, so two windows on different servers are told apart. */
+/** Where a server session reads, in words: its schema and the org it acts for. A store opened
+ * without an org (a server without row-level security) names none; `*` is every org. */
+export function serverScope(server: { readonly schema: string; readonly org: string }): string {
+  const org = server.org === '' ? '' : server.org === '*' ? ' · every org' : ` · org ${server.org}`;
+  return `schema ${server.schema}${org}`;
+}
+
 export function databaseTitle(db: DbInfo | null): string {
   if (!db) return 'Statelens';
-  if (db.server) return `${db.server.org} · ${db.server.schema} · ${db.name} — Statelens`;
+  if (db.server) return `${db.name} · ${serverScope(db.server)} — Statelens`;
   return `${db.name} — Statelens`;
 }
 

@@ -24,7 +24,7 @@ import { Splitter } from '../ui/Splitter';
 import { useToast } from '../ui/Toast';
 import { useConnection, useEvent, useLastChange, useQuery, useServerConnection } from '../api/hooks';
 import type { ConnectionState } from '../api/transport';
-import { databaseTitle, type DbInfo } from '../../shared/contract';
+import { databaseTitle, serverScope, type DbInfo } from '../../shared/contract';
 import { clamp, useLayoutSize } from './layout-sizes';
 import { formatHash, isNewHistoryEntry, parseHash } from './location';
 import { useAppState, useDispatch, VIEW_LABELS, VIEWS, type View } from './state';
@@ -116,7 +116,7 @@ function ServerStatus({ db }: { db: DbInfo }) {
   if (!db.server) return null;
   return (
     <span className="muted" data-testid="status-server" title={db.server.url}>
-      server {db.name} · schema {db.server.schema} · org {db.server.org}
+      server {db.name} · {serverScope(db.server)}
     </span>
   );
 }

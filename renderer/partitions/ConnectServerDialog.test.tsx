@@ -91,9 +91,11 @@ describe('Connect to server', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Connect' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Connect to a memory server' })).toBeNull());
     expect(sent).toEqual([{ source: 'form', url: filled.url, password: 'pw', schema: 'statelens', org: 'acme', remember: true }]);
-    expect((await screen.findByText(/password was not kept: this system offers no encryption/)).textContent).toMatch(/Connected to acme · statelens/);
+    expect((await screen.findByText(/password was not kept: this system offers no encryption/)).textContent).toMatch(
+      /Connected to schema statelens · org acme on /,
+    );
     await waitFor(() => expect(screen.getByTestId('status-server').textContent).toBe('server memory on db.example:5432 · schema statelens · org acme'));
-    expect(document.title).toBe('acme · statelens · memory on db.example:5432 — Statelens');
+    expect(document.title).toBe('memory on db.example:5432 · schema statelens · org acme — Statelens');
   });
 });
 

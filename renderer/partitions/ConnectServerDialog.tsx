@@ -2,7 +2,7 @@
 // checked with the contract's own schema before it is sent; the password goes to main, which
 // keeps it only encrypted by the system (or not at all, and says so).
 import { useState, type FormEvent } from 'react';
-import { DEFAULT_SERVER_SCHEMA, ServerConnectForm, type ChannelOutput, type CredentialOutcome } from '../../shared/contract';
+import { DEFAULT_SERVER_SCHEMA, ServerConnectForm, serverScope, type ChannelOutput, type CredentialOutcome } from '../../shared/contract';
 import { toErrorShape, type ErrorShape } from '../../shared/errors';
 import { useMutation, useQuery } from '../api/hooks';
 import type { ConnectPrefill } from '../app/state';
@@ -72,7 +72,7 @@ export function ConnectServerDialog({
     }
     try {
       const result = await connect.mutate({ source: 'form', url, schema, org, remember, ...(password === '' ? {} : { password }) });
-      const where = result.state.db?.server ? `${result.state.db.server.org} · ${result.state.db.server.schema} on ${result.state.db.name}` : 'the server';
+      const where = result.state.db?.server ? `${serverScope(result.state.db.server)} on ${result.state.db.name}` : 'the server';
       toast(`Connected to ${where}. ${CREDENTIAL_TEXT[result.credential]}`, result.credential === 'encryption-unavailable' ? 'error' : 'info');
       onConnected?.(result);
       onClose();

@@ -1,7 +1,7 @@
 // The database picker: which file or server is open, and (desktop) open another, connect to a
 // server, or reopen a recent one. Browser mode serves one database fixed on the `statelens serve`
 // command line.
-import type { DbState } from '../../shared/contract';
+import { serverScope, type DbState } from '../../shared/contract';
 import { useDispatch } from '../app/state';
 import { useMutation, useQuery } from '../api/hooks';
 import { Button } from '../ui/Button';
@@ -26,7 +26,7 @@ export function DatabaseSummary({ state }: { state: DbState }) {
         </div>
         <div className="faint mono db-path">{state.db.server.url}</div>
         <div className="faint">
-          schema {state.db.server.schema} · org {state.db.server.org} · v{state.db.schemaVersion}
+          {serverScope(state.db.server)} · v{state.db.schemaVersion}
         </div>
       </div>
     );
