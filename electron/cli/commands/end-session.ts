@@ -18,7 +18,10 @@ ${PG_USAGE}`,
   acceptsDatabaseUrl: true,
   options: {
     ...PG_OPTIONS,
-    db: { type: 'string' }, partition: { type: 'string' }, session: { type: 'string' }, json: { type: 'boolean' },
+    db: { type: 'string' },
+    partition: { type: 'string' },
+    session: { type: 'string' },
+    json: { type: 'boolean' },
   },
   async run(args, io) {
     const session = requireString(args, 'session');
