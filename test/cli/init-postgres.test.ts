@@ -106,20 +106,22 @@ describe('statelens init on a file, and commands that do not take a server yet',
 
   it('a command that cannot work on a server yet, given a server URL, says PostgreSQL is not supported yet, without connecting', async () => {
     const url = 'postgres://agent:secret@db.invalid:5432/memory';
-    for (const argv of [
-      ['delete', '--db', url, '--id', 'f1', '--yes'],
-      ['chain', 'f1', '--db', url],
-      ['maturity', '--db', url, '--partition', '1'],
-    ]) {
-      const r = await run(argv);
-      expect(r.code, argv[0]).toBe(1);
-      expect(r.err).toContain(
-        `statelens ${argv[0]}: PostgreSQL is not supported by this command yet: postgres://agent:***@db.invalid:5432/memory is a server URL`,
+    for (const [name, argv] of [
+      ['import statebench', ['import', 'statebench', 'events.jsonl', '--db', url]],
+      ['statebench', ['statebench', '--db', url]],
+      ['bench', ['bench', '--db', url]],
+      ['demo', ['demo', '--db', url]],
+      ['runner', ['runner', '--db', url]],
+    ] as const) {
+      const r = await run([...argv]);
+      expect(r.code, name).toBe(1);
+      expect(r.err, name).toContain(
+        `statelens ${name}: PostgreSQL is not supported by this command yet: postgres://agent:***@db.invalid:5432/memory is a server URL`,
       );
       expect(r.err).toMatch(/\[NOT_SUPPORTED\]$/);
       expect(r.err).not.toContain('secret');
     }
-    const fromEnv = await run(['delete', '--id', 'f1', '--yes'], { STATELENS_DB_URL: url });
+    const fromEnv = await run(['import', 'statebench', 'events.jsonl'], { STATELENS_DB_URL: url });
     expect(fromEnv.err).toContain('(from STATELENS_DB_URL)');
     // A file still works as before with the variable unset.
     const file = path.join(tmpDir(), 'memory.db');

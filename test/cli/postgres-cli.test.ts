@@ -1,7 +1,8 @@
 // The `statelens` commands on a PostgreSQL store, each in a child process (a PGlite data folder
 // always, the real server when STATELENS_TEST_PG_URL is set): init, ingest, facts, verify, a
 // SQLite export read back and imported into a fresh schema with the same facts, `statelens mcp`
-// driven by the MCP SDK's client, and `statelens serve` answering over HTTP.
+// driven by the MCP SDK's client, `statelens serve` answering over HTTP, and the administrative
+// commands: chain, delete (preview, then the delete and its scrub), maturity and end-session.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,6 +14,7 @@ import { cliEntry, repoRoot } from '../helpers/paths';
 import { migratePg } from '../../electron/engine/db/pg/schema';
 import { applyPgServerSetup, MEMBERS_TABLE, pgRoleNames } from '../../electron/engine/db/pg/server-setup';
 import { quoteIdent, SyncPg } from '../../electron/engine/db/pg/sync-client';
+import { parsePgTarget } from '../../electron/engine/db/pg/target';
 import { SERVER_SKIP_REASON, SERVER_URL, serverScratchDatabase } from '../helpers/pg';
 import { connectMcp } from '../mcp/client';
 import { request } from '../server/http-client';
@@ -79,7 +81,8 @@ const stores = [
 
 for (const store of stores) {
   describe.skipIf(!store.enabled)(`statelens on a ${store.name}`, () => {
-    const { url, fresh } = store.urls();
+    // A skipped describe still collects its body: make no server database when it is skipped.
+    const { url, fresh } = store.enabled ? store.urls() : { url: '', fresh: '' };
     const dir = fs.mkdtempSync(path.join(root, 'files-'));
 
     it('initialises, ingests, lists, verifies, and copies to a SQLite file and into a fresh schema with the same facts', async () => {
@@ -169,6 +172,72 @@ for (const store of stores) {
       expect(await exit).toBe(0);
       expect(out).toMatch(/statelens serve: (postgres|pglite):/);
     }, 300_000);
+
+    it('shows a chain, previews and deletes (scrubbing the tables), sets a maturity with an audit entry and ends a session', async () => {
+      const partition = 'user:acme/admin';
+      const events = path.join(dir, 'admin.jsonl');
+      const more = [
+        { type: 'state_write', ts: '2026-01-03T00:00:00.000Z', writes: [{ key: 'city', value: 'Porto', source: { type: 'user' } }] },
+        { type: 'conversation_turn', ts: '2026-01-03T00:01:00.000Z', session_id: 's1', speaker: 'user', text: 'Please draft the agenda' },
+      ];
+      fs.writeFileSync(events, [...EVENTS, ...more].map((e) => JSON.stringify(e)).join('\n') + '\n');
+      await ok(['init', '--db', url]);
+      await ok(['ingest', events, '--db', url, '--partition', partition]);
+      type Row = { id: string; key: string; value: string };
+      const listed = (): Promise<Row[]> => ok(['facts', '--db', url, '--json', '--partition', partition]).then((o) => factLines(o) as Row[]);
+      const before = await listed();
+      const byValue = (v: string): string => before.find((f) => f.value === v)?.id ?? '';
+      expect(before.map((f) => f.value)).toEqual(['Porto', '$120k', '$200k']);
+
+      const chain = await ok(['chain', byValue('$200k'), '--db', url]);
+      expect(chain).toMatch(/^Chain of \S+ in acme \/ user admin: 2 versions, 0 proposals\n/);
+      expect(chain).toContain(`${byValue('$200k')}  budget = "$200k"`);
+      expect(chain).toContain(`superseded by ${byValue('$120k')}`);
+      expect(chain).toMatch(/budget = "\$120k".*CURRENT/);
+
+      const preview = await ok(['delete', '--db', url, '--partition', partition, '--search', 'Porto', '--dry-run']);
+      expect(preview).toContain('would delete 1 fact');
+      expect(preview).toContain(`  - ${byValue('Porto')}  city`);
+      expect(preview).toMatch(/Dry run: nothing was deleted\.\n$/);
+      expect(await listed()).toHaveLength(3);
+
+      const deleted = await ok(['delete', '--db', url, '--id', byValue('Porto'), '--yes', '--reason', 'asked to forget']);
+      expect(deleted).toMatch(/Deleted 1 fact; flagged 0/);
+      expect(deleted).toContain('Text removed from the PostgreSQL tables and their indexes (VACUUM FULL of facts, fact_edges, audit_log): yes');
+      expect(deleted).not.toContain('the file and its WAL');
+      expect((await listed()).map((f) => f.value)).toEqual(['$120k', '$200k']);
+
+      const capability = 'capability:acme/outreach';
+      const seen = path.join(dir, 'seen.jsonl');
+      fs.writeFileSync(
+        seen,
+        JSON.stringify({ type: 'state_write', ts: '2026-01-04T00:00:00.000Z', writes: [{ key: 'seen', value: 'A reply', level: 'event' }] }),
+      );
+      await ok(['ingest', seen, '--db', url, '--partition', capability]);
+      expect(JSON.parse(await ok(['maturity', '--db', url, '--partition', capability, '--json']))).toMatchObject({ maturity: 'junior' });
+      const set = await ok(['maturity', '--db', url, '--partition', capability, '--set', 'senior', '--actor', 'ops', '--reason', 'passed review']);
+      expect(set).toMatch(/outreach: junior -> senior \(audited, by ops\)\n$/);
+      expect(JSON.parse(await ok(['maturity', '--db', url, '--partition', capability, '--json']))).toMatchObject({ maturity: 'senior' });
+      const conn = SyncPg.open(parsePgTarget(url.split('?')[0] ?? url));
+      try {
+        const audit = conn.query<{ action: string; actor: string; reason: string | null }>(
+          `SELECT action, actor, reason FROM statelens.audit_log WHERE action IN ('maturity.set', 'delete') ORDER BY id`,
+        ).rows;
+        expect(audit.map((a) => [a.action, a.actor, a.reason])).toEqual([
+          ['delete', 'cli', 'asked to forget'],
+          ['maturity.set', 'ops', 'passed review'],
+        ]);
+      } finally {
+        conn.close();
+      }
+
+      const context = (): Promise<string> => ok(['context', '--db', url, '--partition', partition, '--strategy', 'reference', '--session', 's1']);
+      expect(await context()).toContain('Please draft the agenda');
+      expect(JSON.parse(await ok(['end-session', '--db', url, '--partition', partition, '--session', 's1', '--json']))).toMatchObject({
+        workingItemsCleared: 1,
+      });
+      expect(await context()).not.toContain('Please draft the agenda');
+    }, 600_000);
   });
 }
 

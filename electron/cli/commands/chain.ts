@@ -6,7 +6,7 @@ import type { PartitionHandle } from '../../engine/partition-handle';
 import { partitionLabel } from '../../engine/partitions/partitions';
 import type { Store } from '../../engine/store';
 import { EXIT, stringOpt, type CliCommand } from '../command';
-import { openDb, partitionIdArg } from '../database';
+import { PG_OPTIONS, PG_USAGE, openDb, partitionIdArg } from '../database';
 
 function locate(store: Store, ref: string, partition: string | undefined): { handle: PartitionHandle; id: string } {
   const partitionId = partitionIdArg(store, partition);
@@ -43,8 +43,10 @@ export const chainCommand: CliCommand = {
   ID           a fact id; with --partition also a source label or a key (resolved in that order)
   --partition  numeric id or user:ORG/USER, capability:ORG/NAME, org:ORG
 
-Exit codes: 0 shown, 1 not found or failed, 2 usage error.`,
-  options: { db: { type: 'string' }, partition: { type: 'string' }, json: { type: 'boolean' } },
+Exit codes: 0 shown, 1 not found or failed, 2 usage error.
+${PG_USAGE}`,
+  options: { ...PG_OPTIONS, db: { type: 'string' }, partition: { type: 'string' }, json: { type: 'boolean' } },
+  acceptsDatabaseUrl: true,
   allowPositionals: true,
   async run(args, io) {
     const [ref, ...extra] = args.positionals;

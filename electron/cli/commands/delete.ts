@@ -9,7 +9,8 @@ import { partitionLabel } from '../../engine/partitions/partitions';
 import type { Store } from '../../engine/store';
 import { EXIT, stringOpt, type CliCommand, type CliIO, type ParsedCli } from '../command';
 import { progressBar } from '../progress';
-import { openDb, partitionIdArg } from '../database';
+import { PG_OPTIONS, PG_USAGE, openDb, partitionIdArg } from '../database';
+import { databaseUrl } from '../db-url';
 import { FILTER_OPTIONS, FILTER_USAGE, filterFromArgs } from '../filter-flags';
 
 const SHOWN = 20;
@@ -66,11 +67,19 @@ function printImpact(io: CliIO, where: string, impact: DeletionImpact): void {
   for (const r of impact.relinked.slice(0, SHOWN)) io.out(`    ${r.id}.${r.field}: ${r.from} -> ${r.to ?? '(cleared)'}`);
 }
 
-function printResult(io: CliIO, r: DeletionResult): void {
+function printResult(io: CliIO, r: DeletionResult, onPostgres: boolean): void {
   io.out(
     `Deleted ${r.deleted} fact${r.deleted === 1 ? '' : 's'}; flagged ${r.flagged}, relinked ${r.relinked} (${r.cleared} cleared)${r.auditId !== null ? `; audit entry ${r.auditId}` : ''}.`,
   );
-  if (r.scrub) io.out(`Text removed from the file and its WAL: ${r.scrub.complete ? 'yes' : 'NO (see below)'}`);
+  if (!r.scrub) return;
+  const done = r.scrub.complete ? 'yes' : 'NO (see below)';
+  // PostgreSQL's scrub rewrites the tables' files; the server's WAL is beyond any client's reach.
+  if (!onPostgres) io.out(`Text removed from the file and its WAL: ${done}`);
+  else {
+    const tables = r.scrub.rebuilt.length > 0 ? ` (VACUUM FULL of ${r.scrub.rebuilt.join(', ')})` : '';
+    io.out(`Text removed from the PostgreSQL tables and their indexes${tables}: ${done}`);
+    if (r.scrub.complete) io.out("  The server's WAL, archives, replicas and backups keep it until they are recycled.");
+  }
 }
 
 export const deleteCommand: CliCommand = {
@@ -92,10 +101,16 @@ what would be deleted, the dependents flagged needs_review, the chain
 pointers relinked or cleared. The delete is one transaction, recorded in the audit log (who, when,
 why — never the text), and the text is scrubbed from the database file and its WAL. While another
 program keeps a read transaction open the scrub waits a few seconds; if the text still cannot be
-overwritten the facts stay deleted, the command says where copies remain and exits 1.
+overwritten the facts stay deleted, the command says where copies remain and exits 1. On
+PostgreSQL the scrub is VACUUM (FULL) of the tables a delete writes (it needs their owner): it
+rewrites their files and indexes, but the server's WAL, archives and backups keep the text until
+they are recycled.
 Exit codes: 0 deleted (or nothing matched, or --dry-run), 1 failed, not confirmed or not scrubbed,
-2 usage error or refused (no terminal to confirm on and no --yes).`,
+2 usage error or refused (no terminal to confirm on and no --yes).
+${PG_USAGE}`,
+  acceptsDatabaseUrl: true,
   options: {
+    ...PG_OPTIONS,
     db: { type: 'string' },
     partition: { type: 'string' },
     id: { type: 'string', multiple: true },
@@ -152,7 +167,7 @@ Exit codes: 0 deleted (or nothing matched, or --dry-run), 1 failed, not confirme
       });
       bar.end();
       if (json) io.out(JSON.stringify({ partitionId: handle.id, preview: impact, result }));
-      else printResult(io, result);
+      else printResult(io, result, databaseUrl(args) !== undefined);
       // The facts are deleted, but copies of their text are still on disk: not a success.
       if (result.scrub && !result.scrub.complete) {
         io.err(`statelens delete: deleted, but copies of the deleted text remain on disk: ${result.scrub.detail}`);

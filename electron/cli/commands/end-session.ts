@@ -3,7 +3,7 @@
 import { StatelensError } from '../../../shared/errors';
 import { partitionLabel } from '../../engine/partitions/partitions';
 import { EXIT, requireString, type CliCommand } from '../command';
-import { openDb, partitionIdArg } from '../database';
+import { PG_OPTIONS, PG_USAGE, openDb, partitionIdArg } from '../database';
 
 export const endSessionCommand: CliCommand = {
   name: 'end-session',
@@ -13,8 +13,16 @@ export const endSessionCommand: CliCommand = {
   --partition  numeric id or user:ORG/USER, capability:ORG/NAME, org:ORG
   --session    the session to end
 
-Exit codes: 0 ended, 1 failed, 2 usage error.`,
-  options: { db: { type: 'string' }, partition: { type: 'string' }, session: { type: 'string' }, json: { type: 'boolean' } },
+Exit codes: 0 ended, 1 failed, 2 usage error.
+${PG_USAGE}`,
+  acceptsDatabaseUrl: true,
+  options: {
+    ...PG_OPTIONS,
+    db: { type: 'string' },
+    partition: { type: 'string' },
+    session: { type: 'string' },
+    json: { type: 'boolean' },
+  },
   async run(args, io) {
     const session = requireString(args, 'session');
     if (session.length > 200) throw new StatelensError('INVALID_INPUT', '--session is at most 200 characters');

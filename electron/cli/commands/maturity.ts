@@ -5,7 +5,7 @@ import { Maturity } from '../../../shared/domain';
 import { StatelensError } from '../../../shared/errors';
 import { partitionLabel } from '../../engine/partitions/partitions';
 import { EXIT, requireString, stringOpt, type CliCommand } from '../command';
-import { openDb, partitionIdArg } from '../database';
+import { PG_OPTIONS, PG_USAGE, openDb, partitionIdArg } from '../database';
 
 export const maturityCommand: CliCommand = {
   name: 'maturity',
@@ -17,8 +17,11 @@ export const maturityCommand: CliCommand = {
   --actor      who makes the change, recorded in the audit log (required with --set)
   --reason     why, recorded in the audit log
 
-Exit codes: 0 shown or set, 1 failed (not found, not a capability partition), 2 usage error.`,
+Exit codes: 0 shown or set, 1 failed (not found, not a capability partition), 2 usage error.
+${PG_USAGE}`,
+  acceptsDatabaseUrl: true,
   options: {
+    ...PG_OPTIONS,
     db: { type: 'string' },
     partition: { type: 'string' },
     set: { type: 'string' },
