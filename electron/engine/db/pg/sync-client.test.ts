@@ -57,6 +57,12 @@ for (const store of stores) {
       expect(db.query('SELECT count(*)::int AS n FROM items WHERE flag = 1').rows).toEqual([{ n: 1 }]);
     });
 
+    it('gives counts and sums over integers as numbers, as SQLite does (not numeric strings)', () => {
+      expect(db.query('SELECT count(*) AS c, sum(x::bigint) AS s, sum(x::bigint) / 2.0 AS h FROM (VALUES (1), (2)) t(x)').rows).toEqual([
+        { c: 2, s: 3, h: 1.5 },
+      ]);
+    });
+
     it('commits a transaction that returns and rolls back one that throws, savepoints included', () => {
       db.transaction(() => db.query("INSERT INTO log VALUES ('kept')"));
       expect(() =>

@@ -53,12 +53,16 @@ function errorOf(e) {
   };
 }
 
+/** int8 and numeric: PostgreSQL's types for counts, sums and row ids, read as JS numbers. */
+const NUMBER_OIDS = [20, 1700];
+
 async function openServer() {
   const loaded = await import(modules.pg);
   const pg = loaded.default || loaded;
-  // bigint columns (ids, rids) come back as numbers, as better-sqlite3 gives them.
+  // bigint columns (ids, rids) and numeric results (sum() over integers) come back as numbers,
+  // as better-sqlite3 gives them.
   const types = {
-    getTypeParser: (oid, format) => (oid === 20 ? (v) => (v === null ? null : Number(v)) : pg.types.getTypeParser(oid, format)),
+    getTypeParser: (oid, format) => (NUMBER_OIDS.includes(oid) ? (v) => (v === null ? null : Number(v)) : pg.types.getTypeParser(oid, format)),
   };
   const c = new pg.Client({
     connectionString: target.url,
@@ -105,7 +109,8 @@ async function openPglite() {
     const ext = await import(url);
     extensions[name] = ext[name] || (ext.default && ext.default[name]);
   }
-  const db = await PGlite.create({ ...(target.dataDir ? { dataDir: target.dataDir } : {}), extensions });
+  const parsers = Object.fromEntries(NUMBER_OIDS.map((oid) => [oid, (v) => Number(v)]));
+  const db = await PGlite.create({ ...(target.dataDir ? { dataDir: target.dataDir } : {}), extensions, parsers });
   return {
     async query(sql, params) {
       const r = await db.query(sql, params, { rowMode: 'object' });
