@@ -219,7 +219,11 @@ export function useServerConnection(offlineAfter = 3): Exclude<ConnectionState, 
   useEffect(() => {
     const check = () => setLost(lostServerQueries(client).length > 0);
     check();
-    return client.getQueryCache().subscribe(check);
+    // Only a query's result or its removal changes what is lost; a query added or observed while
+    // another component renders must not set this component's state in that render.
+    return client.getQueryCache().subscribe((event) => {
+      if (event.type === 'updated' || event.type === 'removed') check();
+    });
   }, [client]);
   useEffect(() => {
     if (!lost) {
