@@ -326,14 +326,16 @@ function entityLockName(ctx: PartitionContext, entity: string): string {
  * locks what it names. */
 function writeLockNames(ctx: PartitionContext, inputs: readonly FactWriteInput[]): string[] {
   const names: string[] = [];
-  for (const raw of inputs) {
-    if (typeof raw.key !== 'string') continue;
-    names.push(keyLockName(ctx, raw.key));
+  for (const raw of inputs as readonly unknown[]) {
+    // Unparsed input: what is not an object naming a key locks nothing, and is refused later.
+    if (typeof raw !== 'object' || raw === null || typeof (raw as { key?: unknown }).key !== 'string') continue;
+    const w = raw as FactWriteInput;
+    names.push(keyLockName(ctx, w.key));
     // A `supersedes` ref may name a key: locked up front too, in the same order as the rest.
-    if (typeof raw.supersedes === 'string' && raw.supersedes !== raw.key) names.push(keyLockName(ctx, raw.supersedes));
-    const value = typeof raw.value === 'string' ? raw.value : JSON.stringify(raw.value ?? null);
-    const entity = typeof raw.entity === 'string' ? raw.entity : null;
-    for (const e of lookupEntities({ key: raw.key, value, entity })) names.push(entityLockName(ctx, e));
+    if (typeof w.supersedes === 'string' && w.supersedes !== w.key) names.push(keyLockName(ctx, w.supersedes));
+    const value = typeof w.value === 'string' ? w.value : JSON.stringify(w.value ?? null);
+    const entity = typeof w.entity === 'string' ? w.entity : null;
+    for (const e of lookupEntities({ key: w.key, value, entity })) names.push(entityLockName(ctx, e));
   }
   return names;
 }
