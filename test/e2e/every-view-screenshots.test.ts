@@ -4,9 +4,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { unnamedControls } from './helpers/accessibility';
-import { chromiumMissing, launchChromium, pageErrors, screenshot, type Browser } from './helpers/browser';
+import { chromiumMissing, pageErrors, screenshot } from './helpers/browser';
 import { seededDatabase } from './helpers/database';
-import { buildRenderer, startServe, type Served } from './helpers/serve';
+import { onFailure, openInspector, type Inspector } from './helpers/inspector';
 
 const missing = chromiumMissing();
 if (missing) console.log(`e2e every-view screenshots skipped: ${missing}`);
@@ -16,8 +16,7 @@ const BACKGROUND = { light: 'rgb(244, 245, 247)', dark: 'rgb(21, 23, 28)' } as c
 
 describe.skipIf(missing !== undefined)('every view in both themes', () => {
   let db: ReturnType<typeof seededDatabase>;
-  let served: Served;
-  let browser: Browser;
+  let ui: Inspector | undefined;
   let page: Page;
   let base: string;
   const shots: string[] = [];
@@ -46,24 +45,15 @@ describe.skipIf(missing !== undefined)('every view in both themes', () => {
 
   beforeAll(async () => {
     db = seededDatabase({ bulk: 400, graph: 60 });
-    await buildRenderer();
-    served = await startServe(db.file);
-    browser = await launchChromium();
-    page = await browser.newPage();
-    await page.goto(`${served.url}#/memories/${db.info.mainPartition}`);
-    await page.waitForSelector(ROW);
-    base = `${served.origin}/`;
+    ui = await openInspector(db.file, { hash: `#/memories/${db.info.mainPartition}`, waitFor: ROW });
+    page = ui.page;
+    base = ui.base;
   });
 
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state !== 'fail' || !page) return;
-    await screenshot(page, `FAILED-${ctx.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`);
-    console.log(`e2e failure page text: ${((await page.textContent('body').catch(() => '')) ?? '').slice(0, 1500)}`);
-  });
+  afterEach(onFailure(() => page));
 
   afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
+    await ui?.close();
     db?.remove();
   });
 

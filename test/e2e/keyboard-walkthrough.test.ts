@@ -4,9 +4,9 @@
 // down to the one-time download link.
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumMissing, launchChromium, pageErrors, screenshot, type Browser } from './helpers/browser';
+import { chromiumMissing, pageErrors, screenshot } from './helpers/browser';
 import { seededDatabase } from './helpers/database';
-import { buildRenderer, startServe, type Served } from './helpers/serve';
+import { onFailure, openInspector, type Inspector } from './helpers/inspector';
 
 const missing = chromiumMissing();
 if (missing) console.log(`e2e keyboard walkthrough skipped: ${missing}`);
@@ -17,8 +17,7 @@ const MOUSE_EVENTS = ['mousedown', 'mouseup', 'click', 'dblclick', 'contextmenu'
 
 describe.skipIf(missing !== undefined)('the main flows by keyboard alone', () => {
   let db: ReturnType<typeof seededDatabase>;
-  let served: Served;
-  let browser: Browser;
+  let ui: Inspector | undefined;
   let page: Page;
 
   /** Tabs forward until the focused element matches `selector` (as a person would); fails
@@ -36,10 +35,8 @@ describe.skipIf(missing !== undefined)('the main flows by keyboard alone', () =>
 
   beforeAll(async () => {
     db = seededDatabase({ bulk: 200, graph: 10 });
-    await buildRenderer();
-    served = await startServe(db.file);
-    browser = await launchChromium();
-    page = await browser.newPage();
+    ui = await openInspector(db.file, { visit: false });
+    page = ui.page;
     await page.addInitScript((events) => {
       const seen: string[] = [];
       (window as unknown as { __pointer: string[] }).__pointer = seen;
@@ -53,19 +50,14 @@ describe.skipIf(missing !== undefined)('the main flows by keyboard alone', () =>
           true,
         );
     }, MOUSE_EVENTS);
-    await page.goto(`${served.url}#/memories/${db.info.mainPartition}`);
+    await page.goto(`${ui.served.url}#/memories/${db.info.mainPartition}`);
     await page.waitForSelector(ROW);
   });
 
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state !== 'fail' || !page) return;
-    await screenshot(page, `FAILED-${ctx.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`);
-    console.log(`e2e failure page text: ${((await page.textContent('body').catch(() => '')) ?? '').slice(0, 1500)}`);
-  });
+  afterEach(onFailure(() => page));
 
   afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
+    await ui?.close();
     db?.remove();
   });
 

@@ -35,7 +35,7 @@ describe.skipIf(missing !== undefined)('the inspector on a PostgreSQL server dat
   beforeAll(async () => {
     db = seededDatabase({ bulk: BULK, graph: 40 });
     p = db.info.mainPartition;
-    server = serverScratchDatabase('e2e', 's16');
+    server = serverScratchDatabase('e2e');
     const init = await statelens(['init', '--db', server.url]);
     expect(init.code, init.stderr).toBe(0);
     const copied = await statelens(['import', 'snapshot', db.file, '--db', server.url, '--json']);

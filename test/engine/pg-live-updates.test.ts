@@ -6,25 +6,18 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { benchScript, spawnScript } from '../../electron/bench/child-process';
-import { changeChannel, migratePg } from '../../electron/engine/db/pg/schema';
-import { SyncPg } from '../../electron/engine/db/pg/sync-client';
+import { changeChannel } from '../../electron/engine/db/pg/schema';
 import type { ChangeEvent } from '../../electron/engine/context';
 import { Store } from '../../electron/engine/store';
-import { SERVER_SKIP_REASON, SERVER_URL, serverScratchDatabase } from '../helpers/pg';
+import { SERVER_SKIP_REASON, SERVER_URL, migratedServerDatabase } from '../helpers/pg';
 
 if (!SERVER_URL) console.log(SERVER_SKIP_REASON);
 console.log('PGlite: one in-process connection per data folder, so no other writer exists to be heard; only the server is tested');
-let scratch: ReturnType<typeof serverScratchDatabase> | undefined;
+let scratch: ReturnType<typeof migratedServerDatabase> | undefined;
 afterAll(() => scratch?.drop());
 
 function database(): string {
-  scratch ??= serverScratchDatabase('live');
-  const setup = SyncPg.open(scratch.target);
-  try {
-    migratePg(setup);
-  } finally {
-    setup.close();
-  }
+  scratch ??= migratedServerDatabase('live');
   return scratch.url;
 }
 

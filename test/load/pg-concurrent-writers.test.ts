@@ -6,27 +6,20 @@
 // transactions only, and the others carry on. Rates are printed, never asserted.
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkChains, startPgWriters } from '../../electron/bench/load/pg-writers';
-import { migratePg } from '../../electron/engine/db/pg/schema';
 import { SyncPg } from '../../electron/engine/db/pg/sync-client';
 import { envInt } from '../helpers/child';
-import { SERVER_SKIP_REASON, SERVER_URL, serverScratchDatabase } from '../helpers/pg';
+import { SERVER_SKIP_REASON, SERVER_URL, migratedServerDatabase } from '../helpers/pg';
 
 const WRITERS = envInt('STATELENS_PG_WRITERS', 8);
 const WRITES = envInt('STATELENS_PG_WRITES', 1000);
 const KEYS = 50;
 
 if (!SERVER_URL) console.log(SERVER_SKIP_REASON);
-let scratch: ReturnType<typeof serverScratchDatabase> | undefined;
+let scratch: ReturnType<typeof migratedServerDatabase> | undefined;
 afterAll(() => scratch?.drop());
 
 function database(): string {
-  scratch ??= serverScratchDatabase('writers');
-  const setup = SyncPg.open(scratch.target);
-  try {
-    migratePg(setup);
-  } finally {
-    setup.close();
-  }
+  scratch ??= migratedServerDatabase('writers');
   return scratch.url;
 }
 
