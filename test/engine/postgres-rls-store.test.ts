@@ -11,21 +11,11 @@ import { quoteIdent, SyncPg } from '../../electron/engine/db/pg/sync-client';
 import { stmt } from '../../electron/engine/db/statements';
 import { exportStore } from '../../electron/engine/snapshot/export';
 import { Store, type PgStoreOptions } from '../../electron/engine/store';
-import { StatelensError } from '../../shared/errors';
 import { SERVER_SKIP_REASON, SERVER_URL, serverScratchDatabase } from '../helpers/pg';
 import { tmpDir } from '../helpers/tmp';
+import { thrownBy } from '../helpers/errors';
 
 if (!SERVER_URL) console.log(SERVER_SKIP_REASON);
-
-function caught(fn: () => unknown): StatelensError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(StatelensError);
-    return e as StatelensError;
-  }
-  throw new Error('expected a StatelensError, nothing was thrown');
-}
 
 describe.skipIf(!SERVER_URL)('a PostgreSQL store under row-level security, with real roles', () => {
   const schema = `s13_rls_${process.pid}_${Math.random().toString(36).slice(2, 7)}`;
@@ -87,15 +77,15 @@ describe.skipIf(!SERVER_URL)('a PostgreSQL store under row-level security, with 
     expect(bob.listPartitions().map((x) => x.id)).toEqual([g.id]);
     expect(alice.listPartitions().map((x) => x.id)).toEqual([p.id]);
     expect(bob.partitionOfFact(fact.factId)).toBeUndefined();
-    expect(caught(() => bob.scopeById(p.id)).code).toBe('NOT_FOUND');
+    expect(thrownBy(() => bob.scopeById(p.id)).code).toBe('NOT_FOUND');
     // Writing into another org is refused by the policy, not silently stored.
-    expect(caught(() => bob.scope({ org: 'acme', kind: 'user', user: 'u9' }, { create: true })).code).toBe('PERMISSION_DENIED');
+    expect(thrownBy(() => bob.scope({ org: 'acme', kind: 'user', user: 'u9' }, { create: true })).code).toBe('PERMISSION_DENIED');
   });
 
   it('refuses at open a role that is not a member of the org, or a store that names no org', () => {
-    expect(caught(() => storeAs(login.alice, { org: 'globex' })).code).toBe('PERMISSION_DENIED');
-    expect(caught(() => storeAs(login.alice, {})).code).toBe('PERMISSION_DENIED');
-    expect(caught(() => storeAs(login.alice, { allOrgs: true })).code).toBe('PERMISSION_DENIED');
+    expect(thrownBy(() => storeAs(login.alice, { org: 'globex' })).code).toBe('PERMISSION_DENIED');
+    expect(thrownBy(() => storeAs(login.alice, {})).code).toBe('PERMISSION_DENIED');
+    expect(thrownBy(() => storeAs(login.alice, { allOrgs: true })).code).toBe('PERMISSION_DENIED');
   });
 
   it('lets a reviewer delete, and refuses an agent’s delete whole (nothing of its transaction stays)', () => {
@@ -106,7 +96,7 @@ describe.skipIf(!SERVER_URL)('a PostgreSQL store under row-level security, with 
     const audited = (s: Store): number => stmt<[number], { n: number }>(s.db, 'SELECT count(*) AS n FROM audit_log WHERE partition_id = ?').get(p.id)?.n ?? -1;
     const before = audited(alice);
 
-    const refused = caught(() =>
+    const refused = thrownBy(() =>
       alice.write([p.id], 'delete', () => {
         stmt(alice.db, `INSERT INTO audit_log (partition_id, at, actor, action) VALUES (?, ?, 'alice', 'delete')`).run(p.id, '2026-01-01T00:00:00.000Z');
         stmt(alice.db, 'DELETE FROM facts WHERE id = ?').run(a.factId);

@@ -4,12 +4,12 @@
 // newer schema or a foreign one refused, the org filled in and enforced, search unaccented.
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StatelensError } from '../../../../shared/errors';
 import { SERVER_SKIP_REASON, SERVER_URL, scratchName, serverScratchDatabase } from '../../../../test/helpers/pg';
 import { MIGRATIONS, runMigration } from '../migrations';
 import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from './migrations';
 import { inspectPgSchema, migratePg, VERSION_TABLE } from './schema';
 import { quoteIdent, SyncPg } from './sync-client';
+import { thrownBy } from '../../../../test/helpers/errors';
 
 /** Tables not scoped by org: database-wide settings and the schema's own version. */
 const REFERENCE_TABLES = ['statelens_meta', VERSION_TABLE];
@@ -39,16 +39,6 @@ function sqliteColumns(): Map<string, Array<{ name: string; type: string }>> {
   } finally {
     db.close();
   }
-}
-
-function caught(fn: () => unknown): StatelensError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(StatelensError);
-    return e as StatelensError;
-  }
-  throw new Error('expected a StatelensError, nothing was thrown');
 }
 
 if (!SERVER_URL) console.log(SERVER_SKIP_REASON);
@@ -160,7 +150,7 @@ for (const store of stores) {
       migratePg(conn, { schema: newer });
       conn.query(`UPDATE ${quoteIdent(newer)}.${VERSION_TABLE} SET version = $1`, [PG_SCHEMA_VERSION + 1]);
       const before = fingerprint(newer);
-      const e = caught(() => migratePg(conn, { schema: newer }));
+      const e = thrownBy(() => migratePg(conn, { schema: newer }));
       expect(e.code).toBe('DB_TOO_NEW');
       expect(e.details).toEqual({ schemaVersion: PG_SCHEMA_VERSION + 1, supportedVersion: PG_SCHEMA_VERSION });
       expect(fingerprint(newer)).toEqual(before);
@@ -172,7 +162,7 @@ for (const store of stores) {
     it('refuses a schema that holds tables of another application, creating nothing in it', () => {
       const other = fresh('other');
       conn.exec(`CREATE SCHEMA ${quoteIdent(other)}; CREATE TABLE ${quoteIdent(other)}.invoices (id int)`);
-      expect(caught(() => migratePg(conn, { schema: other })).code).toBe('NOT_A_STATELENS_DB');
+      expect(thrownBy(() => migratePg(conn, { schema: other })).code).toBe('NOT_A_STATELENS_DB');
       expect(inspectPgSchema(conn, other).tables).toEqual(['invoices']);
     });
 
@@ -189,7 +179,7 @@ for (const store of stores) {
       expect(conn.query(`SELECT org_id FROM ${s}.audit_log`).rows).toEqual([{ org_id: '' }]);
       const insertFact = `INSERT INTO ${s}.facts (id, partition_id, org_id, key, value, source_type, ts, created_at, memory_type)
         VALUES ($1, $2, $3, $4, $5, 'user', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', 'user')`;
-      const crossOrg = caught(() => conn.query(insertFact, ['f0', p?.id, 'globex', 'k', 'v']));
+      const crossOrg = thrownBy(() => conn.query(insertFact, ['f0', p?.id, 'globex', 'k', 'v']));
       expect(crossOrg).toMatchObject({ code: 'CONFLICT', details: { sqlstate: '23503' } });
       conn.query(insertFact, ['f1', p?.id, 'acme', 'dessert', 'Crème brûlée on Friday']);
       const search = conn.query<{ id: string }>(

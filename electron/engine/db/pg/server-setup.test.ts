@@ -4,7 +4,7 @@
 // org whatever it sets or creates, never deletes memory; a reviewer deletes in its org only;
 // administrators are restricted until they lift it on purpose.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StatelensError } from '../../../../shared/errors';
+import type { StatelensError } from '../../../../shared/errors';
 import { SERVER_SKIP_REASON, SERVER_URL } from '../../../../test/helpers/pg';
 import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from './migrations';
 import { migratePg } from './schema';
@@ -19,20 +19,11 @@ import {
   type PgSessionBinding,
 } from './server-setup';
 import { quoteIdent, SyncPg } from './sync-client';
+import { thrownBy } from '../../../../test/helpers/errors';
 
 if (!SERVER_URL) console.log(SERVER_SKIP_REASON);
 
 const T0 = '2026-01-01T00:00:00.000Z';
-
-function caught(fn: () => unknown): StatelensError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(StatelensError);
-    return e as StatelensError;
-  }
-  throw new Error('expected a StatelensError, nothing was thrown');
-}
 
 /** A name unique to this run, prefixed by the branch that owns it. */
 const unique = (label: string): string => `s8_${label}_${process.pid}_${Math.random().toString(36).slice(2, 7)}`;
@@ -246,7 +237,7 @@ for (const store of stores) {
       expect(tx(login.alice, null, (c) => c.query(`SELECT org_id, role_name FROM ${s}.${MEMBERS_TABLE}`).rows)).toEqual([
         { org_id: 'acme', role_name: login.alice },
       ]);
-      expect(caught(() => tx(login.alice, null, (c) => c.query(`INSERT INTO ${s}.${MEMBERS_TABLE} VALUES ('globex', current_user, NULL)`))).code).toBe(
+      expect(thrownBy(() => tx(login.alice, null, (c) => c.query(`INSERT INTO ${s}.${MEMBERS_TABLE} VALUES ('globex', current_user, NULL)`))).code).toBe(
         'PERMISSION_DENIED',
       );
       // Planner statistics of a table under row-level security are hidden from it.
@@ -266,7 +257,7 @@ for (const store of stores) {
         c.query(`INSERT INTO ${s}.working_items (id, partition_id, key, value, created_at) VALUES ('w-acme', $1, 'turn', 'hi', $2)`, [parts.u1, T0]);
         expect(c.query(`DELETE FROM ${s}.working_items WHERE id = 'w-acme'`).rowCount).toBe(1);
       });
-      const denied = (fn: (c: SyncPg) => unknown): StatelensError => caught(() => tx(login.alice, { org: 'acme' }, fn));
+      const denied = (fn: (c: SyncPg) => unknown): StatelensError => thrownBy(() => tx(login.alice, { org: 'acme' }, fn));
       expect(denied((c) => insertFact(c, 'sneaky', parts.g1!, 'globex'))).toMatchObject({ code: 'PERMISSION_DENIED', details: { sqlstate: '42501' } });
       // The partition of another org is invisible, so its org cannot be filled in either.
       expect(
@@ -283,18 +274,18 @@ for (const store of stores) {
 
     it("an agent's role never deletes memory nor changes a tier, whoever logs in with it", () => {
       for (const table of Object.keys(PG_ORG_TABLES).filter((t) => t !== 'working_items')) {
-        const e = caught(() => tx(login.alice, { org: 'acme' }, (c) => c.query(`DELETE FROM ${s}.${table}`)));
+        const e = thrownBy(() => tx(login.alice, { org: 'acme' }, (c) => c.query(`DELETE FROM ${s}.${table}`)));
         expect(e, table).toMatchObject({ code: 'PERMISSION_DENIED', details: { sqlstate: '42501' } });
-        expect(caught(() => tx(login.alice, { org: 'acme' }, (c) => c.exec(`TRUNCATE ${s}.${table} CASCADE`))).code, table).toBe('PERMISSION_DENIED');
+        expect(thrownBy(() => tx(login.alice, { org: 'acme' }, (c) => c.exec(`TRUNCATE ${s}.${table} CASCADE`))).code, table).toBe('PERMISSION_DENIED');
       }
-      expect(caught(() => tx(login.alice, { org: 'acme' }, (c) => c.query(`UPDATE ${s}.partitions SET maturity = 'master'`))).code).toBe('PERMISSION_DENIED');
+      expect(thrownBy(() => tx(login.alice, { org: 'acme' }, (c) => c.query(`UPDATE ${s}.partitions SET maturity = 'master'`))).code).toBe('PERMISSION_DENIED');
       const newPartition = (maturity: string) => (c: SyncPg) =>
         c.query(`INSERT INTO ${s}.partitions (org_id, kind, subject, maturity, created_at) VALUES ('acme', 'capability', $1, $2, $3)`, [
           `tool-${maturity}`,
           maturity,
           T0,
         ]);
-      expect(caught(() => tx(login.alice, { org: 'acme' }, newPartition('master'))).code).toBe('PERMISSION_DENIED');
+      expect(thrownBy(() => tx(login.alice, { org: 'acme' }, newPartition('master'))).code).toBe('PERMISSION_DENIED');
       expect(tx(login.alice, { org: 'acme' }, newPartition('junior')).rowCount).toBe(1);
       expect(h.root.query(`SELECT 1 FROM ${s}.facts`).rowCount).toBeGreaterThanOrEqual(5);
     });
@@ -308,9 +299,11 @@ for (const store of stores) {
       });
       expect(deleted).toBe(1);
       expect(h.root.query(`SELECT id FROM ${s}.facts WHERE id IN ('acme-3', 'globex-1')`).rows).toEqual([{ id: 'globex-1' }]);
-      expect(caught(() => tx(login.rita, { org: 'acme' }, (c) => insertFact(c, 'by-reviewer', parts.u1!, 'acme'))).code).toBe('PERMISSION_DENIED');
-      expect(caught(() => tx(login.rita, { org: 'acme' }, (c) => c.query(`UPDATE ${s}.audit_log SET actor = 'someone else'`))).code).toBe('PERMISSION_DENIED');
-      expect(caught(() => tx(login.rita, { org: 'acme' }, (c) => c.query(`DELETE FROM ${s}.audit_log`))).code).toBe('PERMISSION_DENIED');
+      expect(thrownBy(() => tx(login.rita, { org: 'acme' }, (c) => insertFact(c, 'by-reviewer', parts.u1!, 'acme'))).code).toBe('PERMISSION_DENIED');
+      expect(thrownBy(() => tx(login.rita, { org: 'acme' }, (c) => c.query(`UPDATE ${s}.audit_log SET actor = 'someone else'`))).code).toBe(
+        'PERMISSION_DENIED',
+      );
+      expect(thrownBy(() => tx(login.rita, { org: 'acme' }, (c) => c.query(`DELETE FROM ${s}.audit_log`))).code).toBe('PERMISSION_DENIED');
       expect(tx(login.rita, { org: 'globex' }, (c) => c.query(`DELETE FROM ${s}.facts`).rowCount)).toBe(0);
     });
 
@@ -319,13 +312,13 @@ for (const store of stores) {
       // carol is a member of one partition of acme only.
       expect(tx(login.carol, { org: 'acme' }, factIds)).toEqual(['acme-1', 'acme-new'].sort());
       expect(tx(login.carol, { org: 'acme', partitionId: parts.u2 }, factIds)).toEqual([]);
-      expect(caught(() => tx(login.carol, { org: 'acme', partitionId: parts.u2 }, (c) => insertFact(c, 'carol-2', parts.u2!, 'acme'))).code).toBe(
+      expect(thrownBy(() => tx(login.carol, { org: 'acme', partitionId: parts.u2 }, (c) => insertFact(c, 'carol-2', parts.u2!, 'acme'))).code).toBe(
         'PERMISSION_DENIED',
       );
       h.as(login.carol, (c) => checkPgMembership(c, { org: 'acme', partitionId: parts.u1 }, { schema }));
-      const e = caught(() => h.as(login.carol, (c) => checkPgMembership(c, { org: 'acme', partitionId: parts.u2 }, { schema })));
+      const e = thrownBy(() => h.as(login.carol, (c) => checkPgMembership(c, { org: 'acme', partitionId: parts.u2 }, { schema })));
       expect(e.code).toBe('PERMISSION_DENIED');
-      expect(caught(() => h.as(login.alice, (c) => checkPgMembership(c, { org: 'globex' }, { schema }))).code).toBe('PERMISSION_DENIED');
+      expect(thrownBy(() => h.as(login.alice, (c) => checkPgMembership(c, { org: 'globex' }, { schema }))).code).toBe('PERMISSION_DENIED');
       h.as(login.ada, (c) => checkPgMembership(c, { org: 'globex' }, { schema }));
     });
 
@@ -354,7 +347,7 @@ for (const store of stores) {
         });
         expect(bound.length).toBeGreaterThan(0);
         expect(c.transaction(() => factIds(c))).toEqual([]);
-        expect(caught(() => bindPgTransaction(c, { org: 'acme' })).code).toBe('INTERNAL');
+        expect(thrownBy(() => bindPgTransaction(c, { org: 'acme' })).code).toBe('INTERNAL');
       });
     });
 
@@ -369,10 +362,10 @@ for (const store of stores) {
       const extra = unique('extra');
       migratePg(h.root, { schema: extra });
       h.root.exec(`CREATE TABLE ${quoteIdent(extra)}.notes (org_id text PRIMARY KEY)`);
-      const e = caught(() => applyPgServerSetup(h.root, { schema: extra }));
+      const e = thrownBy(() => applyPgServerSetup(h.root, { schema: extra }));
       expect(e.details).toEqual({ tables: ['notes'] });
       expect(h.root.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [`${extra}_agent`]).rowCount).toBe(0);
-      expect(caught(() => applyPgServerSetup(h.root, { schema: unique('empty') })).code).toBe('INVALID_INPUT');
+      expect(thrownBy(() => applyPgServerSetup(h.root, { schema: unique('empty') })).code).toBe('INVALID_INPUT');
     });
   });
 }

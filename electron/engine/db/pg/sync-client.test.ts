@@ -7,16 +7,7 @@ import { SERVER_SKIP_REASON, SERVER_URL, serverScratchDatabase } from '../../../
 import { tmpDir } from '../../../../test/helpers/tmp';
 import { SyncPg } from './sync-client';
 import type { PgTarget } from './target';
-
-function caught(fn: () => unknown): StatelensError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(StatelensError);
-    return e as StatelensError;
-  }
-  throw new Error('expected a StatelensError, nothing was thrown');
-}
+import { thrownBy } from '../../../../test/helpers/errors';
 
 if (!SERVER_URL) console.log(SERVER_SKIP_REASON);
 
@@ -94,10 +85,10 @@ for (const store of stores) {
     });
 
     it('turns SQL errors into typed errors with their SQLSTATE, and the connection stays usable', () => {
-      const bad = caught(() => db.query('SELECT no_such_column FROM items'));
+      const bad = thrownBy(() => db.query('SELECT no_such_column FROM items'));
       expect(bad.code).toBe('INTERNAL');
       expect(bad.details).toMatchObject({ sqlstate: '42703' });
-      const dup = caught(() => db.query("INSERT INTO items (name) VALUES ('a')"));
+      const dup = thrownBy(() => db.query("INSERT INTO items (name) VALUES ('a')"));
       expect(dup.code).toBe('CONFLICT');
       expect(dup.details).toMatchObject({ sqlstate: '23505' });
       // A failed statement inside a transaction aborts it; rollback recovers the connection.
@@ -109,7 +100,7 @@ for (const store of stores) {
       const other = store.open();
       other.close();
       expect(other.closed).toBe(true);
-      expect(caught(() => other.query('SELECT 1')).code).toBe('DB_UNAVAILABLE');
+      expect(thrownBy(() => other.query('SELECT 1')).code).toBe('DB_UNAVAILABLE');
       expect(() => other.close()).not.toThrow();
     });
   });
@@ -132,7 +123,7 @@ describe('sync bridge on PGlite: lifecycle', () => {
   it('a worker that died surfaces as DB_UNAVAILABLE on the next call, not a hang', () => {
     const db = SyncPg.open({ kind: 'pglite' });
     db.crashWorkerForTest();
-    const e = caught(() => db.query('SELECT 1'));
+    const e = thrownBy(() => db.query('SELECT 1'));
     expect(e.code).toBe('DB_UNAVAILABLE');
     expect(e.message).toMatch(/worker thread stopped/);
     expect(db.closed).toBe(true);
@@ -142,8 +133,8 @@ describe('sync bridge on PGlite: lifecycle', () => {
 describe.skipIf(!SERVER_URL)('sync bridge on the server: a lost connection', () => {
   it('a backend terminated mid-statement fails that statement and every later one with DB_UNAVAILABLE', () => {
     const db = SyncPg.open(serverTarget());
-    expect(caught(() => db.query('SELECT pg_terminate_backend(pg_backend_pid())')).code).toBe('DB_UNAVAILABLE');
-    expect(caught(() => db.query('SELECT 1')).code).toBe('DB_UNAVAILABLE');
+    expect(thrownBy(() => db.query('SELECT pg_terminate_backend(pg_backend_pid())')).code).toBe('DB_UNAVAILABLE');
+    expect(thrownBy(() => db.query('SELECT 1')).code).toBe('DB_UNAVAILABLE');
     db.close();
   });
 
@@ -153,7 +144,7 @@ describe.skipIf(!SERVER_URL)('sync bridge on the server: a lost connection', () 
     try {
       const pid = victim.query<{ pid: number }>('SELECT pg_backend_pid() AS pid').rows[0]?.pid;
       expect(killer.query<{ ok: boolean }>('SELECT pg_terminate_backend($1) AS ok', [pid]).rows).toEqual([{ ok: true }]);
-      expect(caught(() => victim.query('SELECT 1')).code).toBe('DB_UNAVAILABLE');
+      expect(thrownBy(() => victim.query('SELECT 1')).code).toBe('DB_UNAVAILABLE');
     } finally {
       victim.close();
       killer.close();
@@ -162,7 +153,7 @@ describe.skipIf(!SERVER_URL)('sync bridge on the server: a lost connection', () 
 
   it('a statement that outlives the call timeout gives the connection up with DB_UNAVAILABLE', () => {
     const db = SyncPg.open(serverTarget(), { callTimeoutMs: 300 });
-    const e = caught(() => db.query('SELECT pg_sleep(3)'));
+    const e = thrownBy(() => db.query('SELECT pg_sleep(3)'));
     expect(e.code).toBe('DB_UNAVAILABLE');
     expect(e.details).toMatchObject({ timeoutMs: 300 });
     expect(db.closed).toBe(true);
@@ -172,10 +163,10 @@ describe.skipIf(!SERVER_URL)('sync bridge on the server: a lost connection', () 
     const url = new URL(SERVER_URL ?? '');
     const refused = new URL(url);
     refused.port = '1';
-    expect(caught(() => SyncPg.open({ kind: 'server', url: refused.href })).code).toBe('DB_UNAVAILABLE');
+    expect(thrownBy(() => SyncPg.open({ kind: 'server', url: refused.href })).code).toBe('DB_UNAVAILABLE');
     const missing = new URL(url);
     missing.pathname = '/s7_no_such_database';
     expect(url.pathname).not.toBe(missing.pathname);
-    expect(caught(() => SyncPg.open({ kind: 'server', url: missing.href })).code).toBe('NOT_FOUND');
+    expect(thrownBy(() => SyncPg.open({ kind: 'server', url: missing.href })).code).toBe('NOT_FOUND');
   });
 });
