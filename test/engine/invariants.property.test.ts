@@ -1,6 +1,6 @@
 // The model's invariants as properties over random sequences of agent writes
 // (supersedes by id, label or key; implicit same-key writes; authority and timestamp variants;
-// dependencies) and user deletions (ids and filters) on a real database file: a valid fact has
+// dependencies) and user deletions (ids and filters) on every store: a valid fact has
 // no superseded_by, chains are acyclic and every pointer resolves in its partition, a deletion
 // flags every surviving transitive dependent and never revives a superseded fact, the preview
 // predicts the delete, validity now is the as-of state after every timestamp, and verifyDatabase
@@ -11,7 +11,7 @@
 // read after every timestamp. Explicit supersession is applied as given (it may leave two valid
 // facts on one key, e.g. naming a fact of another key), so that property is not claimed for it.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 
 type ValueOf<A> = A extends fc.Arbitrary<infer T> ? T : never;
 import type { Fact } from '../../shared/domain';
@@ -20,7 +20,7 @@ import type { DeletionSelectionInput, FactFilterInput } from '../../shared/query
 import type { PartitionHandle } from '../../electron/engine/partition-handle';
 import type { Store } from '../../electron/engine/store';
 import { verifyDatabase } from '../../electron/engine/verify/verify';
-import { openTmpStore } from '../helpers/tmp';
+import { describeStores, propertyRuns, type OpenStore } from '../helpers/stores';
 import { dependentsOf, pointerRows } from './support';
 
 const RUNS = Number(process.env.STATELENS_PROPERTY_RUNS ?? 100);
@@ -81,12 +81,15 @@ function checkInvariants(store: Store): void {
   }
   // Valid now exactly when the as-of window is open: the as-of state after every timestamp is
   // the valid facts.
-  const disagree = store.db.prepare("SELECT id FROM facts WHERE is_valid <> (status <> 'proposal' AND valid_to IS NULL)").pluck().all();
+  const disagree = store.db
+    .prepare("SELECT id FROM facts WHERE is_valid <> CASE WHEN status <> 'proposal' AND valid_to IS NULL THEN 1 ELSE 0 END")
+    .pluck()
+    .all();
   expect(disagree, 'facts whose validity now differs from their open as-of window').toEqual([]);
 }
 
-function runSequence(ops: readonly Op[]): void {
-  const store = openTmpStore();
+function runSequence(openStore: OpenStore, ops: readonly Op[]): void {
+  const store = openStore();
   try {
     const handles: PartitionHandle[] = [
       store.scope({ kind: 'user', org: 'acme', user: 'u1' }, { create: true }),
@@ -155,11 +158,12 @@ function runSequence(ops: readonly Op[]): void {
   }
 }
 
-describe('engine invariants under random writes, supersessions and deletions', () => {
-  it(`hold for ${RUNS} random sequences of up to ${MAX_OPS} operations`, () => {
+describeStores('engine invariants under random writes, supersessions and deletions', (openStore, kind) => {
+  const runs = propertyRuns(kind, RUNS);
+  it(`hold for ${runs} random sequences of up to ${MAX_OPS} operations`, () => {
     fc.assert(
-      fc.property(opsArb, (ops) => runSequence(ops)),
-      { numRuns: RUNS },
+      fc.property(opsArb, (ops) => runSequence(openStore, ops)),
+      { numRuns: runs },
     );
   });
 });
@@ -250,8 +254,8 @@ function checkHistory(h: PartitionHandle, viaReads: boolean): void {
   }
 }
 
-function runHistory(ops: ReadonlyArray<ValueOf<typeof historyOpArb>>): void {
-  const store = openTmpStore();
+function runHistory(openStore: OpenStore, ops: ReadonlyArray<ValueOf<typeof historyOpArb>>): void {
+  const store = openStore();
   try {
     const h = store.scope({ kind: 'user', org: 'acme', user: 'u1' }, { create: true });
     for (const op of ops) {
@@ -273,16 +277,17 @@ function runHistory(ops: ReadonlyArray<ValueOf<typeof historyOpArb>>): void {
   }
 }
 
-describe('as-of history under inferred supersession', () => {
-  it(`at most one valid fact per (key, scope) at any instant, and currentValue = the as-of read now, over ${RUNS} random sequences`, () => {
+describeStores('as-of history under inferred supersession', (openStore, kind) => {
+  const runs = propertyRuns(kind, RUNS);
+  it(`at most one valid fact per (key, scope) at any instant, and currentValue = the as-of read now, over ${runs} random sequences`, () => {
     fc.assert(
-      fc.property(fc.array(historyOpArb, { minLength: 1, maxLength: MAX_OPS }), (ops) => runHistory(ops)),
-      { numRuns: RUNS },
+      fc.property(fc.array(historyOpArb, { minLength: 1, maxLength: MAX_OPS }), (ops) => runHistory(openStore, ops)),
+      { numRuns: runs },
     );
   });
 
   it('a late write between two timestamps (the reported overlap) leaves one value per instant', () => {
-    runHistory([
+    runHistory(openStore, [
       { op: 'write', w: { key: 'stock_price', value: '$200k', authority: undefined, sourceType: 'user', day: 1, timeSensitive: undefined, task: undefined } },
       { op: 'write', w: { key: 'stock_price', value: '$95', authority: undefined, sourceType: 'user', day: 9, timeSensitive: undefined, task: undefined } },
       { op: 'write', w: { key: 'stock_price', value: '$90', authority: undefined, sourceType: 'user', day: 5, timeSensitive: undefined, task: undefined } },

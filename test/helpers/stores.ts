@@ -83,6 +83,13 @@ export function describeStores(
   }
 }
 
+/** How many runs a property test makes on `kind`: `runs` on SQLite, a tenth of it (at least 5)
+ * on PostgreSQL, where every run migrates a fresh schema and each statement crosses to a worker.
+ * The properties are the same on every store. */
+export function propertyRuns(kind: StoreKind, runs: number): number {
+  return kind === 'sqlite' ? runs : Math.max(5, Math.ceil(runs / 10));
+}
+
 /** `it` on the stores that support what a test needs; elsewhere a skip that prints why. */
 export function itWhere(kind: StoreKind, supported: readonly StoreKind[], reason: string): ReturnType<typeof it.skipIf> {
   const skipped = !supported.includes(kind);
