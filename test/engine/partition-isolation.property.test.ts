@@ -4,13 +4,13 @@
 // current values, working items, documents, deletion previews) returns only that partition's
 // rows, while a deletion in one partition (by filter or by ids) never touches another's.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 
 type ValueOf<A> = A extends fc.Arbitrary<infer T> ? T : never;
 import type { PartitionRef } from '../../shared/domain';
 import type { PartitionHandle } from '../../electron/engine/partition-handle';
 import type { Store } from '../../electron/engine/store';
-import { openTmpStore } from '../helpers/tmp';
+import { describeStores, propertyRuns, type OpenStore } from '../helpers/stores';
 
 const RUNS = Number(process.env.STATELENS_PROPERTY_RUNS ?? 100);
 const MAX_OPS = 30;
@@ -112,8 +112,8 @@ function checkReads(handles: PartitionHandle[], owned: Owned): void {
   });
 }
 
-function runSequence(ops: ReadonlyArray<ValueOf<typeof opArb>>): void {
-  const store = openTmpStore();
+function runSequence(openStore: OpenStore, ops: ReadonlyArray<ValueOf<typeof opArb>>): void {
+  const store = openStore();
   try {
     const handles = PARTITIONS.map((ref) => store.scope(ref, { create: true }));
     const owned: Owned = { facts: new Map(), items: new Map(), documents: new Map() };
@@ -166,11 +166,12 @@ function runSequence(ops: ReadonlyArray<ValueOf<typeof opArb>>): void {
   }
 }
 
-describe('partition isolation', () => {
-  it(`no read or delete through one handle reaches another partition (${RUNS} runs)`, () => {
+describeStores('partition isolation', (openStore, kind) => {
+  const runs = propertyRuns(kind, RUNS);
+  it(`no read or delete through one handle reaches another partition (${runs} runs)`, () => {
     fc.assert(
-      fc.property(fc.array(opArb, { minLength: 1, maxLength: MAX_OPS }), (ops) => runSequence(ops)),
-      { numRuns: RUNS },
+      fc.property(fc.array(opArb, { minLength: 1, maxLength: MAX_OPS }), (ops) => runSequence(openStore, ops)),
+      { numRuns: runs },
     );
   });
 });
