@@ -1,8 +1,8 @@
 // What each strategy's ranking score is made of, per included item (real SQLite files): the
 // components the context preview shows beside every ranked item.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { AssemblyResult, IncludedProvenance, ScoreComponent } from '../../shared/assembly';
-import { openTmpStore } from '../helpers/tmp';
+import { describeStores } from '../helpers/stores';
 
 const user = { kind: 'user', org: 'acme', user: 'u1' } as const;
 
@@ -16,9 +16,9 @@ function named(components: readonly ScoreComponent[]): Record<string, number> {
   return Object.fromEntries(components.map((c) => [c.name, c.value]));
 }
 
-describe('score components', () => {
+describeStores('score components', (openStore) => {
   it('balanced: importance and recency, whose product is the score', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     p.writeFacts([
       { key: 'old_important', value: 'PostgreSQL chosen', importance: 10, ts: '2026-01-01T00:00:00.000Z' },
@@ -35,7 +35,7 @@ describe('score components', () => {
   });
 
   it('recent: recency of the last touch; important: importance alone', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     p.writeFacts([
       { key: 'a', value: 'alpha', importance: 3, ts: '2026-01-01T00:00:00.000Z' },
@@ -51,7 +51,7 @@ describe('score components', () => {
   });
 
   it('state_based: relevance for facts, items and documents, and the constraint multiplier', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     p.writeFacts([
       { key: 'lunch', value: 'Team lunch on Friday' },
@@ -76,7 +76,7 @@ describe('score components', () => {
   });
 
   it('context_document: the share of the document that fitted; reference: none', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     p.writeFacts([{ key: 'a', value: 'alpha' }]);
     p.putContextDocument('s1', `# Facts\n${'The customer prefers email. '.repeat(200)}`);

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { AssemblyResult } from '../../shared/assembly';
 import { getTokenizer } from '../../electron/engine/assembly/tokenizer';
 import type { Store } from '../../electron/engine/store';
-import { openTmpStore } from '../helpers/tmp';
+import { describeStores } from '../helpers/stores';
+import { dumpTables } from './support';
 
 const user = { kind: 'user', org: 'acme', user: 'u1' } as const;
 
@@ -14,15 +15,12 @@ function fact(r: AssemblyResult, id: string) {
 
 /** Every row of every table, in a stable order: the database's whole content. */
 function dump(store: Store): string {
-  const tables = store.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all() as string[];
-  const out: Record<string, unknown[]> = {};
-  for (const t of tables) out[t] = store.db.prepare(`SELECT * FROM "${t}" ORDER BY 1, 2`).raw().all();
-  return JSON.stringify(out, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : Buffer.isBuffer(v) ? v.toString('hex') : v));
+  return JSON.stringify(dumpTables(store.db), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : Buffer.isBuffer(v) ? v.toString('hex') : v));
 }
 
-describe('reference scenarios (state_based)', () => {
+describeStores('reference scenarios (state_based)', (openStore) => {
   it('basic supersession', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     p.writeFact({ key: 'status_v1', value: 'approved' });
     p.writeFact({ key: 'status_v2', value: 'cancelled', supersedes: 'status_v1' });
@@ -33,7 +31,7 @@ describe('reference scenarios (state_based)', () => {
   });
 
   it('emphatic repetition does not outweigh supersession', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     p.addWorkingItems(
       ['The order is approved', 'Yes, the order is approved', 'Again: order approved'].map((value, i) => ({
@@ -56,7 +54,7 @@ describe('reference scenarios (state_based)', () => {
   });
 
   it("an intern's 25% is a proposal; the CFO policy stays and is included", () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(user, { create: true });
     p.setIdentity({ userName: 'Ivy', userId: 'u1', authority: 'intern', department: 'Sales', organization: 'Acme', permissions: [] });
     const policy = p.writeFact({ key: 'policy', value: 'max 15%', source: { type: 'policy', identity: 'CFO', authority: 'cfo' } });
@@ -76,9 +74,9 @@ describe('reference scenarios (state_based)', () => {
   });
 });
 
-describe('organisational documents', () => {
+describeStores('organisational documents', (openStore) => {
   it('appear only where the identity is allowed; denied ones are in provenance as permission', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const org = store.scope({ kind: 'organizational', org: 'acme' }, { create: true });
     const pub = org.putDocument({ title: 'Travel policy', body: 'Book travel through the portal; economy class for flights under 6 hours.' });
     const fin = org.putDocument({ title: 'Travel budget 2026', body: 'Travel budget is $2M, finance only.', acl: ['finance'] });
@@ -97,9 +95,9 @@ describe('organisational documents', () => {
   });
 });
 
-describe('preview versus taking a context', () => {
+describeStores('preview versus taking a context', (openStore) => {
   function richStore(): Store {
-    const store = openTmpStore();
+    const store = openStore();
     const org = store.scope({ kind: 'organizational', org: 'acme' }, { create: true });
     org.putDocument({ title: 'Handbook', body: 'Discounts above 15% need CFO approval.' });
     const p = store.scope(user, { create: true });
