@@ -1,12 +1,12 @@
-// Properties of every strategy over random states, queries and budgets (fast-check, real SQLite
-// files): no superseded fact or proposal ever reaches the text, the exact token count of the
+// Properties of every strategy over random states, queries and budgets (fast-check, on every
+// store): no superseded fact or proposal ever reaches the text, the exact token count of the
 // final text never exceeds the budget, and provenance accounts for every fact exactly once.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ASSEMBLY_STRATEGIES, type AssemblyResult } from '../../shared/assembly';
 import { ContextBuilder } from '../../electron/engine/assembly/text';
 import { getTokenizer } from '../../electron/engine/assembly/tokenizer';
-import { openTmpStore } from '../helpers/tmp';
+import { describeStores, propertyRuns } from '../helpers/stores';
 
 const KEYS = ['budget', 'owner', 'deadline', 'vendor', 'discount', 'office'];
 const WORDS = ['budget', 'owner', 'deadline', 'vendor', 'discount', 'office', 'policy', 'meeting', 'launch', 'the', 'what', 'is'];
@@ -26,7 +26,7 @@ const turn = fc.record({ quote: fc.nat(), words: fc.array(fc.constantFrom(...WOR
 
 const at = (hour: number): string => new Date(Date.UTC(2026, 0, 1, hour)).toISOString();
 
-describe('assembly properties', () => {
+describeStores('assembly properties', (openStore, kind) => {
   it('never shows a dead fact, never exceeds the budget, accounts for every fact', () => {
     fc.assert(
       fc.property(
@@ -36,7 +36,7 @@ describe('assembly properties', () => {
         fc.integer({ min: 0, max: 400 }),
         fc.option(fc.integer({ min: 0, max: 48 }), { nil: undefined }),
         (writes, turns, queryWords, budget, asOfHour) => {
-          const store = openTmpStore();
+          const store = openStore();
           try {
             const p = store.scope({ kind: 'user', org: 'o', user: 'u' }, { create: true });
             // Values are unique and delimited, so "present in the text" is a plain substring test.
@@ -108,10 +108,12 @@ describe('assembly properties', () => {
           }
         },
       ),
-      { numRuns: 40 },
+      { numRuns: propertyRuns(kind, 40) },
     );
   });
+});
 
+describe('assembly token counts', () => {
   it('counts the final text exactly, whatever the lines hold (both encodings)', () => {
     const nasty = fc.string({
       unit: fc.constantFrom('a', 'Z', '1', ' ', '  ', '.', '/', '-', '#', "'s", '\n', '\r', '\t', 'é', '東', '😀', '<|endoftext|>', ':', '!!', '\u00a0'),
