@@ -1,13 +1,12 @@
-// StateBench conformance: both shared splits replay into real database files with every
-// supersession write resolved, superseded facts dead and superseding facts alive.
+// StateBench conformance: both shared splits replay into every store with every supersession
+// write resolved, superseded facts dead and superseding facts alive.
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { importStatebenchFile, importStatebenchText } from '../../electron/engine/import/statebench';
-import { Store } from '../../electron/engine/store';
 import { thrownBy } from '../helpers/errors';
 import { repoRoot } from '../helpers/paths';
-import { openTmpStore, tmpDbPath } from '../helpers/tmp';
+import { describeStores } from '../helpers/stores';
 
 const dataDir = path.resolve(repoRoot, '..', 'shared', 'statebench');
 const haveData = fs.existsSync(path.join(dataDir, 'dev.jsonl')) && fs.existsSync(path.join(dataDir, 'test.jsonl'));
@@ -27,62 +26,63 @@ function timelinesOf(file: string): RawTimeline[] {
     .map((l) => JSON.parse(l) as RawTimeline);
 }
 
-describe.runIf(haveData)('StateBench import of the shared splits', () => {
-  let total = 0;
-  for (const split of ['dev', 'test'] as const) {
-    it(`imports ${split}.jsonl with every supersession resolved and applied`, () => {
-      const file = path.join(dataDir, `${split}.jsonl`);
-      const dbPath = tmpDbPath(`${split}.db`);
-      const store = Store.open(dbPath);
-      const stats = importStatebenchFile(store, file, { collectSupersessions: true });
-      const timelines = timelinesOf(file);
-      expect(stats.timelines).toBe(timelines.length);
-      expect(stats.unresolved).toEqual([]);
-      expect(stats.supersessionsResolved).toBe(stats.supersessionWrites);
-      const named = timelines.flatMap((t) => t.events.flatMap((e) => (e.writes ?? []).filter((w) => w.layer === 'persistent_facts' && w.supersedes))).length;
-      expect(stats.supersessionWrites).toBe(named);
-      total += stats.supersessionWrites;
-      console.log(
-        `${split}: ${stats.timelines} timelines, ${stats.facts} facts, ${stats.supersessionWrites} supersession writes, ${stats.supersessionsResolved} resolved, ${stats.turns} turns, ${stats.queries} queries`,
-      );
+if (haveData)
+  describeStores('StateBench import of the shared splits', (openStore) => {
+    let total = 0;
+    for (const split of ['dev', 'test'] as const) {
+      it(`imports ${split}.jsonl with every supersession resolved and applied`, () => {
+        const file = path.join(dataDir, `${split}.jsonl`);
+        const store = openStore();
+        const stats = importStatebenchFile(store, file, { collectSupersessions: true });
+        const timelines = timelinesOf(file);
+        expect(stats.timelines).toBe(timelines.length);
+        expect(stats.unresolved).toEqual([]);
+        expect(stats.supersessionsResolved).toBe(stats.supersessionWrites);
+        const named = timelines.flatMap((t) => t.events.flatMap((e) => (e.writes ?? []).filter((w) => w.layer === 'persistent_facts' && w.supersedes))).length;
+        expect(stats.supersessionWrites).toBe(named);
+        total += stats.supersessionWrites;
+        console.log(
+          `${split}: ${stats.timelines} timelines, ${stats.facts} facts, ${stats.supersessionWrites} supersession writes, ${stats.supersessionsResolved} resolved, ${stats.turns} turns, ${stats.queries} queries`,
+        );
 
-      const applied = stats.applied ?? [];
-      for (const t of timelines) {
-        const handle = store.scope({ kind: 'user', org: t.actors.user.org, user: t.id });
-        const mine = applied.filter((a) => a.timeline === t.id);
-        const supersededLater = new Set(mine.map((a) => a.oldFactId));
-        for (const a of mine) {
-          expect(a.partitionId).toBe(handle.id);
-          const old = handle.getFact(a.oldFactId as string);
-          expect(old, `${t.id}: superseded fact ${a.oldFactId}`).toBeDefined();
-          expect(old?.isValid, `${t.id}: ${a.oldFactId} (named "${a.supersedes}") must be invalid`).toBe(false);
-          const fresh = handle.getFact(a.newFactId);
-          expect(fresh?.supersedes).toBe(a.oldFactId);
-          if (supersededLater.has(a.newFactId) || fresh?.supersededBy) {
-            expect(fresh?.isValid).toBe(false);
-            expect(handle.getFact(fresh?.supersededBy as string)).toBeDefined();
-          } else {
-            expect(fresh?.isValid, `${t.id}: superseding fact ${a.newFactId} must be valid`).toBe(true);
+        const applied = stats.applied ?? [];
+        for (const t of timelines) {
+          const handle = store.scope({ kind: 'user', org: t.actors.user.org, user: t.id });
+          const mine = applied.filter((a) => a.timeline === t.id);
+          const supersededLater = new Set(mine.map((a) => a.oldFactId));
+          for (const a of mine) {
+            expect(a.partitionId).toBe(handle.id);
+            const old = handle.getFact(a.oldFactId as string);
+            expect(old, `${t.id}: superseded fact ${a.oldFactId}`).toBeDefined();
+            expect(old?.isValid, `${t.id}: ${a.oldFactId} (named "${a.supersedes}") must be invalid`).toBe(false);
+            const fresh = handle.getFact(a.newFactId);
+            expect(fresh?.supersedes).toBe(a.oldFactId);
+            if (supersededLater.has(a.newFactId) || fresh?.supersededBy) {
+              expect(fresh?.isValid).toBe(false);
+              expect(handle.getFact(fresh?.supersededBy as string)).toBeDefined();
+            } else {
+              expect(fresh?.isValid, `${t.id}: superseding fact ${a.newFactId} must be valid`).toBe(true);
+            }
           }
+          // No valid fact carries a successor, and every chain pointer resolves in the partition.
+          for (const f of handle.allFacts()) {
+            if (f.isValid) expect(f.supersededBy).toBeNull();
+            if (f.supersededBy) expect(handle.getFact(f.supersededBy)).toBeDefined();
+            if (f.supersedes) expect(handle.getFact(f.supersedes)).toBeDefined();
+          }
+          const queries = handle.savedQueries();
+          expect(queries.map((q) => q.label)).toEqual(queries.map((_, i) => `Q${i}`));
         }
-        // No valid fact carries a successor, and every chain pointer resolves in the partition.
-        for (const f of handle.allFacts()) {
-          if (f.isValid) expect(f.supersededBy).toBeNull();
-          if (f.supersededBy) expect(handle.getFact(f.supersededBy)).toBeDefined();
-          if (f.supersedes) expect(handle.getFact(f.supersedes)).toBeDefined();
-        }
-        const queries = handle.savedQueries();
-        expect(queries.map((q) => q.label)).toEqual(queries.map((_, i) => `Q${i}`));
-      }
-      store.close();
-    });
-  }
+        store.close();
+        // A split is thousands of writes: near two minutes on PGlite on a loaded machine.
+      }, 600_000);
+    }
 
-  it('resolves every supersession write across both splits', () => {
-    console.log(`both splits: ${total} supersession writes, all resolved (the full dataset has 1,065)`);
-    expect(total).toBeGreaterThan(0);
+    it('resolves every supersession write across both splits', () => {
+      console.log(`both splits: ${total} supersession writes, all resolved (the full dataset has 1,065)`);
+      expect(total).toBeGreaterThan(0);
+    });
   });
-});
 
 const good = JSON.stringify({
   id: 'T-1',
@@ -148,9 +148,9 @@ const good = JSON.stringify({
   metadata: null,
 });
 
-describe('StateBench import of hand-written timelines', () => {
+describeStores('StateBench import of hand-written timelines', (openStore) => {
   it('maps identity, initial facts (chains, invalid facts, dependencies), working set, environment, turns and queries', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const stats = importStatebenchText(store, `${good}\n`);
     expect(stats).toMatchObject({
       timelines: 1,
@@ -194,7 +194,7 @@ describe('StateBench import of hand-written timelines', () => {
   });
 
   it('initial facts meet the supersession rules as any write does: an outranked instruction is replaced, an overruling one is a proposal', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const t = JSON.parse(good) as { id: string; initial_state: { persistent_facts: unknown[] }; events: unknown[] };
     const instruction = (id: string, key: string, value: string, authority: string, ts: string) => ({
       id,
@@ -224,7 +224,7 @@ describe('StateBench import of hand-written timelines', () => {
   });
 
   it('a malformed line imports nothing and names the line and field', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const broken = JSON.parse(good) as { id: string; events: Array<Record<string, unknown>> };
     broken.id = 'T-2';
     (broken.events[1] as { writes: Array<Record<string, unknown>> }).writes[0]!.key = 42;
@@ -241,7 +241,7 @@ describe('StateBench import of hand-written timelines', () => {
   });
 
   it('an engine refusal mid-file rolls the whole file back, naming the line', () => {
-    const store = openTmpStore();
+    const store = openStore();
     importStatebenchText(store, good);
     const before = store.listPartitions();
     const second = JSON.stringify({ ...(JSON.parse(good) as object), id: 'T-9' });
@@ -253,13 +253,13 @@ describe('StateBench import of hand-written timelines', () => {
   });
 
   it('reports a missing file as NOT_FOUND', () => {
-    const store = openTmpStore();
+    const store = openStore();
     expect(thrownBy(() => importStatebenchFile(store, '/nonexistent/statebench.jsonl')).code).toBe('NOT_FOUND');
     store.close();
   });
 
   it('records turns through the engine turn path, applying events in timestamp order', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const line = JSON.stringify({
       id: 'T-turns',
       actors: { user: { id: 'u1', role: 'Planner', org: 'acme' } },
