@@ -3,13 +3,14 @@
 // as they existed by then, and snapshots that still re-import on their own.
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { openDatabase } from '../../electron/engine/db/open';
 import { exportStore } from '../../electron/engine/snapshot/export';
 import { importSnapshotFile } from '../../electron/engine/snapshot/import';
 import type { Store } from '../../electron/engine/store';
 import type { ExportFormat, SnapshotHeader, SnapshotRecord } from '../../shared/snapshot';
-import { openTmpStore, tmpDir } from '../helpers/tmp';
+import { describeStores } from '../helpers/stores';
+import { tmpDir } from '../helpers/tmp';
 import { USER, populate } from './populate';
 
 const AS_OF = '2026-01-02T12:00:00.000Z';
@@ -35,9 +36,9 @@ function facts(records: readonly SnapshotRecord[]) {
   return records.flatMap((r) => (r.type === 'fact' ? [r.fact] : []));
 }
 
-describe('filtered and as-of exports', () => {
+describeStores('filtered and as-of exports', (openStore) => {
   it('ndjson of a filter: exactly the facts the table lists, edges between them only, and it re-imports', async () => {
-    const store = openTmpStore();
+    const store = openStore();
     populate(store);
     const u = store.scope(USER);
     const listed = u.listFacts({ filter: { validity: 'valid', search: 'Approved' } }).rows.map((r) => r.id);
@@ -48,7 +49,7 @@ describe('filtered and as-of exports', () => {
     expect(facts(records).map((f) => f.id)).toEqual(listed);
     // The decision depends on the superseded budget, which is not in the file: no edge to it.
     expect(records.filter((r) => r.type === 'edge')).toEqual([]);
-    const fresh = openTmpStore();
+    const fresh = openStore();
     importSnapshotFile(fresh, file);
     expect(
       fresh
@@ -61,7 +62,7 @@ describe('filtered and as-of exports', () => {
   });
 
   it('ndjson as of a time: the facts valid then, as they stood, and only what existed by then', async () => {
-    const store = openTmpStore(LATER);
+    const store = openStore(LATER);
     populate(store);
     const u = store.scope(USER);
     const then = u.allFactsAsOf(AS_OF);
@@ -76,7 +77,7 @@ describe('filtered and as-of exports', () => {
     for (const f of out) expect(f.isValid).toBe(true);
     // Working items (the 4th), agent state and context documents (stamped by the clock in June) came later.
     for (const type of ['working_item', 'agent_state', 'context_document', 'environment']) expect(records.filter((r) => r.type === type)).toEqual([]);
-    const fresh = openTmpStore();
+    const fresh = openStore();
     importSnapshotFile(fresh, file);
     expect(
       fresh
@@ -90,7 +91,7 @@ describe('filtered and as-of exports', () => {
   });
 
   it('sqlite copy of the whole database as of a time holds the as-of facts of every partition', async () => {
-    const store = openTmpStore(LATER);
+    const store = openStore(LATER);
     populate(store);
     const u = store.scope(USER);
     const file = await exported(store, 'sqlite', { filter: { asOf: AS_OF } });
@@ -105,7 +106,7 @@ describe('filtered and as-of exports', () => {
   });
 
   it('markdown and statebench follow the filter and the as-of time', async () => {
-    const store = openTmpStore(LATER);
+    const store = openStore(LATER);
     populate(store);
     const u = store.scope(USER);
     const md = fs.readFileSync(await exported(store, 'markdown', { partitionId: u.id, filter: { asOf: AS_OF } }), 'utf8');

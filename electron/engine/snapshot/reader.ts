@@ -5,7 +5,9 @@ import { StatelensError } from '../../../shared/errors';
 import { dialectOf } from '../db/dialect';
 import { mapSqliteError, openReadOnlyConnection, type Sqlite } from '../db/open';
 import type { PgDatabase } from '../db/pg/database';
+import { VERSION_TABLE } from '../db/pg/schema';
 import type { Store } from '../store';
+import { createSelectionTable } from './selection';
 
 export interface ReaderOptions {
   /** Path of a better-sqlite3 addon built for another ABI (the Electron app passes its own). */
@@ -14,8 +16,12 @@ export interface ReaderOptions {
 
 export interface SnapshotReader {
   readonly db: Sqlite;
-  /** The database schema version (user_version) at the snapshot. */
+  /** The database schema version (user_version) at the snapshot: on PostgreSQL the SQLite
+   * version whose tables it has, so a snapshot of either store imports into the other. */
   readonly schemaVersion: number;
+  /** What the snapshot was read from, for people: the store's kind and its own schema version
+   * (PostgreSQL numbers its migrations apart from SQLite's). */
+  readonly source: { readonly kind: 'SQLite' | 'PostgreSQL'; readonly schemaVersion: number };
   close(): void;
 }
 
@@ -27,9 +33,12 @@ export function openStoreSnapshotReader(store: Store, options: ReaderOptions = {
   const own = store.db as unknown as PgDatabase;
   const sibling = own.openSibling();
   const db = (sibling ?? own) as unknown as Sqlite;
+  let pgVersion: number;
   try {
+    createSelectionTable(db);
     db.exec('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     db.prepare('SELECT count(*) FROM partitions').pluck().get();
+    pgVersion = Number(db.prepare(`SELECT max(version) FROM ${VERSION_TABLE}`).pluck().get() ?? 0);
   } catch (e) {
     if (db.inTransaction) db.exec('ROLLBACK');
     sibling?.close();
@@ -38,6 +47,7 @@ export function openStoreSnapshotReader(store: Store, options: ReaderOptions = {
   return {
     db,
     schemaVersion: store.schemaVersion,
+    source: { kind: 'PostgreSQL', schemaVersion: pgVersion },
     close() {
       try {
         if (db.open && db.inTransaction) db.exec('COMMIT');
@@ -58,6 +68,7 @@ export function openSnapshotReader(path: string, options: ReaderOptions = {}): S
   }
   try {
     db.pragma('busy_timeout = 5000');
+    createSelectionTable(db);
     db.exec('BEGIN DEFERRED');
     // A deferred transaction takes its snapshot at the first read, so read now.
     const schemaVersion = db.pragma('user_version', { simple: true }) as number;
@@ -65,6 +76,7 @@ export function openSnapshotReader(path: string, options: ReaderOptions = {}): S
     return {
       db,
       schemaVersion,
+      source: { kind: 'SQLite', schemaVersion },
       close() {
         if (!db.open) return;
         try {

@@ -23,11 +23,17 @@ export interface ExportSelection {
 /** SQL restricting `facts f` to the selection. */
 export const SELECTED_SQL = 'f.rid IN (SELECT rid FROM temp.export_selection)';
 
+/** Makes the selection's temporary table on an export's read connection, before its snapshot
+ * transaction begins: PostgreSQL refuses CREATE, even of a temporary table, inside a READ ONLY
+ * transaction, while filling a temporary table there is allowed. */
+export function createSelectionTable(db: Sqlite): void {
+  db.exec('CREATE TEMP TABLE IF NOT EXISTS export_selection (rid INTEGER PRIMARY KEY)');
+}
+
 /** Selects the facts of `filterInput` in one partition or all of them (inside the export's read
  * transaction: the selection and every record read later see the same snapshot). */
 export function selectFacts(db: Sqlite, partitionId: number | null, filterInput: FactFilterInput): ExportSelection {
   const filter = parseInput(FactFilter, filterInput, 'filter', { root: '(filter)' });
-  db.exec('CREATE TEMP TABLE IF NOT EXISTS export_selection (rid INTEGER PRIMARY KEY)');
   db.exec('DELETE FROM temp.export_selection');
   const partitions = db.prepare('SELECT id FROM partitions WHERE @p IS NULL OR id = @p ORDER BY id').pluck().all({ p: partitionId }) as number[];
   for (const id of partitions) {
