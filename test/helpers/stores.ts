@@ -16,8 +16,17 @@ export const STORE_KINDS: readonly StoreKind[] = SERVER_URL ? ['sqlite', 'pglite
 
 let serverNoticePrinted = false;
 
-/** The file's shared connection per PostgreSQL kind, opened on first use, closed after the file. */
-const shared = new Map<StoreKind, { conn: SyncPg; drop?: () => void }>();
+/** The file's shared connection per PostgreSQL kind, opened on first use, closed after the file;
+ * `active` is the store whose schema its search_path is on. */
+interface Shared {
+  conn: SyncPg;
+  drop?: () => void;
+  active?: SyncPg;
+}
+const shared = new Map<StoreKind, Shared>();
+
+/** SyncPg's one way to the worker, which every statement of a store takes. */
+type Call = (this: SyncPg, req: { op: string; sql?: string }, timeoutMs?: number) => unknown;
 let schemaCounter = 0;
 
 afterAll(() => {
@@ -28,7 +37,7 @@ afterAll(() => {
   shared.clear();
 });
 
-function connectionFor(kind: 'pglite' | 'server'): SyncPg {
+function connectionFor(kind: 'pglite' | 'server'): Shared {
   let entry = shared.get(kind);
   if (!entry) {
     if (kind === 'pglite') entry = { conn: SyncPg.open({ kind: 'pglite' }) };
@@ -38,7 +47,7 @@ function connectionFor(kind: 'pglite' | 'server'): SyncPg {
     }
     shared.set(kind, entry);
   }
-  return entry.conn;
+  return entry;
 }
 
 /** The same deterministic clock and ids as openTmpStore. */
@@ -51,16 +60,34 @@ function deterministic(options: StoreOptions & { start?: string }): StoreOptions
 /** A fresh store of `kind`: a SQLite file, or a new schema on the file's PostgreSQL connection. */
 export function openStoreOf(kind: StoreKind, options: StoreOptions & { start?: string } = {}): Store {
   if (kind === 'sqlite') return openTmpStore(options);
-  const conn = connectionFor(kind);
+  const entry = connectionFor(kind);
+  const conn = entry.conn;
   const schema = `suite_${process.pid}_${++schemaCounter}`;
   migratePg(conn, { schema });
-  conn.exec(`SET search_path TO ${quoteIdent(schema)}`);
+  const setPath = `SET search_path TO ${quoteIdent(schema)}`;
+  conn.exec(setPath);
   // The store closes its connection when it closes; this one is the file's, so it only
   // forgets the schema (an open transaction is rolled back first).
   const lease = Object.create(conn) as SyncPg;
+  entry.active = lease;
+  // Stores open at once in one test (a store and its imported copy) share the connection: each
+  // puts the search_path back on its own schema before a statement of its own.
+  const call = (conn as unknown as { call: Call }).call;
+  (lease as unknown as { call: Call }).call = function (req, timeoutMs) {
+    if (entry.active !== lease && req.op !== 'close') {
+      call.call(conn, { op: 'exec', sql: setPath });
+      entry.active = lease;
+    }
+    return call.call(this, req, timeoutMs);
+  };
+  // A second connection the store opens (an export's snapshot on a server) must see the same schema.
+  Object.defineProperty(lease, 'options', { value: { ...conn.options, searchPath: quoteIdent(schema) } });
   lease.close = () => {
     if (lease.inTransaction) lease.rollback();
-    conn.exec('RESET search_path');
+    if (entry.active === lease) {
+      conn.exec('RESET search_path');
+      entry.active = undefined;
+    }
   };
   return Store.onPostgresConnection(lease, { ...deterministic(options), schema });
 }

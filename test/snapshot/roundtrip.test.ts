@@ -1,17 +1,34 @@
+// Snapshots round-trip on every store: export -> import into an empty store -> export gives the
+// same file, and a SQLite database copied into a PostgreSQL store and back keeps its content.
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { exportStore } from '../../electron/engine/snapshot/export';
 import { importSnapshotFile } from '../../electron/engine/snapshot/import';
 import { openSnapshotReadOnly } from '../../electron/engine/snapshot/open';
 import { Store } from '../../electron/engine/store';
+import { describeStores, itWhere } from '../helpers/stores';
 import { openTmpStore, tmpDir } from '../helpers/tmp';
 import { USER, populate, withoutTimestamp } from './populate';
 
-describe('snapshot round trip', () => {
+/** Every partition's facts and chains, by partition label: what a copy must keep. */
+function factsAndChains(store: Store): Record<string, unknown> {
+  return Object.fromEntries(
+    store.listPartitions().map((p) => {
+      const h = store.scopeById(p.id);
+      const facts = h.allFacts();
+      return [p.label, { facts, chains: facts.map((f) => h.chain(f.id)) }];
+    }),
+  );
+}
+
+/** The records of an NDJSON snapshot after its header line. */
+const records = (file: string): string => fs.readFileSync(file, 'utf8').split('\n').slice(1).join('\n');
+
+describeStores('snapshot round trip', (openStore, kind) => {
   for (const format of ['ndjson', 'json'] as const) {
     it(`${format}: export -> import into an empty db -> export gives the same content`, async () => {
-      const store = openTmpStore();
+      const store = openStore();
       populate(store);
       const dir = tmpDir();
       const first = path.join(dir, `a.${format}`);
@@ -29,7 +46,7 @@ describe('snapshot round trip', () => {
       });
       expect(summary.counts.audit).toBeGreaterThan(0);
 
-      const copy = openTmpStore();
+      const copy = openStore();
       const imported = importSnapshotFile(copy, first);
       expect(imported.records).toBe(summary.records);
       const second = path.join(dir, `b.${format}`);
@@ -41,7 +58,7 @@ describe('snapshot round trip', () => {
   }
 
   it('a partition snapshot holds only that partition and round-trips', async () => {
-    const store = openTmpStore();
+    const store = openStore();
     populate(store);
     const u = store.scope(USER);
     const dir = tmpDir();
@@ -50,7 +67,7 @@ describe('snapshot round trip', () => {
     const text = fs.readFileSync(out, 'utf8');
     expect(text).not.toContain('Lisbon'); // user u2's fact
     expect(text).not.toContain('travel_policy');
-    const copy = openTmpStore();
+    const copy = openStore();
     importSnapshotFile(copy, out);
     const out2 = path.join(dir, 'p2.ndjson');
     await exportStore(copy, { format: 'ndjson', out: out2, partitionId: u.id });
@@ -61,7 +78,7 @@ describe('snapshot round trip', () => {
   });
 
   it('a SQLite copy and a JSON snapshot open read-only with the same facts', async () => {
-    const store = openTmpStore();
+    const store = openStore();
     populate(store);
     const dir = tmpDir();
     const sqlite = path.join(dir, 'copy.db');
@@ -83,5 +100,36 @@ describe('snapshot round trip', () => {
     expect(ro.listPartitions().length).toBe(4);
     ro.close();
     store.close();
+  });
+
+  itWhere(
+    kind,
+    ['pglite', 'server'],
+    'copying a SQLite database into a PostgreSQL store and back needs a PostgreSQL store',
+  )('a SQLite database copied into PostgreSQL and back to SQLite keeps every record, fact and chain', async () => {
+    const dir = tmpDir();
+    const original = openTmpStore();
+    populate(original);
+    const file = path.join(dir, 'original.db');
+    await exportStore(original, { format: 'sqlite', out: file });
+
+    const pg = openStore();
+    importSnapshotFile(pg, file);
+    expect(factsAndChains(pg)).toEqual(factsAndChains(original));
+    const back = path.join(dir, 'back.db');
+    await exportStore(pg, { format: 'sqlite', out: back });
+
+    const again = openTmpStore();
+    importSnapshotFile(again, back);
+    expect(factsAndChains(again)).toEqual(factsAndChains(original));
+    // Every record, not only the facts: the two SQLite stores export the same snapshot, and the
+    // PostgreSQL store the same records under its own header.
+    const snapshots = { original: path.join(dir, 'a.ndjson'), pg: path.join(dir, 'pg.ndjson'), again: path.join(dir, 'b.ndjson') };
+    await exportStore(original, { format: 'ndjson', out: snapshots.original });
+    await exportStore(pg, { format: 'ndjson', out: snapshots.pg });
+    await exportStore(again, { format: 'ndjson', out: snapshots.again });
+    expect(withoutTimestamp(fs.readFileSync(snapshots.again, 'utf8'))).toBe(withoutTimestamp(fs.readFileSync(snapshots.original, 'utf8')));
+    expect(records(snapshots.pg)).toBe(records(snapshots.original));
+    for (const s of [original, pg, again]) s.close();
   });
 });
