@@ -1,4 +1,5 @@
-// Every kind of bad snapshot file: the error names the line and field, and nothing is imported.
+// Every kind of bad snapshot file, imported into every store: the error names the line and
+// field, and nothing is imported.
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import { StatelensError } from '../../shared/errors';
 import { exportStore } from '../../electron/engine/snapshot/export';
 import { importSnapshotFile, type ImportOptions } from '../../electron/engine/snapshot/import';
 import type { Store } from '../../electron/engine/store';
+import { describeStores, type OpenStore } from '../helpers/stores';
 import { openTmpStore, tmpDir } from '../helpers/tmp';
 import { populate } from './populate';
 
@@ -37,11 +39,11 @@ function isEmpty(store: Store): boolean {
   );
 }
 
-/** Imports `content` into a fresh database and returns the error, checking nothing landed. */
-function failure(content: string | Buffer, name = 'bad.ndjson', options: ImportOptions = {}): StatelensError {
+/** Imports `content` into a fresh store and returns the error, checking nothing landed. */
+function failureOn(openStore: OpenStore, content: string | Buffer, name = 'bad.ndjson', options: ImportOptions = {}): StatelensError {
   const file = path.join(tmpDir(), name);
   fs.writeFileSync(file, content);
-  const store = openTmpStore();
+  const store = openStore();
   try {
     importSnapshotFile(store, file, options);
   } catch (e) {
@@ -64,11 +66,13 @@ const edit = (i: number, fn: (rec: Record<string, unknown>) => void): string[] =
 };
 const indexOfType = (type: string): number => ndjson.findIndex((l) => (JSON.parse(l) as { type: string }).type === type);
 
-describe('bad snapshot files import nothing and say where', () => {
+describeStores('bad snapshot files import nothing and say where', (openStore) => {
+  const failure = (content: string | Buffer, name?: string, options?: ImportOptions): StatelensError => failureOn(openStore, content, name, options);
+
   it('a valid file imports (control)', () => {
     const file = path.join(tmpDir(), 'ok.ndjson');
     fs.writeFileSync(file, lines(...ndjson));
-    const store = openTmpStore();
+    const store = openStore();
     expect(importSnapshotFile(store, file).records).toBe(ndjson.length - 2);
     store.close();
   });
@@ -222,7 +226,7 @@ describe('bad snapshot files import nothing and say where', () => {
   it('a target database that is not empty', () => {
     const file = path.join(tmpDir(), 'ok.ndjson');
     fs.writeFileSync(file, lines(...ndjson));
-    const store = openTmpStore();
+    const store = openStore();
     store.scope({ kind: 'user', org: 'x', user: 'y' }, { create: true }).writeFact({ key: 'k', value: 'v' });
     expect(() => importSnapshotFile(store, file)).toThrow(/not empty/);
     expect(store.listPartitions()).toHaveLength(1);

@@ -2,6 +2,7 @@
 // once, in SQLite's SQL; a dialect says how a store runs them: SQLite runs them as written,
 // PostgreSQL compiles each one (placeholders, null-safe comparison, JSON arrays, conflict
 // targets, NULL ordering…) and refuses, by name, a construct it cannot translate yet.
+import { StatelensError } from '../../../shared/errors';
 
 /** How one `$n` of a compiled statement takes its value: the n-th positional argument or a named one. */
 export type Bind = { readonly index: number } | { readonly name: string };
@@ -68,4 +69,20 @@ export const sqliteDialect: Dialect = {
 /** The dialect of an open database: PostgreSQL's connection carries its own; better-sqlite3's is SQLite. */
 export function dialectOf(db: object): Dialect {
   return (db as { dialect?: Dialect }).dialect ?? sqliteDialect;
+}
+
+/** Which integrity rule a failed statement broke, read from either store's error: a unique or
+ * primary key, a CHECK, another constraint (NOT NULL, a foreign key), or null when the failure
+ * is not a broken constraint. SQLite's driver names it in its error code; a PostgreSQL failure
+ * arrives as a StatelensError carrying the SQLSTATE (class 23: integrity constraint violation). */
+export function brokenConstraint(e: unknown): 'unique' | 'check' | 'other' | null {
+  if (e instanceof StatelensError) {
+    const state = e.details?.sqlstate;
+    if (typeof state !== 'string' || !state.startsWith('23')) return null;
+    return state === '23505' ? 'unique' : state === '23514' ? 'check' : 'other';
+  }
+  const code = (e as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !code.startsWith('SQLITE_CONSTRAINT')) return null;
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return 'unique';
+  return code === 'SQLITE_CONSTRAINT_CHECK' ? 'check' : 'other';
 }

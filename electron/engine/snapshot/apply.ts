@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { StatelensError } from '../../../shared/errors';
 import { fieldIssues } from '../../../shared/issues';
 import { SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_VERSION, SNAPSHOT_RECORD_ORDER, SnapshotEnd, SnapshotHeader, SnapshotRecord } from '../../../shared/snapshot';
+import { brokenConstraint } from '../db/dialect';
 import type { Sqlite } from '../db/open';
 import { SCHEMA_VERSION } from '../db/migrations';
 import { partitionSubject } from '../partitions/partitions';
@@ -188,8 +189,9 @@ export class RecordApplier {
       this.counts[rec.type] = (this.counts[rec.type] ?? 0) + 1;
     } catch (e) {
       if (e instanceof RecordError) throw importError(this.locate(seq), e.field, e.message);
-      if (e instanceof StatelensError) throw e;
-      throw importError(this.locate(seq), undefined, sqliteMessage(type, e));
+      // A broken constraint is the file's fault, on either store: named with its line.
+      if (e instanceof StatelensError && brokenConstraint(e) === null) throw e;
+      throw importError(this.locate(seq), undefined, storeMessage(type, e));
     }
   }
 
@@ -377,9 +379,10 @@ export class RecordApplier {
   }
 }
 
-function sqliteMessage(type: string, e: unknown): string {
+function storeMessage(type: string, e: unknown): string {
   const message = e instanceof Error ? e.message : String(e);
-  if (/UNIQUE constraint failed|PRIMARY KEY/i.test(message)) return `duplicate ${type} record (${message})`;
-  if (/CHECK constraint failed/i.test(message)) return `the ${type} breaks a rule of the schema (${message})`;
+  const broken = brokenConstraint(e);
+  if (broken === 'unique') return `duplicate ${type} record (${message})`;
+  if (broken === 'check') return `the ${type} breaks a rule of the schema (${message})`;
   return `the ${type} could not be stored (${message})`;
 }
