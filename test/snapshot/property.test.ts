@@ -5,11 +5,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { exportStore } from '../../electron/engine/snapshot/export';
 import { importSnapshotFile } from '../../electron/engine/snapshot/import';
 import type { Store } from '../../electron/engine/store';
-import { openTmpStore, tmpDir } from '../helpers/tmp';
+import { describeStores, propertyRuns } from '../helpers/stores';
+import { tmpDir } from '../helpers/tmp';
 import { withoutTimestamp } from './populate';
 
 const PARTITIONS = [
@@ -133,13 +134,13 @@ function apply(store: Store, ops: readonly Op[]): void {
   }
 }
 
-describe('snapshot round trip (property)', () => {
+describeStores('snapshot round trip (property)', (openStore, kind) => {
   it('export -> import into an empty database -> export is identical, for json and ndjson', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 40 }), async (ops) => {
-        const store = openTmpStore();
-        const copyNd = openTmpStore();
-        const copyJson = openTmpStore();
+        const store = openStore();
+        const copyNd = openStore();
+        const copyJson = openStore();
         try {
           apply(store, ops);
           const dir = tmpDir();
@@ -178,7 +179,8 @@ describe('snapshot round trip (property)', () => {
           copyJson.close();
         }
       }),
-      { numRuns: 25 },
+      { numRuns: propertyRuns(kind, 25) },
     );
-  });
+    // Three stores, two exports and two imports a run: near two minutes on PGlite on a loaded machine.
+  }, 600_000);
 });
