@@ -1,6 +1,6 @@
 // The `statelens` commands on a PostgreSQL store, each in a child process (a PGlite data folder
 // always, the real server when STATELENS_TEST_PG_URL is set): init, ingest, facts, verify, a
-// SQLite export read back and imported into a fresh schema with the same facts, `statelens mcp`
+// SQLite export read back, imported into a fresh schema with the same facts and exported to SQLite again, `statelens mcp`
 // driven by the MCP SDK's client, `statelens serve` answering over HTTP, and the administrative
 // commands: chain, delete (preview, then the delete and its scrub), maturity and end-session.
 import { spawn } from 'node:child_process';
@@ -107,6 +107,11 @@ for (const store of stores) {
       // Back into a fresh schema (created by the import), with the same ids, chains and fields.
       await ok(['import', 'snapshot', file, '--db', fresh]);
       expect(factLines(await ok(['facts', '--db', fresh, '--json']))).toEqual(facts);
+      // And out to SQLite again: the SQLite file copied into the store and back holds the same facts and chains.
+      const back = path.join(dir, 'back.db');
+      await ok(['export', '--db', fresh, '--format', 'sqlite', '--out', back]);
+      expect(factLines(await ok(['facts', '--db', back, '--json']))).toEqual(facts);
+      expect(await ok(['verify', '--db', back])).toMatch(/checks passed/);
       // The copy keeps working: new rows take ids past the imported ones.
       await ok(['ingest', events, '--db', fresh, '--org', 'acme', '--user', 'u2']);
       expect(factLines(await ok(['facts', '--db', fresh, '--json', '--partition', 'user:acme/u2']))).toHaveLength(2);
