@@ -1,18 +1,21 @@
-// The human and tool formats (Markdown, CSV, StateBench, a partition's SQLite copy), one
+// The human and tool formats (Markdown, CSV, StateBench, a partition's SQLite copy) on every store, one
 // consistent snapshot while an agent writes (in this process between chunks, and in another
 // process continuously), progress, and cancellation without leftovers.
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { importStatebenchFile } from '../../electron/engine/import/statebench';
 import { csvCell } from '../../electron/engine/snapshot/csv';
 import { exportStore } from '../../electron/engine/snapshot/export';
 import { mdText } from '../../electron/engine/snapshot/markdown';
 import { spawnWriter } from '../../electron/bench/load/harness';
 import { Store } from '../../electron/engine/store';
+import { SCHEMA_VERSION } from '../../electron/engine/db/migrations';
+import { PG_SCHEMA_VERSION } from '../../electron/engine/db/pg/migrations';
 import { verifyDatabase } from '../../electron/engine/verify/verify';
 import { EXPORT_FORMATS, type ExportFormat, type ExportProgress, type ExportSummary } from '../../shared/snapshot';
-import { openTmpStore, tmpDir } from '../helpers/tmp';
+import { describeStores, itWhere } from '../helpers/stores';
+import { tmpDir } from '../helpers/tmp';
 import { ORG, USER, populate } from './populate';
 
 /** RFC 4180 reader, enough to check what we write. */
@@ -50,12 +53,16 @@ async function exportText(store: Store, format: 'markdown' | 'csv' | 'statebench
   return fs.readFileSync(out, 'utf8');
 }
 
-describe('markdown report', () => {
+describeStores('markdown report', (openStore, kind) => {
   it('shows each partition with identity, valid facts by memory type, chains, reviews, proposals, constraints', async () => {
-    const store = openTmpStore();
+    const store = openStore();
     populate(store);
     const md = await exportText(store, 'markdown');
     expect(md).toMatch(/^# Statelens memory report/);
+    // The store it was read from, with that store's own schema version.
+    expect(md).toContain(
+      kind === 'sqlite' ? `from a SQLite database of schema version ${SCHEMA_VERSION};` : `from a PostgreSQL database of schema version ${PG_SCHEMA_VERSION};`,
+    );
     expect(md).toContain('## acme / user u1');
     expect(md).toContain('## acme / organisational knowledge');
     expect(md).toMatch(/### Identity[\s\S]*\| Ann \| u1 \| manager \| Finance/);
@@ -83,9 +90,9 @@ describe('markdown report', () => {
   });
 });
 
-describe('csv', () => {
+describeStores('csv', (openStore) => {
   it('is RFC 4180 with one row per fact and formulas neutralised', async () => {
-    const store = openTmpStore();
+    const store = openStore();
     populate(store);
     const text = await exportText(store, 'csv');
     const rows = parseCsv(text);
@@ -108,7 +115,7 @@ describe('csv', () => {
   });
 
   it('exports a filtered view (the inspector filter), for one partition', async () => {
-    const store = openTmpStore();
+    const store = openStore();
     populate(store);
     const u = store.scope(USER);
     const valid = parseCsv(await exportText(store, 'csv', { partitionId: u.id, filter: { validity: 'valid' } })).slice(1);
@@ -122,9 +129,9 @@ describe('csv', () => {
   });
 });
 
-describe('statebench initial_state', () => {
+describeStores('statebench initial_state', (openStore) => {
   it('writes one timeline per user partition in StateBench field names, and replays', async () => {
-    const store = openTmpStore();
+    const store = openStore();
     populate(store);
     const text = await exportText(store, 'statebench');
     interface Timeline {
@@ -176,7 +183,7 @@ describe('statebench initial_state', () => {
     // Replayed by the StateBench importer, the same facts are valid.
     const file = path.join(tmpDir(), 'sb.jsonl');
     fs.writeFileSync(file, text);
-    const replay = openTmpStore();
+    const replay = openStore();
     importStatebenchFile(replay, file);
     const pairs = (facts: Array<{ key: string; value: string }>) => facts.map((f) => `${f.key}=${f.value}`).sort();
     expect(pairs(replay.scope(USER).validFacts())).toEqual(pairs(store.scope(USER).validFacts()));
@@ -186,9 +193,9 @@ describe('statebench initial_state', () => {
   });
 });
 
-describe('sqlite copy of one partition', () => {
+describeStores('sqlite copy of one partition', (openStore) => {
   it('is a Statelens database holding only that partition, opened read-only', async () => {
-    const store = openTmpStore();
+    const store = openStore();
     populate(store);
     const out = path.join(tmpDir(), 'u1.db');
     const summary = await exportStore(store, { format: 'sqlite', out, partitionId: store.scope(USER).id });
@@ -202,15 +209,19 @@ describe('sqlite copy of one partition', () => {
   });
 });
 
-describe('one consistent snapshot while an agent writes', () => {
+describeStores('one consistent snapshot while an agent writes', (openStore, kind) => {
   function bulk(store: Store, n: number, prefix: string): void {
     const h = store.scope(USER, { create: true });
     h.writeFacts(Array.from({ length: n }, (_, i) => ({ key: `${prefix}_${i}`, value: `v${i}`, ts: '2026-02-01T00:00:00Z' })));
   }
 
   for (const format of ['ndjson', 'json', 'csv', 'markdown'] as const) {
-    it(`${format}: writes committed during the export are not in it`, async () => {
-      const store = openTmpStore();
+    itWhere(
+      kind,
+      ['sqlite', 'server'],
+      "PGlite is one connection: the export's snapshot transaction is the store's own, so no write can commit while it runs",
+    )(`${format}: writes committed during the export are not in it`, async () => {
+      const store = openStore();
       bulk(store, 3000, 'before');
       const out = path.join(tmpDir(), `c.${format}`);
       let writes = 0;
@@ -232,47 +243,51 @@ describe('one consistent snapshot while an agent writes', () => {
     });
   }
 
-  it('every format is one consistent snapshot while another process writes continuously', async () => {
-    const store = openTmpStore();
-    bulk(store, 20_000, 'before');
-    // The agent: a separate process committing 10-fact transactions (with supersessions and
-    // dependencies) into three partitions of its own, for as long as the exports take.
-    const writer = spawnWriter({ db: store.path, seconds: 300, rate: 1500, batch: WRITER_BATCH, users: 3 });
-    const dir = tmpDir();
-    const seen: string[] = [];
-    try {
-      const ready = await writer.waitFor((m) => m.type === 'ready', 60_000);
-      const writerPartitions = ready.partitions as number[];
-      // Chains and edges of its own exist before the first export starts.
-      await writer.waitFor((m) => m.type === 'progress' && (m.written as number) >= 1000, 60_000);
-      const runs: Array<{ format: ExportFormat; partitionId: number | null }> = [
-        ...EXPORT_FORMATS.map((format) => ({ format, partitionId: null })),
-        { format: 'sqlite', partitionId: writerPartitions[0] ?? null },
-      ];
-      for (const { format, partitionId } of runs) {
-        const label = `${format}${partitionId === null ? '' : ` (partition ${partitionId})`}`;
-        const out = path.join(dir, `live-${format}-${partitionId ?? 'all'}`);
-        const progress: ExportProgress[] = [];
-        const before = factCount(store, partitionId);
-        const summary = await exportStore(store, { format, out, partitionId, onProgress: (p) => progress.push(p) });
-        const after = factCount(store, partitionId);
-        // The writer committed while the export ran; the export holds one state between the two.
-        expect(after, `${label}: no write landed during the export`).toBeGreaterThan(before);
-        const facts = checkExport(format, out, summary, progress, writerPartitions, label);
-        expect(facts, label).toBeGreaterThanOrEqual(before);
-        expect(facts, label).toBeLessThanOrEqual(after);
-        seen.push(`${label}: ${facts} facts (${before} before, ${after} after)`);
+  itWhere(kind, ['sqlite'], 'the writer process opens the SQLite file by its path')(
+    'every format is one consistent snapshot while another process writes continuously',
+    async () => {
+      const store = openStore();
+      bulk(store, 20_000, 'before');
+      // The agent: a separate process committing 10-fact transactions (with supersessions and
+      // dependencies) into three partitions of its own, for as long as the exports take.
+      const writer = spawnWriter({ db: store.path, seconds: 300, rate: 1500, batch: WRITER_BATCH, users: 3 });
+      const dir = tmpDir();
+      const seen: string[] = [];
+      try {
+        const ready = await writer.waitFor((m) => m.type === 'ready', 60_000);
+        const writerPartitions = ready.partitions as number[];
+        // Chains and edges of its own exist before the first export starts.
+        await writer.waitFor((m) => m.type === 'progress' && (m.written as number) >= 1000, 60_000);
+        const runs: Array<{ format: ExportFormat; partitionId: number | null }> = [
+          ...EXPORT_FORMATS.map((format) => ({ format, partitionId: null })),
+          { format: 'sqlite', partitionId: writerPartitions[0] ?? null },
+        ];
+        for (const { format, partitionId } of runs) {
+          const label = `${format}${partitionId === null ? '' : ` (partition ${partitionId})`}`;
+          const out = path.join(dir, `live-${format}-${partitionId ?? 'all'}`);
+          const progress: ExportProgress[] = [];
+          const before = factCount(store, partitionId);
+          const summary = await exportStore(store, { format, out, partitionId, onProgress: (p) => progress.push(p) });
+          const after = factCount(store, partitionId);
+          // The writer committed while the export ran; the export holds one state between the two.
+          expect(after, `${label}: no write landed during the export`).toBeGreaterThan(before);
+          const facts = checkExport(format, out, summary, progress, writerPartitions, label);
+          expect(facts, label).toBeGreaterThanOrEqual(before);
+          expect(facts, label).toBeLessThanOrEqual(after);
+          seen.push(`${label}: ${facts} facts (${before} before, ${after} after)`);
+        }
+      } finally {
+        writer.proc.kill('SIGTERM');
       }
-    } finally {
-      writer.proc.kill('SIGTERM');
-    }
-    const done = await writer.waitFor((m) => m.type === 'done', 60_000);
-    await writer.exited;
-    console.log(`exports under a live writer (${done.written as number} facts written at ${Math.round(done.rate as number)}/s):\n  ${seen.join('\n  ')}`);
-    expect(done.errorCount, JSON.stringify(done.errors)).toBe(0);
-    expect(done.written).toBe(done.attempted);
-    store.close();
-  }, 600_000);
+      const done = await writer.waitFor((m) => m.type === 'done', 60_000);
+      await writer.exited;
+      console.log(`exports under a live writer (${done.written as number} facts written at ${Math.round(done.rate as number)}/s):\n  ${seen.join('\n  ')}`);
+      expect(done.errorCount, JSON.stringify(done.errors)).toBe(0);
+      expect(done.written).toBe(done.attempted);
+      store.close();
+    },
+    600_000,
+  );
 });
 
 const WRITER_BATCH = 10;
@@ -508,9 +523,9 @@ function checkExport(
   }
 }
 
-describe('progress and cancellation', () => {
+describeStores('progress and cancellation', (openStore) => {
   it('reports progress up to the total', async () => {
-    const store = openTmpStore();
+    const store = openStore();
     store.scope(USER, { create: true }).writeFacts(Array.from({ length: 2500 }, (_, i) => ({ key: `k${i}`, value: 'v' })));
     const seen: ExportProgress[] = [];
     const summary = await exportStore(store, { format: 'ndjson', out: path.join(tmpDir(), 'p.ndjson'), onProgress: (p) => seen.push(p) });
@@ -524,7 +539,7 @@ describe('progress and cancellation', () => {
 
   for (const format of ['ndjson', 'csv', 'markdown', 'sqlite'] as const) {
     it(`${format}: aborting stops the export and leaves no file`, async () => {
-      const store = openTmpStore();
+      const store = openStore();
       store.scope(USER, { create: true }).writeFacts(Array.from({ length: 3000 }, (_, i) => ({ key: `k${i}`, value: 'v' })));
       const dir = tmpDir();
       const out = path.join(dir, `a.${format}`);
@@ -543,7 +558,7 @@ describe('progress and cancellation', () => {
   }
 
   it('refuses to overwrite an existing file unless asked', async () => {
-    const store = openTmpStore();
+    const store = openStore();
     populate(store);
     const out = path.join(tmpDir(), 'exists.ndjson');
     fs.writeFileSync(out, 'keep me');

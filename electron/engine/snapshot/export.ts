@@ -180,14 +180,7 @@ export async function exportStore(store: Store, options: ExportOptions): Promise
           return { records: n, counts: { fact: n } };
         }
         case 'markdown': {
-          const n = await writeMarkdown(
-            reader.db,
-            sink,
-            partitionId,
-            { exportedAt: header.exportedAt, schemaVersion: header.schemaVersion },
-            control,
-            selection,
-          );
+          const n = await writeMarkdown(reader.db, sink, partitionId, { exportedAt: header.exportedAt, source: reader.source }, control, selection);
           return { records: n, counts: { fact: n } };
         }
         case 'statebench': {

@@ -8,6 +8,7 @@ import { FACT_COLUMNS, type FactRow } from '../facts/rows';
 import { LATEST_SIGNALS_SQL } from '../layers/environment';
 import type { IdentityRow } from '../layers/identity';
 import { partitionLabel, refFromRow, type PartitionRow } from '../partitions/partitions';
+import type { SnapshotReader } from './reader';
 import { existedBy, factAsExported, SELECTED_SQL, type ExportSelection } from './selection';
 import { Ticker, type ExportControl, type FileSink } from './sink';
 
@@ -57,7 +58,7 @@ export async function writeMarkdown(
   db: Sqlite,
   sink: FileSink,
   partitionId: number | null,
-  meta: { exportedAt: string; schemaVersion: number },
+  meta: { exportedAt: string; source: SnapshotReader['source'] },
   control: ExportControl,
   selection?: ExportSelection,
 ): Promise<number> {
@@ -75,7 +76,7 @@ export async function writeMarkdown(
   // Within a selection, chains and proposals refer only to facts in the report.
   const byId = { get: (id: string) => (selection && !selection.has(id) ? undefined : (byIdAll.get(id) as FactRow | undefined)) };
   await sink.write(
-    `# Statelens memory report\n\nExported ${mdText(meta.exportedAt)} from a database of schema version ${meta.schemaVersion}; ` +
+    `# Statelens memory report\n\nExported ${mdText(meta.exportedAt)} from a ${meta.source.kind} database of schema version ${meta.source.schemaVersion}; ` +
       `${partitions.length} partition${partitions.length === 1 ? '' : 's'}. Superseded facts appear only in their chains.\n\n` +
       (selection ? `${selectionText(selection)}\n\n` : ''),
   );
