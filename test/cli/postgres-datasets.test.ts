@@ -108,7 +108,9 @@ for (const store of stores) {
       fs.writeFileSync(bad, `${timeline('T-1')}\n${timeline('T-2').replace('"supersedes":"budget"', '"supersedes":"no-such-fact"')}\n`);
       const refused = await statelens(['import', 'statebench', bad, '--schema', 'refused', '--json'], { env: { STATELENS_DB_URL: url }, timeoutMs: 400_000 });
       expect(refused.code, refused.stderr).toBe(1);
-      expect(refused.stderr).toMatch(/1 supersedes matched no fact, so nothing was imported: line 2 \(timeline T-2, event 1\): "no-such-fact" \[IMPORT_FAILED\]\n$/);
+      expect(refused.stderr).toMatch(
+        /1 supersedes matched no fact, so nothing was imported: line 2 \(timeline T-2, event 1\): "no-such-fact" \[IMPORT_FAILED\]\n$/,
+      );
       expect(refused.stdout).toBe('');
       const counts = schemaCounts(url, 'refused');
       expect(counts).not.toBeNull();
@@ -146,7 +148,9 @@ for (const store of stores) {
 
       const occupied = await statelens(['demo', '--facts', '10', '--schema', 'demo'], { env: { STATELENS_DB_URL: url }, timeoutMs: 400_000 });
       expect(occupied.code).toBe(1);
-      expect(occupied.stderr).toMatch(/schema "demo" on .* already holds 27 partitions; generate the demo into an empty schema \(--schema NAME\) \[CONFLICT\]\n$/);
+      expect(occupied.stderr).toMatch(
+        /schema "demo" on .* already holds 27 partitions; generate the demo into an empty schema \(--schema NAME\) \[CONFLICT\]\n$/,
+      );
       expect(schemaCounts(url, 'demo')).toEqual(counts);
     }, 900_000);
 

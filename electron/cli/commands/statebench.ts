@@ -4,7 +4,13 @@
 // figures beside the `reference` ablation from the same run.
 import { AssemblyStrategy, DEFAULT_STRATEGY, TokenizerName } from '../../../shared/assembly';
 import { StatelensError } from '../../../shared/errors';
-import { DEFAULT_STATEBENCH_BUDGET, formatFigures, runStatebench, type StatebenchRun, type StatebenchRunOptions } from '../../engine/assembly/statebench-runner';
+import {
+  DEFAULT_STATEBENCH_BUDGET,
+  formatFigures,
+  runStatebench,
+  type StatebenchRun,
+  type StatebenchRunOptions,
+} from '../../engine/assembly/statebench-runner';
 import { readStatebenchFile } from '../../engine/import/statebench';
 import { enumOpt, EXIT, intOpt, stringOpt, type CliCommand } from '../command';
 import { dbName, PG_OPTIONS, PG_USAGE } from '../database';
@@ -23,8 +29,8 @@ export const statebenchCommand: CliCommand = {
   --budget    token budget per context (default ${DEFAULT_STATEBENCH_BUDGET}; the reference takes none)
   --out       one line per query: {timeline_id, query_index, strategy, context, tokens, included, excluded}
   --compare   strategy printed beside it from the same run (default reference; none to skip)
-  --db        import into this database (a file or a server schema) and assemble from it, keeping
-              it afterwards (open it with the inspector or \`statelens facts --db DB\`); it is
+  --db        import into this database and assemble from it, keeping it afterwards (a file or a
+              server schema; open it with the inspector or \`statelens facts --db DB\`); it is
               created if missing and must not hold FILE's timelines yet (a file this run created
               is removed again when the import fails). Default: a temporary database, removed at
               the end.
