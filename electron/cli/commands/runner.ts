@@ -13,7 +13,7 @@ import { compareRunners, runSessions, type RunResult } from '../../engine/runner
 import { Store } from '../../engine/store';
 import { EXIT, intOpt, stringOpt, type CliCommand, type CliIO } from '../command';
 import { openDb, PG_OPTIONS, PG_USAGE } from '../database';
-import { databaseUrl } from '../db-url';
+import { databaseUrl, DB_URL_ENV } from '../db-url';
 
 function table(io: CliIO, results: readonly RunResult[]): void {
   const head = ['session', 'date', 'msgs', ...results.flatMap((r) => [`${r.runner} calls`, `${r.runner} ms`])];
@@ -72,7 +72,7 @@ export const runnerCommand: CliCommand = {
               protect_recent_sessions; [store] partition, context_session.
   --compare   run both runners (each in its own partition) and print them side by side
   --db        keep the memory in this database, a file or a server schema (created when missing;
-              default: a temporary database, removed afterwards)
+              default: $${DB_URL_ENV} when set, else a temporary database, removed afterwards)
 
 Logs (stderr) say which configuration file was read and which runner is active
 (context_only=true|false); --quiet silences them. Exit codes: 0 ran, 1 the run failed, 2 usage

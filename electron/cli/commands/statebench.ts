@@ -14,7 +14,7 @@ import {
 import { readStatebenchFile } from '../../engine/import/statebench';
 import { enumOpt, EXIT, intOpt, stringOpt, type CliCommand } from '../command';
 import { dbName, PG_OPTIONS, PG_USAGE } from '../database';
-import { databaseUrl } from '../db-url';
+import { databaseUrl, DB_URL_ENV } from '../db-url';
 import { withDatabase } from '../new-database';
 
 export const statebenchCommand: CliCommand = {
@@ -32,8 +32,8 @@ export const statebenchCommand: CliCommand = {
   --db        import into this database and assemble from it, keeping it afterwards (a file or a
               server schema; open it with the inspector or \`statelens facts --db DB\`); it is
               created if missing and must not hold FILE's timelines yet (a file this run created
-              is removed again when the import fails). Default: a temporary database, removed at
-              the end.
+              is removed again when the import fails). Default: $${DB_URL_ENV} when set, else a
+              temporary database, removed at the end.
 
 Figures (StateBench's phrase rule on the context text): share of contexts holding a
 must_not_mention phrase, share of must_mention phrases present, mean tokens (chars/4 and exact).
