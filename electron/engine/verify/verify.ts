@@ -287,7 +287,7 @@ function pgForeignKeys(db: PgDatabase): VerifyCheck {
     );
     if (n === 0) continue;
     count += n;
-    broken.push(`${child} (${cols.join(', ')}): ${n} rows -> ${parent}`);
+    broken.push(`${child} (${cols.join(', ')}): ${n} row${n === 1 ? '' : 's'} -> ${parent}`);
   }
   return {
     name: 'foreign_key_check',
