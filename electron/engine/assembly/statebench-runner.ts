@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AssemblyResult, AssemblyStrategy, TokenizerName } from '../../../shared/assembly';
 import { StatelensError } from '../../../shared/errors';
+import { sqliteOf } from '../db/connection';
 import { importStatebenchFile } from '../import/statebench';
 import { Store } from '../store';
 import type { AssembleOptions } from './assemble';
@@ -84,7 +85,7 @@ export async function runStatebench(options: StatebenchRunOptions): Promise<Stat
   const dbPath = options.db ?? path.join(tmp as string, 'statebench.db');
   const store = Store.open(dbPath);
   // A throwaway database: no fsync per commit (a crash loses nothing worth keeping).
-  if (tmp) store.db.pragma('synchronous = OFF');
+  if (tmp) sqliteOf(store.db, 'PRAGMA synchronous').pragma('synchronous = OFF');
   const outFd = options.out ? fs.openSync(options.out, 'w') : undefined;
   try {
     const stats = importStatebenchFile(store, options.file);
