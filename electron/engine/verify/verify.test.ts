@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dumpTables } from '../../../test/engine/support';
 import { openTmpStore } from '../../../test/helpers/tmp';
+import { sqliteOf } from '../db/connection';
 import { Store } from '../store';
 import { formatVerifyReport, verifyDatabase, type VerifyReport } from './verify';
 
@@ -25,9 +26,10 @@ function failing(report: VerifyReport): string[] {
 
 /** Breaks the database behind the engine's back (constraints off), as a bug or another tool might. */
 function tamper(store: Store, sql: string, ...params: unknown[]): void {
-  store.db.pragma('foreign_keys = OFF');
-  store.db.prepare(sql).run(...params);
-  store.db.pragma('foreign_keys = ON');
+  const db = sqliteOf(store.db, 'PRAGMA foreign_keys');
+  db.pragma('foreign_keys = OFF');
+  db.prepare(sql).run(...params);
+  db.pragma('foreign_keys = ON');
 }
 
 describe('verifyDatabase', () => {
