@@ -3,8 +3,8 @@ import { expect, it } from 'vitest';
 import { codeOf } from '../../../test/helpers/errors';
 import { describeStores } from '../../../test/helpers/stores';
 import { tmpDbPath } from '../../../test/helpers/tmp';
-import { postgresOf, sqliteOf, type EngineDb } from './connection';
-import { PgDatabase } from './pg/database';
+import { sqliteOf, type EngineDb } from './connection';
+import { PgDatabase, postgresOf } from './pg/database';
 
 // Compile-time half of the contract: both connections are EngineDbs as they are, without a cast
 // (tsc checks these lines), and an EngineDb offers no SQLite-only pragma.

@@ -1,9 +1,9 @@
 // The connection the engine is written against: the part of better-sqlite3's Database it uses,
 // which better-sqlite3 satisfies as it is and PgDatabase implements over PostgreSQL. Work on the
-// SQLite file itself (pragmas, checkpoints, SQL functions) reaches better-sqlite3 through sqliteOf.
+// SQLite file itself (pragmas, checkpoints, SQL functions) reaches better-sqlite3 through sqliteOf;
+// PostgreSQL-only work reaches PgDatabase through postgresOf (beside it, in pg/database).
 import Database from 'better-sqlite3';
 import { StatelensError } from '../../../shared/errors';
-import { PgDatabase } from './pg/database';
 
 export interface RunResult {
   readonly changes: number;
@@ -50,9 +50,4 @@ export interface EngineDb {
 export function sqliteOf(db: EngineDb, what: string): Database.Database {
   if (db instanceof Database) return db;
   throw new StatelensError('NOT_SUPPORTED', `${what} needs a SQLite database; ${db.name} is not one`);
-}
-
-/** The PostgreSQL connection behind `db`, or undefined on SQLite. */
-export function postgresOf(db: EngineDb): PgDatabase | undefined {
-  return db instanceof PgDatabase ? db : undefined;
 }

@@ -4,7 +4,8 @@
 // order, before reading, and holds the locks until its transaction ends.
 import { StatelensError } from '../../../shared/errors';
 import { dialectOf } from './dialect';
-import { postgresOf, type EngineDb } from './connection';
+import type { EngineDb } from './connection';
+import { postgresOf } from './pg/database';
 
 /** Whether writers of this store need name locks (computing the names costs; SQLite skips it). */
 export function locksNames(db: EngineDb): boolean {

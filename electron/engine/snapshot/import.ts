@@ -3,7 +3,7 @@
 // malformed, truncated, oversized, a newer version — the error names the line and field and
 // nothing is imported.
 import fs from 'node:fs';
-import { postgresOf } from '../db/connection';
+import { postgresOf } from '../db/pg/database';
 import { StatelensError } from '../../../shared/errors';
 import type { SnapshotHeader } from '../../../shared/snapshot';
 import { openDatabase } from '../db/open';

@@ -2,8 +2,9 @@
 // transaction for the whole export, so an agent writing meanwhile (WAL) changes nothing we see
 // and the store's own connection stays free for other work while the export awaits its output.
 import { StatelensError } from '../../../shared/errors';
-import { postgresOf, type EngineDb } from '../db/connection';
+import type { EngineDb } from '../db/connection';
 import { mapSqliteError, openReadOnlyConnection, type Sqlite } from '../db/open';
+import { postgresOf } from '../db/pg/database';
 import type { Store } from '../store';
 
 export interface ReaderOptions {

@@ -2,9 +2,9 @@
 // against its content, and every invariant of the engine's model (validity, chains, edges, review flags), as one structured
 // report. Reads only: whatever it needs to compute lives in temp tables that are rolled back.
 import { canonicalTimestamp } from '../../../shared/timestamp';
-import { postgresOf, sqliteOf, type EngineDb } from '../db/connection';
+import { sqliteOf, type EngineDb } from '../db/connection';
 import type { Sqlite } from '../db/open';
-import type { PgDatabase } from '../db/pg/database';
+import { postgresOf, type PgDatabase } from '../db/pg/database';
 import { PG_SCHEMA_VERSION } from '../db/pg/migrations';
 import { VERSION_TABLE } from '../db/pg/schema';
 import type { Store } from '../store';

@@ -265,3 +265,8 @@ export class PgDatabase implements EngineDb {
     return this;
   }
 }
+
+/** The PostgreSQL connection behind `db`, or undefined on SQLite. */
+export function postgresOf(db: EngineDb): PgDatabase | undefined {
+  return db instanceof PgDatabase ? db : undefined;
+}
