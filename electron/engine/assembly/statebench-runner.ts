@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AssemblyResult, AssemblyStrategy, TokenizerName } from '../../../shared/assembly';
 import { importStatebenchParsed, readStatebenchFile, type ParsedLine } from '../import/statebench';
+import { sqliteOf } from '../db/connection';
 import { Store } from '../store';
 import type { AssembleOptions } from './assemble';
 import { figures, judgeContext, type JudgedQuery, type StatebenchFigures } from './judge';
@@ -87,7 +88,7 @@ export async function runStatebench(options: StatebenchRunOptions): Promise<Stat
   const tmp = options.store ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-statebench-'));
   const store = options.store ?? Store.open(path.join(tmp as string, 'statebench.db'));
   // A throwaway database: no fsync per commit (a crash loses nothing worth keeping).
-  if (tmp) store.db.pragma('synchronous = OFF');
+  if (tmp) sqliteOf(store.db, 'PRAGMA synchronous').pragma('synchronous = OFF');
   const outFd = options.out ? fs.openSync(options.out, 'w') : undefined;
   try {
     const stats = importStatebenchParsed(store, lines, { sourceName: options.file });

@@ -2,9 +2,9 @@
 // transaction for the whole export, so an agent writing meanwhile (WAL) changes nothing we see
 // and the store's own connection stays free for other work while the export awaits its output.
 import { StatelensError } from '../../../shared/errors';
-import { dialectOf } from '../db/dialect';
+import type { EngineDb } from '../db/connection';
 import { mapSqliteError, openReadOnlyConnection, type Sqlite } from '../db/open';
-import type { PgDatabase } from '../db/pg/database';
+import { postgresOf } from '../db/pg/database';
 import type { Store } from '../store';
 
 export interface ReaderOptions {
@@ -13,7 +13,7 @@ export interface ReaderOptions {
 }
 
 export interface SnapshotReader {
-  readonly db: Sqlite;
+  readonly db: EngineDb;
   /** The database schema version (user_version) at the snapshot. */
   readonly schemaVersion: number;
   close(): void;
@@ -23,10 +23,10 @@ export interface SnapshotReader {
  * PostgreSQL a REPEATABLE READ READ ONLY transaction, bound to the store's org like every other,
  * on a second connection to a server (on PGlite, which has one, the store's own), ended by close(). */
 export function openStoreSnapshotReader(store: Store, options: ReaderOptions = {}): SnapshotReader {
-  if (dialectOf(store.db).name === 'sqlite') return openSnapshotReader(store.path, options);
-  const own = store.db as unknown as PgDatabase;
+  const own = postgresOf(store.db);
+  if (!own) return openSnapshotReader(store.path, options);
   const sibling = own.openSibling();
-  const db = (sibling ?? own) as unknown as Sqlite;
+  const db = sibling ?? own;
   try {
     db.exec('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     db.prepare('SELECT count(*) FROM partitions').pluck().get();

@@ -2,6 +2,7 @@ import { expect, it } from 'vitest';
 import { dumpTables } from '../../../test/engine/support';
 import { describeStores, itWhere, type OpenStore } from '../../../test/helpers/stores';
 import { dialectOf } from '../db/dialect';
+import { sqliteOf } from '../db/connection';
 import { Store } from '../store';
 import { formatVerifyReport, verifyDatabase, type VerifyReport } from './verify';
 
@@ -30,10 +31,10 @@ function failing(report: VerifyReport): string[] {
 function tamper(store: Store, sql: string, ...params: unknown[]): void {
   const pg = dialectOf(store.db).name === 'postgres';
   if (pg) store.db.exec('SET session_replication_role = replica');
-  else store.db.pragma('foreign_keys = OFF');
+  else sqliteOf(store.db, 'PRAGMA foreign_keys').pragma('foreign_keys = OFF');
   store.db.prepare(sql).run(...params);
   if (pg) store.db.exec('RESET session_replication_role');
-  else store.db.pragma('foreign_keys = ON');
+  else sqliteOf(store.db, 'PRAGMA foreign_keys').pragma('foreign_keys = ON');
 }
 
 describeStores('verifyDatabase', (openStore, kind) => {

@@ -3,9 +3,9 @@
 // invariant of the engine's model (validity, chains, edges, review flags), as one structured
 // report, on either store. Reads only: whatever it needs to compute lives in temp tables that are rolled back.
 import { canonicalTimestamp } from '../../../shared/timestamp';
-import { dialectOf } from '../db/dialect';
+import { sqliteOf, type EngineDb } from '../db/connection';
 import type { Sqlite } from '../db/open';
-import type { PgDatabase } from '../db/pg/database';
+import { postgresOf, type PgDatabase } from '../db/pg/database';
 import { PG_SCHEMA_VERSION } from '../db/pg/migrations';
 import { VERSION_TABLE } from '../db/pg/schema';
 import { quoteIdent } from '../db/pg/sync-client';
@@ -28,7 +28,7 @@ export interface VerifyReport {
 const SAMPLE = 5;
 const MAX_JUMPS = 64;
 
-function ids(db: Sqlite, sql: string): { count: number; sample: string[] } {
+function ids(db: EngineDb, sql: string): { count: number; sample: string[] } {
   const all = db.prepare(sql).pluck().all() as unknown[];
   return { count: all.length, sample: all.slice(0, SAMPLE).map(String) };
 }
@@ -74,7 +74,7 @@ function foreignKeys(db: Sqlite): VerifyCheck {
   };
 }
 
-function ftsIndex(db: Sqlite, readonly: boolean): VerifyCheck {
+function ftsIndex(db: EngineDb, readonly: boolean): VerifyCheck {
   const name = 'fts_index';
   if (!readonly) {
     try {
@@ -103,7 +103,7 @@ function ftsIndex(db: Sqlite, readonly: boolean): VerifyCheck {
 
 /** Follows `pointer` from every fact that has one, doubling the stride; what still points into
  * the set after 64 rounds (2^64 steps) is on or leads into a cycle. */
-function cycles(db: Sqlite, pointer: 'superseded_by' | 'supersedes'): { count: number; sample: string[] } {
+function cycles(db: EngineDb, pointer: 'superseded_by' | 'supersedes'): { count: number; sample: string[] } {
   db.exec('CREATE TEMP TABLE IF NOT EXISTS sl_verify_walk (id TEXT PRIMARY KEY, next TEXT) WITHOUT ROWID; DELETE FROM temp.sl_verify_walk;');
   db.prepare(`INSERT INTO temp.sl_verify_walk (id, next) SELECT id, ${pointer} FROM facts WHERE ${pointer} IS NOT NULL`).run();
   const jump = db.prepare(
@@ -119,7 +119,7 @@ function cycles(db: Sqlite, pointer: 'superseded_by' | 'supersedes'): { count: n
   return ids(db, 'SELECT id FROM temp.sl_verify_walk WHERE next IN (SELECT id FROM temp.sl_verify_walk) ORDER BY id');
 }
 
-function pointerInPartition(db: Sqlite, column: 'superseded_by' | 'supersedes' | 'proposal_for'): VerifyCheck {
+function pointerInPartition(db: EngineDb, column: 'superseded_by' | 'supersedes' | 'proposal_for'): VerifyCheck {
   return violations(
     `${column}_resolves_in_partition`,
     `every ${column} names a fact of the same partition`,
@@ -130,7 +130,7 @@ function pointerInPartition(db: Sqlite, column: 'superseded_by' | 'supersedes' |
   );
 }
 
-function modelChecks(db: Sqlite): VerifyCheck[] {
+function modelChecks(db: EngineDb): VerifyCheck[] {
   const superseded = cycles(db, 'superseded_by');
   const supersedes = cycles(db, 'supersedes');
   const orphaned = db.prepare("SELECT count(*) FROM facts WHERE status = 'superseded' AND superseded_by IS NULL").pluck().get() as number;
@@ -202,7 +202,7 @@ function modelChecks(db: Sqlite): VerifyCheck[] {
 /** Fact timestamps and working-set times are compared as text, which is time order only for
  * date-times in the one canonical UTC form: anything else (a word, "9999-pinned") fails; a
  * date-time in another form (an offset, no milliseconds) is counted, as it may sort wrongly. */
-function timestampChecks(db: Sqlite): VerifyCheck[] {
+function timestampChecks(db: EngineDb): VerifyCheck[] {
   const checks: VerifyCheck[] = [];
   for (const [table, column, label] of [
     ['facts', 'ts', 'fact'],
@@ -303,12 +303,12 @@ function pgForeignKeys(db: PgDatabase): VerifyCheck {
  * check and the model's invariants are the same on both stores. */
 export function verifyDatabase(store: Store): VerifyReport {
   const db = store.db;
-  const pg = dialectOf(db).name === 'postgres' ? (db as unknown as PgDatabase) : null;
+  const pg = postgresOf(db);
   const checks: VerifyCheck[] = pg
     ? [...guarded('schema_version', () => pgSchemaVersion(pg)), ...guarded('constraints', () => pgConstraints(pg))]
     : [
-        ...guarded('integrity_check', () => integrity(db)),
-        ...guarded('foreign_key_check', () => foreignKeys(db)),
+        ...guarded('integrity_check', () => integrity(sqliteOf(db, 'PRAGMA integrity_check'))),
+        ...guarded('foreign_key_check', () => foreignKeys(sqliteOf(db, 'PRAGMA foreign_key_check'))),
         ...guarded('fts_index', () => ftsIndex(db, store.readonly)),
       ];
   // Each group in a savepoint of its own: a statement PostgreSQL refuses aborts the transaction
