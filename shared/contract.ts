@@ -147,7 +147,8 @@ export const ServerUrl = z
     else if (!/^postgres(ql)?$/i.test(scheme)) ctx.addIssue({ code: 'custom', message: 'the URL starts with postgres://' });
     else if (host === '') ctx.addIssue({ code: 'custom', message: 'the URL names no host' });
     // The driver also takes ?password=: in the URL it would be listed and shown in plain text.
-    else if (userinfo.includes(':') || /[?&]password=/i.test(query)) ctx.addIssue({ code: 'custom', message: 'put the password in its own field, not in the URL' });
+    else if (userinfo.includes(':') || /[?&]password=/i.test(query))
+      ctx.addIssue({ code: 'custom', message: 'put the password in its own field, not in the URL' });
     else if (database.length <= 1) ctx.addIssue({ code: 'custom', message: 'the URL names no database (…:5432/database)' });
   });
 /** The server form: where, which schema, which organisation's memory (the rows it may see). */

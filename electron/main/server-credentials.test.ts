@@ -105,7 +105,7 @@ describe('a kept password on its way back to the server', () => {
   it('reaches the PostgreSQL driver exactly as typed, whatever characters it holds', async () => {
     const dir = dataDir();
     const servers = serverShell(new RecentServers(path.join(dir, 'recent-servers.json')), new ServerCredentials(path.join(dir, 'c.json'), fakeSafeStorage()));
-    const passwords = ['p@ss w:rd/?#&=+%20%zz', 'naïve-пароль-密码-🔑', "quote'\"back\\slash", ' leading and trailing '];
+    const passwords = ['p@ss w:rd/?#&=+%20%zz', 'naïve-пароль-密码-🔑', 'quote\'"back\\slash', ' leading and trailing '];
     for (const [i, password] of passwords.entries()) {
       const ref = { ...server, org: `org${i}` };
       expect(await servers.remember(ref, password)).toBe('kept');

@@ -26,7 +26,7 @@ const PROMPT_MS = 30_000;
 const SKIP = privateClusterSkipReason();
 if (SKIP) console.log(SKIP);
 
-// The test's own server must never be confused with the developer's: no PG variables leak in.
+// A PGPASSWORD from the environment would give the driver a password where the test gives none.
 delete process.env.PGPASSWORD;
 
 /** Everything a command printed, for checks that the password shows nowhere. */
@@ -86,7 +86,12 @@ describe.skipIf(SKIP !== undefined)('a PostgreSQL server with password authentic
     // The password kept out of the command line, in PGPASSWORD, as libpq's tools take it.
     const facts = await statelens(['facts', '--db', url({ query: verified() }), '--json'], { env: { PGPASSWORD: PASSWORD } });
     expect(facts.code, facts.stderr).toBe(0);
-    expect(facts.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { value: string }).value)).toEqual(['Porto']);
+    expect(
+      facts.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { value: string }).value),
+    ).toEqual(['Porto']);
   });
 
   it('a wrong password, or none, is PERMISSION_DENIED saying so, and the password shows nowhere', async () => {
@@ -156,7 +161,12 @@ describe.skipIf(SKIP !== undefined)('a PostgreSQL server with password authentic
     const session = new EngineSession(undefined, () => undefined);
     try {
       const store = session.openServer({ url: entry?.url ?? '', password: entry?.password ?? null, schema: 'statelens', org: 'acme', readonly: true });
-      expect(store.scope({ org: 'acme', kind: 'user', user: 'u1' }).listFacts({}).rows.map((r) => r.value)).toEqual(['Porto']);
+      expect(
+        store
+          .scope({ org: 'acme', kind: 'user', user: 'u1' })
+          .listFacts({})
+          .rows.map((r) => r.value),
+      ).toEqual(['Porto']);
       expect(JSON.stringify(session.info())).not.toContain(encodeURIComponent(PASSWORD));
     } finally {
       session.close();
@@ -172,7 +182,9 @@ describe.skipIf(SKIP !== undefined)('a PostgreSQL server without TLS', () => {
   afterAll(() => cluster?.stop());
 
   it('verify-full is refused as PERMISSION_DENIED: the server offers no TLS, and nothing is sent in the clear', () => {
-    const target = parsePgTarget(`postgres://postgres:${encodeURIComponent(PASSWORD)}@localhost:${cluster.port}/postgres?sslmode=verify-full&sslrootcert=${cluster.caFile}`);
+    const target = parsePgTarget(
+      `postgres://postgres:${encodeURIComponent(PASSWORD)}@localhost:${cluster.port}/postgres?sslmode=verify-full&sslrootcert=${cluster.caFile}`,
+    );
     const e = thrownBy(() => SyncPg.open(target));
     expect(e.code).toBe('PERMISSION_DENIED');
     expect(e.message).toMatch(/does not offer TLS/);

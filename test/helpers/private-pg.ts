@@ -56,8 +56,14 @@ function makeCertificates(dir: string): void {
   openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=Statelens test CA', '-keyout', 'ca.key', '-out', 'ca.crt'], dir);
   openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-keyout', 'server.key', '-out', 'server.csr'], dir);
   fs.writeFileSync(path.join(dir, 'server.ext'), 'subjectAltName=DNS:localhost\n');
-  openssl(['x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2', '-extfile', 'server.ext', '-out', 'server.crt'], dir);
-  openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=Statelens unrelated CA', '-keyout', 'other.key', '-out', 'other.crt'], dir);
+  openssl(
+    ['x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2', '-extfile', 'server.ext', '-out', 'server.crt'],
+    dir,
+  );
+  openssl(
+    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=Statelens unrelated CA', '-keyout', 'other.key', '-out', 'other.crt'],
+    dir,
+  );
   // The server refuses a private key others can read.
   fs.chmodSync(path.join(dir, 'server.key'), 0o600);
 }
@@ -115,7 +121,7 @@ export async function startPrivateCluster(options: { readonly password: string; 
       asPostgres('pg_ctl', ['start', '-D', data, '-l', path.join(dir, 'server.log'), '-w', '-t', '60']);
     } catch (e) {
       const log = fs.existsSync(path.join(dir, 'server.log')) ? fs.readFileSync(path.join(dir, 'server.log'), 'utf8') : '';
-      throw new Error(`the private PostgreSQL cluster did not start: ${String(e)}\n${log}`);
+      throw new Error(`the private PostgreSQL cluster did not start: ${String(e)}\n${log}`, { cause: e });
     }
     return { port, caFile: path.join(dir, 'ca.crt'), otherCaFile: path.join(dir, 'other.crt'), stop };
   } catch (e) {

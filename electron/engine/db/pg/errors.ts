@@ -58,7 +58,9 @@ function hostOf(where: string): string {
 function refusalOf(e: PgWireError, where: string): StatelensError | undefined {
   const refused = (message: string) => new StatelensError('PERMISSION_DENIED', `PostgreSQL (${where}): ${message}`, detailsOf(e));
   if (e.errno === WRONG_HOST_ERRNO) {
-    return refused(`refused: the server's certificate is not for ${hostOf(where)} (${e.message.replace(/[\s:]+$/, '')}); connect by the host name the certificate was issued for`);
+    return refused(
+      `refused: the server's certificate is not for ${hostOf(where)} (${e.message.replace(/[\s:]+$/, '')}); connect by the host name the certificate was issued for`,
+    );
   }
   if (e.errno && UNTRUSTED_CERTIFICATE_ERRNOS.has(e.errno)) {
     return refused(
@@ -73,7 +75,9 @@ function refusalOf(e: PgWireError, where: string): StatelensError | undefined {
   }
   // pg_hba.conf has no line for an unencrypted connection from here: most often it takes only TLS.
   if (e.sqlstate === '28000' && /no encryption\s*$/i.test(e.message)) {
-    return refused(`${e.message}: if the server takes only TLS connections, connect with sslmode=verify-full (and sslrootcert=/path/to/ca.crt for a private certificate authority)`);
+    return refused(
+      `${e.message}: if the server takes only TLS connections, connect with sslmode=verify-full (and sslrootcert=/path/to/ca.crt for a private certificate authority)`,
+    );
   }
   return undefined;
 }

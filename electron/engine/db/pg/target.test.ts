@@ -14,12 +14,20 @@ describe('redactUrl', () => {
   });
 
   it('hides a password given as a parameter, which the driver also reads', () => {
-    expect(redactUrl('postgres://ana@db.example/memory?password=s3cret&sslmode=verify-full')).toBe('postgres://ana@db.example/memory?password=***&sslmode=verify-full');
-    expect(redactUrl('postgres://ana@db.example/memory?sslmode=verify-full&PASSWORD=s3cret')).toBe('postgres://ana@db.example/memory?sslmode=verify-full&PASSWORD=***');
+    expect(redactUrl('postgres://ana@db.example/memory?password=s3cret&sslmode=verify-full')).toBe(
+      'postgres://ana@db.example/memory?password=***&sslmode=verify-full',
+    );
+    expect(redactUrl('postgres://ana@db.example/memory?sslmode=verify-full&PASSWORD=s3cret')).toBe(
+      'postgres://ana@db.example/memory?sslmode=verify-full&PASSWORD=***',
+    );
   });
 
   it('leaves a URL without a password as it is', () => {
-    for (const url of ['postgres://ana@db.example/memory', 'postgres://db.example:5432/memory?sslrootcert=/etc/ca.crt', 'postgres://ana@db.example/memory?passwordless=1']) {
+    for (const url of [
+      'postgres://ana@db.example/memory',
+      'postgres://db.example:5432/memory?sslrootcert=/etc/ca.crt',
+      'postgres://ana@db.example/memory?passwordless=1',
+    ]) {
       expect(redactUrl(url)).toBe(url);
     }
   });
