@@ -71,7 +71,7 @@ function refusalOf(e: PgWireError, where: string): StatelensError | undefined {
     return refused('refused: the server does not offer TLS, and the URL asks for it (sslmode); nothing was sent unencrypted');
   }
   if (!e.sqlstate && NO_PASSWORD_MESSAGE.test(e.message)) {
-    return refused('the server asks for a password and none was given (in the URL, or in PGPASSWORD)');
+    return refused('the server asks for a password and none was given');
   }
   // pg_hba.conf has no line for an unencrypted connection from here: most often it takes only TLS.
   if (e.sqlstate === '28000' && /no encryption\s*$/i.test(e.message)) {
