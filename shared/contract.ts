@@ -142,11 +142,13 @@ export const ServerUrl = z
   .superRefine((value, ctx) => {
     // Parsed by hand: shared code runs where no URL class is typed (it must not need DOM or Node).
     const m = /^([a-z][a-z0-9+.-]*):\/\/(?:([^/?#\s]*)@)?([^/?#@\s]*)(\/[^?#]*)?(\?[^#]*)?$/i.exec(value);
-    const [, scheme = '', userinfo = '', host = '', database = ''] = m ?? [];
+    const [, scheme = '', userinfo = '', host = '', database = '', query = ''] = m ?? [];
     if (!m) ctx.addIssue({ code: 'custom', message: 'not a URL: postgres://user@host:5432/database' });
     else if (!/^postgres(ql)?$/i.test(scheme)) ctx.addIssue({ code: 'custom', message: 'the URL starts with postgres://' });
     else if (host === '') ctx.addIssue({ code: 'custom', message: 'the URL names no host' });
-    else if (userinfo.includes(':')) ctx.addIssue({ code: 'custom', message: 'put the password in its own field, not in the URL' });
+    // The driver also takes ?password=: in the URL it would be listed and shown in plain text.
+    else if (userinfo.includes(':') || /[?&]password=/i.test(query))
+      ctx.addIssue({ code: 'custom', message: 'put the password in its own field, not in the URL' });
     else if (database.length <= 1) ctx.addIssue({ code: 'custom', message: 'the URL names no database (…:5432/database)' });
   });
 /** The server form: where, which schema, which organisation's memory (the rows it may see). */

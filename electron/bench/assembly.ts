@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AssemblyRequestInput } from '../../shared/assembly';
+import { sqliteOf } from '../engine/db/connection';
 import { mulberry32 } from '../engine/demo/prng';
 import type { PartitionHandle } from '../engine/partition-handle';
 import { Store } from '../engine/store';
@@ -220,7 +221,8 @@ export async function runAssemblyBench(opts: AssemblyBenchOptions = {}): Promise
   const sizes = opts.sizes ?? (fromEnv.length > 0 ? fromEnv : opts.quick ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000]);
   const dir = fs.mkdtempSync(path.join(opts.dir ?? os.tmpdir(), 'statelens-bench-assembly-'));
   const store = Store.open(path.join(dir, 'bench.db'));
-  store.db.pragma('synchronous = OFF');
+  const sqlite = sqliteOf(store.db, 'The assembly benchmark');
+  sqlite.pragma('synchronous = OFF');
   const rows: BenchRow[] = [];
   try {
     rows.push({ metric: 'load average (1 min) at start', value: round(os.loadavg()[0] ?? 0), unit: '', baseline: `${os.cpus().length} cores` });
@@ -238,7 +240,7 @@ export async function runAssemblyBench(opts: AssemblyBenchOptions = {}): Promise
       const t0 = performance.now();
       grow(handle, have, n, r);
       have = n;
-      store.db.pragma('optimize');
+      sqlite.pragma('optimize');
       log(`assembly: ${n.toLocaleString('en')} valid facts ready (${((performance.now() - t0) / 1000).toFixed(1)} s to grow)`);
       const label = n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`;
       const reps = n >= 1_000_000 ? 15 : 40;

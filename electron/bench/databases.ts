@@ -2,7 +2,7 @@
 // of a given size, and SQLite's own checks of an open one.
 import fs from 'node:fs';
 import path from 'node:path';
-import type Database from 'better-sqlite3';
+import { sqliteOf, type EngineDb } from '../engine/db/connection';
 import { Store } from '../engine/store';
 
 const WORDS = ['budget', 'deadline', 'vendor', 'contract', 'meeting', 'office', 'travel', 'policy', 'hiring', 'launch', 'review', 'pricing'];
@@ -29,7 +29,8 @@ export function makeStatelensDb(file: string, facts = 2000): void {
 }
 
 /** integrity_check, foreign keys and the full-text index's own check, on an open connection. */
-export function sqliteChecks(db: Database.Database): string[] {
+export function sqliteChecks(engineDb: EngineDb): string[] {
+  const db = sqliteOf(engineDb, 'SQLite integrity checks');
   const problems: string[] = [];
   const integrity = db.pragma('integrity_check', { simple: false }) as Array<{ integrity_check: string }>;
   if (integrity.length !== 1 || integrity[0]?.integrity_check !== 'ok') problems.push(`integrity_check: ${integrity.map((r) => r.integrity_check).join('; ')}`);

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { sqliteOf } from '../engine/db/connection';
 import { generateDemo } from '../engine/demo';
 import { Rng } from '../engine/demo/prng';
 import type { PartitionHandle } from '../engine/partition-handle';
@@ -260,7 +261,7 @@ function schemaFloor(dir: string, n: number, minimal: boolean): SchemaFloor {
     const remove = store.db.prepare('DELETE FROM facts WHERE rid > ? AND rid <= ? AND rid % ? = 0');
     // As the engine's delete does: foreign keys are checked set-based afterwards, not per row
     // (per row, a facts table without its pointer indexes would scan the whole table each time).
-    store.db.pragma('foreign_keys = OFF');
+    sqliteOf(store.db, 'The ingest benchmark').pragma('foreign_keys = OFF');
     const d0 = performance.now();
     store.db
       .transaction(() => {

@@ -1,7 +1,7 @@
 // The scoped context every engine function receives: one connection, one partition, a clock
 // and an id source. Holding a PartitionContext is the only way to reach a partition's rows.
 import type { Maturity, PartitionKind } from '../../shared/domain';
-import type { Sqlite } from './db/open';
+import type { EngineDb } from './db/connection';
 
 export interface EngineClock {
   now(): string;
@@ -22,7 +22,7 @@ export interface AgentStateChange {
 }
 
 export interface EngineServices {
-  readonly db: Sqlite;
+  readonly db: EngineDb;
   readonly clock: EngineClock;
   newId(prefix: string): string;
   emit(event: ChangeEvent): void;

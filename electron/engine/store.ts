@@ -7,8 +7,9 @@ import { auditPage, type AuditPageQuery } from './audit/audit-page';
 import { StatelensError } from '../../shared/errors';
 import { requireTimestamp } from '../../shared/timestamp';
 import type { AgentStateChange, ChangeEvent, EngineClock, EngineServices, PartitionContext } from './context';
-import { closeConnection, mapSqliteError, openDatabase, type OpenOptions, type Sqlite } from './db/open';
-import { PgDatabase } from './db/pg/database';
+import type { EngineDb } from './db/connection';
+import { closeConnection, mapSqliteError, openDatabase, type OpenOptions } from './db/open';
+import { PgDatabase, postgresOf } from './db/pg/database';
 import { PG_SCHEMA_VERSION } from './db/pg/migrations';
 import { changeChannel, checkPgSchema, DEFAULT_PG_SCHEMA, inspectPgSchema } from './db/pg/schema';
 import { bindPgTransaction, checkPgMembership, pgServerSetupApplied, type PgSessionBinding } from './db/pg/server-setup';
@@ -70,7 +71,7 @@ export class Store {
    * found by polling a change counter instead. */
   private readonly takeHeardChanges: (() => { partitionIds: number[]; all: boolean } | null) | undefined;
 
-  private constructor(path: string, db: Sqlite, options: StoreOptions) {
+  private constructor(path: string, db: EngineDb, options: StoreOptions) {
     this.path = path;
     this.readonly = options.readonly ?? false;
     const idSource = options.idSource;
@@ -80,7 +81,7 @@ export class Store {
       newId: idSource ? (prefix) => `${prefix}_${idSource()}` : (prefix) => `${prefix}_${uuidv7()}`,
       emit: (event) => this.emit(event),
     };
-    const pg: PgDatabase | undefined = (db as unknown) instanceof PgDatabase ? (db as unknown as PgDatabase) : undefined;
+    const pg = postgresOf(db);
     this.takeHeardChanges = pg?.conn.isListening ? () => pg.takeExternalChanges() ?? null : undefined;
     this.lastDataVersion = this.dataVersion();
     this.agentStateMarks = readAgentStateMarks(db);
@@ -132,13 +133,11 @@ export class Store {
       checkPgMembership(conn, binding, { schema });
       onBegin = (c) => bindPgTransaction(c, binding);
     }
-    // The engine is written against better-sqlite3's Database; PgDatabase is the subset of it
-    // the engine uses (narrowing the engine's type to that subset is the next step).
     const db = new PgDatabase(conn, { readonly: options.readonly ?? false, ...(onBegin ? { onBegin } : {}) });
-    return new Store(conn.where, db as unknown as Sqlite, options);
+    return new Store(conn.where, db, options);
   }
 
-  get db(): Sqlite {
+  get db(): EngineDb {
     if (this.closed) throw new StatelensError('NO_DATABASE', 'The database is closed');
     return this.services.db;
   }
@@ -381,7 +380,7 @@ export class Store {
 
 /** (partition, session) -> updated_at of every stored agent state. Agent states are one row per
  * session, so this stays small. */
-function readAgentStateMarks(db: Sqlite): Map<string, string> {
+function readAgentStateMarks(db: EngineDb): Map<string, string> {
   const rows = stmt<[], { partition_id: number; session_id: string; updated_at: string }>(
     db,
     'SELECT partition_id, session_id, updated_at FROM agent_states',

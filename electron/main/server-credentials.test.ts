@@ -3,8 +3,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeSafeStorage } from '../../test/helpers/fake-safe-storage';
+import { serverTarget } from '../engine-host/engine-session';
 import { RecentServers } from './recent-files';
 import { ServerCredentials, serverShell } from './server-credentials';
 
@@ -96,5 +98,26 @@ describe('the recent servers beside the recent files', () => {
     expect(await servers.remember(server, undefined)).toBe('kept');
     expect((await servers.list())[0]).toMatchObject({ org: 'acme', hasPassword: true });
     expect(await servers.recent(5)).toBeNull();
+  });
+});
+
+describe('a kept password on its way back to the server', () => {
+  it('reaches the PostgreSQL driver exactly as typed, whatever characters it holds', async () => {
+    const dir = dataDir();
+    const servers = serverShell(new RecentServers(path.join(dir, 'recent-servers.json')), new ServerCredentials(path.join(dir, 'c.json'), fakeSafeStorage()));
+    const passwords = ['p@ss w:rd/?#&=+%20%zz', 'naïve-пароль-密码-🔑', 'quote\'"back\\slash', ' leading and trailing '];
+    for (const [i, password] of passwords.entries()) {
+      const ref = { ...server, org: `org${i}` };
+      expect(await servers.remember(ref, password)).toBe('kept');
+      const entry = await servers.recent(0);
+      expect(entry?.password).toBe(password);
+      // What the engine connects with: the URL with the password put in, read by the driver itself.
+      const target = serverTarget({ url: entry?.url ?? '', password: entry?.password ?? null });
+      const client = new pg.Client({ connectionString: target.kind === 'server' ? target.url : '' });
+      expect(client.password, password).toBe(password);
+      expect(client.user).toBe('ana');
+      expect(client.host).toBe('db.example');
+      expect(client.database).toBe('memory');
+    }
   });
 });

@@ -42,6 +42,15 @@ describe('--db on statebench and bench (child processes)', () => {
     const again = await statelens(['statebench', file, '--strategy', 'state_based', '--db', db]);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/already imported/);
+
+    // An import that fails inside its transaction leaves no new file behind.
+    const bad = path.join(dir, 'unresolved.jsonl');
+    fs.writeFileSync(bad, `${timeline('T-3')}\n${timeline('T-4').replace('"supersedes":"budget"', '"supersedes":"no-such-fact"')}\n`);
+    const fresh = path.join(dir, 'never.db');
+    const failed = await statelens(['statebench', bad, '--db', fresh]);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/"no-such-fact" \[IMPORT_FAILED\]\n$/);
+    expect(fs.readdirSync(dir).filter((f) => f.startsWith('never.db'))).toEqual([]);
   });
 
   it('bench --db DIR --json: scratch databases built in DIR (created, left empty), rows as one JSON array', async () => {

@@ -117,8 +117,12 @@ describe('the channel table', () => {
     const form = { source: 'form', url: 'postgres://ana@db.example:5432/memory?sslmode=verify-full', org: 'acme' };
     const parsed = callDef('db.connect').input.safeParse(form);
     expect(parsed.success && parsed.data).toEqual({ ...form, schema: 'statelens', remember: true });
+    const withCa = { ...form, url: 'postgres://ana@db.example:5432/memory?sslmode=verify-full&sslrootcert=/etc/statelens/ca.crt' };
+    expect(callDef('db.connect').input.safeParse(withCa).success).toBe(true);
     for (const url of [
       'postgres://ana:secret@db.example/memory',
+      'postgres://ana@db.example/memory?password=secret',
+      'postgres://ana@db.example/memory?sslmode=verify-full&Password=secret',
       'pglite:/tmp/data',
       'pglite:memory',
       '/tmp/x.db',

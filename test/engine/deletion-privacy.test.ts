@@ -3,6 +3,7 @@
 // carry dependents and explicit references; random deletions (one id, a list, a filter) must
 // leave no marker of a deleted fact anywhere in the files, while every surviving marker stays.
 import { describe, expect, it } from 'vitest';
+import { sqliteOf } from '../../electron/engine/db/connection';
 import { mulberry32 } from '../../electron/engine/demo/prng';
 import type { PartitionHandle } from '../../electron/engine/partition-handle';
 import { verifyDatabase } from '../../electron/engine/verify/verify';
@@ -82,7 +83,7 @@ describe('deleted text is gone from the file, the WAL and the full-text index', 
       }
     };
     const checkPresent = (): void => {
-      store.db.pragma('wal_checkpoint(TRUNCATE)');
+      sqliteOf(store.db, 'A WAL checkpoint').pragma('wal_checkpoint(TRUNCATE)');
       const { db } = fileBytes(store.path);
       for (const t of live.values()) for (const m of t.markers) expect(hasBytes(db, m), `surviving ${m}`).toBe(true);
       for (const m of keep) expect(hasBytes(db, m), `other partition ${m}`).toBe(true);

@@ -3,10 +3,10 @@
 // vocabulary, and an independent walk of the dependency edges.
 import fs from 'node:fs';
 import { dialectOf } from '../../electron/engine/db/dialect';
-import type { Sqlite } from '../../electron/engine/db/open';
+import type { EngineDb } from '../../electron/engine/db/connection';
 
 /** Every row of every real table (full-text shadow tables included), in a stable order. */
-export function dumpTables(db: Sqlite): Record<string, unknown[]> {
+export function dumpTables(db: EngineDb): Record<string, unknown[]> {
   if (dialectOf(db).name === 'postgres') {
     // The store's schema is the connection's current one; rows in the order of their leading columns.
     const names = db
@@ -45,13 +45,13 @@ export function hasBytes(buf: Buffer, text: string): boolean {
 }
 
 /** Every term in the full-text index. */
-export function ftsTerms(db: Sqlite): Set<string> {
+export function ftsTerms(db: EngineDb): Set<string> {
   db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.test_fts_vocab USING fts5vocab(main, 'facts_fts', 'row')");
   return new Set(db.prepare('SELECT term FROM temp.test_fts_vocab').pluck().all() as string[]);
 }
 
 /** Transitive dependents of `roots` computed in JavaScript from the edge rows (cycle-safe). */
-export function dependentsOf(db: Sqlite, partitionId: number, roots: Iterable<string>): Set<string> {
+export function dependentsOf(db: EngineDb, partitionId: number, roots: Iterable<string>): Set<string> {
   const edges = db.prepare('SELECT dependent, depends_on FROM fact_edges WHERE partition_id = ?').all(partitionId) as Array<{
     dependent: string;
     depends_on: string;
@@ -85,7 +85,7 @@ export interface PointerRow {
   review_cause_fact: string | null;
 }
 
-export function pointerRows(db: Sqlite, partitionId?: number): Map<string, PointerRow> {
+export function pointerRows(db: EngineDb, partitionId?: number): Map<string, PointerRow> {
   const rows = db
     .prepare(
       'SELECT id, partition_id, status, is_valid, superseded_by, supersedes, proposal_for, needs_review, review_cause, review_cause_fact FROM facts WHERE @p IS NULL OR partition_id = @p',

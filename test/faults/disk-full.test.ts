@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isStatelensError, type StatelensError } from '../../shared/errors';
+import { sqliteOf } from '../../electron/engine/db/connection';
 import { exportStore } from '../../electron/engine/snapshot/export';
 import { importSnapshotFile } from '../../electron/engine/snapshot/import';
 import { Store } from '../../electron/engine/store';
@@ -206,7 +207,7 @@ describe('disk full during export, import and delete', () => {
     const p = store.scope(user, { create: true });
     p.writeFacts(bulk(300, 'del', 100));
     p.writeFacts(Array.from({ length: 50 }, (_, i) => ({ key: `del_${i}`, value: `del ${i} corrected: actually changed` })));
-    store.db.pragma('wal_checkpoint(TRUNCATE)');
+    sqliteOf(store.db, 'A WAL checkpoint').pragma('wal_checkpoint(TRUNCATE)');
     const total = p.allFacts().length;
     const filler = path.join(dir, 'filler.bin');
     fillDisk(filler);

@@ -3,6 +3,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
+import type { EngineDb } from '../../electron/engine/db/connection';
 import type { Store } from '../../electron/engine/store';
 import { verifyDatabase } from '../../electron/engine/verify/verify';
 
@@ -86,7 +87,7 @@ export function pagesOf(file: string, name: string): number[] {
 }
 
 /** Every fact's id, validity and value in a stable order: a fingerprint of the stored data. */
-export function factDigest(db: Database.Database): string {
+export function factDigest(db: EngineDb): string {
   const rows = db.prepare('SELECT id, is_valid, superseded_by, value FROM facts ORDER BY id').raw().all();
   return crypto.createHash('sha256').update(JSON.stringify(rows)).digest('hex');
 }

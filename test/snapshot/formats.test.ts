@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
+import { sqliteOf } from '../../electron/engine/db/connection';
 import { importStatebenchFile } from '../../electron/engine/import/statebench';
 import { csvCell } from '../../electron/engine/snapshot/csv';
 import { exportStore } from '../../electron/engine/snapshot/export';
@@ -203,7 +204,7 @@ describeStores('sqlite copy of one partition', (openStore) => {
     const copy = Store.open(out, { readonly: true });
     expect(copy.listPartitions().map((p) => p.label)).toEqual(['acme / user u1']);
     expect(copy.scope(USER).allFacts()).toEqual(store.scope(USER).allFacts());
-    expect(copy.db.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(sqliteOf(copy.db, 'PRAGMA integrity_check').pragma('integrity_check', { simple: true })).toBe('ok');
     copy.close();
     store.close();
   });

@@ -4,29 +4,33 @@ import fs from 'node:fs';
 import { StatelensError } from '../../../shared/errors';
 import { importStatebenchParsed, readStatebenchFile } from '../../engine/import/statebench';
 import { EXIT, type CliCommand } from '../command';
-import { dbName } from '../database';
+import { dbName, PG_OPTIONS, PG_USAGE } from '../database';
 import { withDatabase } from '../new-database';
 import { progressBar } from '../progress';
 
 export const importStatebenchCommand: CliCommand = {
   name: 'import statebench',
   summary: 'Import StateBench timelines (JSONL) into one user partition per timeline',
-  usage: `statelens import statebench FILE --db FILE [--json]
+  usage: `statelens import statebench FILE --db TARGET [--json]
 
 Each line of FILE is one StateBench timeline: initial_state (identity, persistent facts, working
 set, environment) and events in order (conversation turns go to the working set, state writes and
 supersessions to the persistent facts, queries are kept as saved queries). A supersession names
 its target by id, label or key; every one must resolve, and fact ids are unique within a
-timeline: otherwise nothing is imported. The database is created when missing.
+timeline: otherwise nothing is imported. The database (or the server schema) is created when
+missing.
 
 All lines go in one transaction: a line that is not a valid timeline, or a supersedes that
 matches no fact, is reported with its line (and field), and nothing is imported. Exit codes: 0 imported, 1 failed (nothing written), 2 usage
-error.`,
+error.
+${PG_USAGE}`,
   options: {
+    ...PG_OPTIONS,
     db: { type: 'string' },
     json: { type: 'boolean' },
   },
   allowPositionals: true,
+  acceptsDatabaseUrl: true,
   async run(args, io) {
     const [file, ...extra] = args.positionals;
     if (!file || extra.length > 0) throw new StatelensError('INVALID_INPUT', 'Give exactly one StateBench JSONL file');

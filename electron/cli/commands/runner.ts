@@ -12,6 +12,8 @@ import { generateDataset } from '../../engine/runner/dataset';
 import { compareRunners, runSessions, type RunResult } from '../../engine/runner/run';
 import { Store } from '../../engine/store';
 import { EXIT, intOpt, stringOpt, type CliCommand, type CliIO } from '../command';
+import { openDb, PG_OPTIONS, PG_USAGE } from '../database';
+import { databaseUrl, DB_URL_ENV } from '../db-url';
 
 function table(io: CliIO, results: readonly RunResult[]): void {
   const head = ['session', 'date', 'msgs', ...results.flatMap((r) => [`${r.runner} calls`, `${r.runner} ms`])];
@@ -60,7 +62,7 @@ function resolveConfig(configArg: string | undefined): { config: RunnerConfig; s
 export const runnerCommand: CliCommand = {
   name: 'runner',
   summary: 'Run a generated multi-session dataset through the TOML-selected runner (or both) and print store calls',
-  usage: `statelens runner [--config statelens.toml] [--sessions 50] [--messages 10] [--seed 42] [--db FILE] [--compare] [--json] [--quiet]
+  usage: `statelens runner [--config statelens.toml] [--sessions 50] [--messages 10] [--seed 42] [--db TARGET] [--compare] [--json] [--quiet]
 
   --config    TOML file; [agent] context_only = true (default) selects the context-only runner
               (three store calls per session), false the entries runner (every message stored,
@@ -69,12 +71,15 @@ export const runnerCommand: CliCommand = {
               defaults apply. Keys: [agent] context_only, flush_every, max_words,
               protect_recent_sessions; [store] partition, context_session.
   --compare   run both runners (each in its own partition) and print them side by side
-  --db        keep the memory in this database (default: a temporary one, removed afterwards)
+  --db        keep the memory in this database, a file or a server schema (created when missing;
+              default: $${DB_URL_ENV} when set, else a temporary database, removed afterwards)
 
 Logs (stderr) say which configuration file was read and which runner is active
 (context_only=true|false); --quiet silences them. Exit codes: 0 ran, 1 the run failed, 2 usage
-error (bad option or configuration).`,
+error (bad option or configuration).
+${PG_USAGE}`,
   options: {
+    ...PG_OPTIONS,
     config: { type: 'string' },
     sessions: { type: 'string' },
     messages: { type: 'string' },
@@ -84,6 +89,7 @@ error (bad option or configuration).`,
     json: { type: 'boolean' },
     quiet: { type: 'boolean' },
   },
+  acceptsDatabaseUrl: true,
   async run(args, io) {
     const { config, source } = resolveConfig(stringOpt(args, 'config'));
     // A bad partition is a configuration error (exit 2): check it before anything runs.
@@ -91,9 +97,9 @@ error (bad option or configuration).`,
     const sessions = intOpt(args, 'sessions', 50);
     if (sessions < 1 || sessions > 100_000) throw new StatelensError('INVALID_INPUT', '--sessions must be between 1 and 100000');
     const dataset = generateDataset({ sessions, messagesPerSession: intOpt(args, 'messages', 10), seed: intOpt(args, 'seed', 42) });
-    const dbArg = stringOpt(args, 'db');
-    const tmp = dbArg ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-runner-'));
-    const store = Store.open(dbArg ?? path.join(tmp as string, 'runner.db'));
+    const kept = stringOpt(args, 'db') || databaseUrl(args) !== undefined;
+    const tmp = kept ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-runner-'));
+    const store = tmp === undefined ? openDb(args, { create: true }) : Store.open(path.join(tmp, 'runner.db'));
     const log = args.values.quiet ? () => {} : (line: string) => io.err(line);
     const selected = args.values.compare ? 'both runners (--compare)' : config.agent.context_only ? 'context_only runner' : 'entries runner';
     log(`config=${source} context_only=${config.agent.context_only} active=${selected}`);

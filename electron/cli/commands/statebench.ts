@@ -1,11 +1,21 @@
 // `statelens statebench FILE --strategy NAME`: imports a StateBench split into a temporary
-// database (or into --db FILE, which is kept for inspection afterwards), assembles a context at
+// database (or into --db FILE or URL, which is kept for inspection afterwards), assembles a context at
 // every query (as of the query's time), writes one JSONL line per query and prints StateBench's
 // figures beside the `reference` ablation from the same run.
 import { AssemblyStrategy, DEFAULT_STRATEGY, TokenizerName } from '../../../shared/assembly';
 import { StatelensError } from '../../../shared/errors';
-import { DEFAULT_STATEBENCH_BUDGET, formatFigures, runStatebench } from '../../engine/assembly/statebench-runner';
+import {
+  DEFAULT_STATEBENCH_BUDGET,
+  formatFigures,
+  runStatebench,
+  type StatebenchRun,
+  type StatebenchRunOptions,
+} from '../../engine/assembly/statebench-runner';
+import { readStatebenchFile } from '../../engine/import/statebench';
 import { enumOpt, EXIT, intOpt, stringOpt, type CliCommand } from '../command';
+import { dbName, PG_OPTIONS, PG_USAGE } from '../database';
+import { databaseUrl, DB_URL_ENV } from '../db-url';
+import { withDatabase } from '../new-database';
 
 export const statebenchCommand: CliCommand = {
   name: 'statebench',
@@ -19,14 +29,18 @@ export const statebenchCommand: CliCommand = {
   --budget    token budget per context (default ${DEFAULT_STATEBENCH_BUDGET}; the reference takes none)
   --out       one line per query: {timeline_id, query_index, strategy, context, tokens, included, excluded}
   --compare   strategy printed beside it from the same run (default reference; none to skip)
-  --db        import into this database and assemble from it, keeping it afterwards (open it
-              with the inspector or \`statelens facts --db DB\`); it is created if missing and must
-              not hold FILE's timelines yet. Default: a temporary database, removed at the end.
+  --db        import into this database and assemble from it, keeping it afterwards (a file or a
+              server schema; open it with the inspector or \`statelens facts --db DB\`); it is
+              created if missing and must not hold FILE's timelines yet (a file this run created
+              is removed again when the import fails). Default: $${DB_URL_ENV} when set, else a
+              temporary database, removed at the end.
 
 Figures (StateBench's phrase rule on the context text): share of contexts holding a
 must_not_mention phrase, share of must_mention phrases present, mean tokens (chars/4 and exact).
-Exit codes: 0 done, 1 failed, 2 usage error.`,
+Exit codes: 0 done, 1 failed, 2 usage error.
+${PG_USAGE}`,
   options: {
+    ...PG_OPTIONS,
     strategy: { type: 'string' },
     budget: { type: 'string' },
     out: { type: 'string' },
@@ -36,6 +50,7 @@ Exit codes: 0 done, 1 failed, 2 usage error.`,
     json: { type: 'boolean' },
   },
   allowPositionals: true,
+  acceptsDatabaseUrl: true,
   async run(args, io) {
     const [file, ...extra] = args.positionals;
     if (!file || extra.length > 0) throw new StatelensError('INVALID_INPUT', 'Give exactly one StateBench FILE');
@@ -44,17 +59,23 @@ Exit codes: 0 done, 1 failed, 2 usage error.`,
     const compare = compared === 'none' ? null : compared;
     const tokenizer = enumOpt(args, 'tokenizer', TokenizerName.options, { fallback: 'cl100k_base' });
     const out = stringOpt(args, 'out');
-    const db = stringOpt(args, 'db');
-    if (db === '') throw new StatelensError('INVALID_INPUT', '--db needs a file name');
-    const run = await runStatebench({
+    if (stringOpt(args, 'db') === '') throw new StatelensError('INVALID_INPUT', '--db needs a file name or a PostgreSQL URL');
+    const options: StatebenchRunOptions = {
       file,
       strategy,
       budget: intOpt(args, 'budget', DEFAULT_STATEBENCH_BUDGET),
       compareWith: compare,
       tokenizer,
       ...(out ? { out } : {}),
-      ...(db ? { db } : {}),
-    });
+    };
+    // --db (or STATELENS_DB_URL) names a store to keep; the file is checked before it is opened.
+    const db = stringOpt(args, 'db') !== undefined || databaseUrl(args) !== undefined ? dbName(args) : undefined;
+    let run: StatebenchRun;
+    if (db === undefined) run = await runStatebench(options);
+    else {
+      const lines = readStatebenchFile(file);
+      run = await withDatabase(args, (store) => runStatebench({ ...options, lines, store }));
+    }
     if (args.values.json) {
       io.out(
         JSON.stringify({

@@ -20,8 +20,8 @@ and every pointer resolves, edges and rows stay inside their partition, ...) on 
 read-only and never modified. Prints each check with its result; --json prints the report as
 one JSON object. Exit codes: 0 every check holds, 1 a check failed or the file cannot be
 verified (not a Statelens database, corrupt, newer schema), 2 usage error.
-On PostgreSQL the checks are the schema version and the server's constraints (every one
-validated); the model's invariants are not checked there yet.
+On PostgreSQL the file checks give way to the schema version, the server's constraints (every
+one validated) and its foreign keys (every one resolving); the model's invariants are the same.
 ${PG_USAGE}`,
   options: {
     ...PG_OPTIONS,

@@ -1,19 +1,19 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { AgentState } from '../../../shared/domain';
 import { codeOf } from '../../../test/helpers/errors';
-import { openTmpStore } from '../../../test/helpers/tmp';
+import { describeStores, itWhere, type OpenStore } from '../../../test/helpers/stores';
 import { Store } from '../store';
 
 const USER = { kind: 'user', org: 'acme', user: 'u1' } as const;
 
-function setup() {
-  const store = openTmpStore();
+function setup(openStore: OpenStore) {
+  const store = openStore();
   return { store, p: store.scope(USER, { create: true }) };
 }
 
-describe('agent state deltas', () => {
+describeStores('agent state deltas', (openStore) => {
   it('starts empty and is stored per (partition, session)', () => {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     expect(p.agentState('s1')).toEqual({
       sessionId: 's1',
       current_understanding: { entities: [], dependencies: [] },
@@ -34,7 +34,7 @@ describe('agent state deltas', () => {
   });
 
   it('merges entities by id and dependencies by (from, to, rel)', () => {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     p.applyAgentStateUpdate('s', {
       current_understanding: { entities: [{ id: 'p1', kind: 'project', name: 'Apollo' }], dependencies: [{ from: 't1', to: 'p1', rel: 'in' }] },
     });
@@ -62,7 +62,7 @@ describe('agent state deltas', () => {
   });
 
   it('upserts assumptions, hypotheses and expectations by id; new expectations get an id and pending', () => {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     p.applyAgentStateUpdate('s', {
       assumptions: [{ id: 'a1', hypothesis: 'h', confidence: 0.5, evidence: ['m1'] }],
       tentative_hypotheses: [{ id: 'h1', hypothesis: 'maybe' }],
@@ -90,7 +90,7 @@ describe('agent state deltas', () => {
   });
 
   it('applies item add / update / remove deltas in order', () => {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     let s = p.applyAgentStateUpdate('s', {
       items: [
         { op: 'add', item: { id: 'i1', kind: 'task', title: 'Write spec', status: 'active' } },
@@ -116,7 +116,7 @@ describe('agent state deltas', () => {
   });
 
   it('refuses a bad delta whole: nothing of it is stored', () => {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     p.applyAgentStateUpdate('s', { items: [{ op: 'add', item: { id: 'i1', kind: 'task', title: 't', status: 'active' } }] });
     const before = p.agentStateRecord('s');
     expect(
@@ -136,16 +136,16 @@ describe('agent state deltas', () => {
   });
 
   it('reports stored state that is not valid agent state as CORRUPT_DB', () => {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     store.db.prepare("INSERT INTO agent_states (partition_id, session_id, state, updated_at) VALUES (?, 'bad', '{not json', 'x')").run(p.id);
     expect(codeOf(() => p.agentState('bad'))).toBe('CORRUPT_DB');
     store.close();
   });
 });
 
-describe('verifyExpectation', () => {
+describeStores('verifyExpectation', (openStore) => {
   function withExpectation(e: object) {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     const s = p.applyAgentStateUpdate('s', { expectations: [{ action: 'create tasks', expected_outcome: 'two tasks created', ...e }] });
     return { store, p, id: s.expectations[0]!.id! };
   }
@@ -192,9 +192,9 @@ describe('verifyExpectation', () => {
   });
 });
 
-describe("the summarizer's output as a delta", () => {
+describeStores("the summarizer's output as a delta", (openStore) => {
   it('applies {agent_state_item_updates, agent_state_updates} as one delta and stamps lastSummarizedAt', () => {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     p.applyAgentStateUpdate('s', { items: [{ op: 'add', item: { id: 'i1', kind: 'task', title: 'Draft plan', status: 'active' } }] });
     const s = p.applyAgentStateUpdate('s', {
       agent_state_item_updates: [
@@ -224,7 +224,7 @@ describe("the summarizer's output as a delta", () => {
   });
 
   it('refuses a malformed summarizer output naming the field, and changes nothing', () => {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     const err = (() => {
       try {
         p.applyAgentStateUpdate('s', { agent_state_updates: { assumptions: [{ id: 'a', hypothesis: 'x', confidence: 2 }] } });
@@ -240,9 +240,9 @@ describe("the summarizer's output as a delta", () => {
   });
 });
 
-describe('agent-state change events', () => {
+describeStores('agent-state change events', (openStore, kind) => {
   it('a delta or a verification announces the session changed; a fact write or a skipped check does not', () => {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     const seen: unknown[] = [];
     store.onChange((e) => seen.push(e.agentStates ?? null));
     p.writeFact({ key: 'k', value: 'v' });
@@ -258,8 +258,12 @@ describe('agent-state change events', () => {
     store.close();
   });
 
-  it("another connection's change is announced for the sessions it touched, once", () => {
-    const { store, p } = setup();
+  itWhere(
+    kind,
+    ['sqlite'],
+    'a second connection to the same store is a reopened SQLite file here; hearing another connection on the server is tested in test/engine/pg-live-updates.test.ts',
+  )("another connection's change is announced for the sessions it touched, once", () => {
+    const { store, p } = setup(openStore);
     p.applyAgentStateUpdate('s1', { assumptions: [{ id: 'a', hypothesis: 'h', confidence: 0.5 }] });
     const seen: unknown[] = [];
     store.onChange((e) => seen.push(e));

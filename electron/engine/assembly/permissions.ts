@@ -8,7 +8,7 @@
 import type { Identity } from '../../../shared/domain';
 import type { PartitionContext } from '../context';
 import { dialectOf, type Dialect } from '../db/dialect';
-import type { Sqlite } from '../db/open';
+import { sqliteOf, type EngineDb } from '../db/connection';
 import { stmt } from '../db/statements';
 import { audienceAllows, restrictionOf } from './labels';
 
@@ -36,12 +36,12 @@ export function withheldAudience(text: string, identity: Identity | undefined): 
   return audience === undefined || audienceAllows(audience, identity) ? null : audience;
 }
 
-const registered = new WeakSet<Sqlite>();
+const registered = new WeakSet<EngineDb>();
 
 /** Registers the SQL function once per SQLite connection (called before any query that uses it). */
-export function ensurePermissionFunction(db: Sqlite): void {
+export function ensurePermissionFunction(db: EngineDb): void {
   if (registered.has(db) || dialectOf(db).name === 'postgres') return;
-  db.function(FUNCTION, { deterministic: true }, (value: unknown, reader: unknown) =>
+  sqliteOf(db, 'An SQL function').function(FUNCTION, { deterministic: true }, (value: unknown, reader: unknown) =>
     typeof value === 'string' ? withheldAudience(value, identityOf(typeof reader === 'string' ? reader : '')) : null,
   );
   registered.add(db);

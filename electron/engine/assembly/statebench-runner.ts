@@ -1,15 +1,15 @@
-// The StateBench runner: imports a split into a fresh database, assembles a context at every
-// saved query "as of" the query's time (facts valid then, turns said by then, now = query time),
-// writes one JSONL line per query and judges the contexts with StateBench's phrase rule, beside
-// the `reference` ablation from the same run. Ground truth is read only by the judge, never by
-// assembly. Default budget: 8,000 tokens (cl100k), the budget every baseline of the published
-// StateBench evaluation ran under, so figures compare with those.
+// The StateBench runner: imports a split into a fresh database (or into a store it is given),
+// assembles a context at every saved query "as of" the query's time (facts valid then, turns said
+// by then, now = query time), writes one JSONL line per query and judges the contexts with
+// StateBench's phrase rule, beside the `reference` ablation from the same run. Ground truth is
+// read only by the judge, never by assembly. Default budget: 8,000 tokens (cl100k), the budget
+// every baseline of the published StateBench evaluation ran under, so figures compare with those.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AssemblyResult, AssemblyStrategy, TokenizerName } from '../../../shared/assembly';
-import { StatelensError } from '../../../shared/errors';
-import { importStatebenchFile } from '../import/statebench';
+import { importStatebenchParsed, readStatebenchFile, type ParsedLine } from '../import/statebench';
+import { sqliteOf } from '../db/connection';
 import { Store } from '../store';
 import type { AssembleOptions } from './assemble';
 import { figures, judgeContext, type JudgedQuery, type StatebenchFigures } from './judge';
@@ -18,14 +18,18 @@ export const DEFAULT_STATEBENCH_BUDGET = 8_000;
 
 export interface StatebenchRunOptions {
   readonly file: string;
+  /** FILE's timelines, already read and validated (a caller that checks them before opening its
+   * store); read from `file` otherwise. */
+  readonly lines?: readonly ParsedLine[];
   readonly strategy: AssemblyStrategy;
   readonly budget?: number;
   /** JSONL output path; omitted: nothing is written. */
   readonly out?: string;
   readonly compareWith?: AssemblyStrategy | null;
   readonly tokenizer?: TokenizerName;
-  /** Import into this database instead of a temporary one (it must not hold the timelines yet). */
-  readonly db?: string;
+  /** Import into this open store (a file or a PostgreSQL schema; it must not hold the timelines
+   * yet) instead of a temporary database. The caller keeps it open and closes it. */
+  readonly store?: Store;
   readonly assembleOptions?: AssembleOptions;
 }
 
@@ -79,15 +83,15 @@ export async function runStatebench(options: StatebenchRunOptions): Promise<Stat
   const budget = options.budget ?? DEFAULT_STATEBENCH_BUDGET;
   const tokenizer = options.tokenizer ?? 'cl100k_base';
   const compareWith = options.compareWith === undefined ? 'reference' : options.compareWith;
-  if (!fs.existsSync(options.file)) throw new StatelensError('NOT_FOUND', `${options.file} does not exist`);
-  const tmp = options.db ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-statebench-'));
-  const dbPath = options.db ?? path.join(tmp as string, 'statebench.db');
-  const store = Store.open(dbPath);
+  // Read and validated before any database is made: a bad file touches nothing.
+  const lines = options.lines ?? readStatebenchFile(options.file);
+  const tmp = options.store ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-statebench-'));
+  const store = options.store ?? Store.open(path.join(tmp as string, 'statebench.db'));
   // A throwaway database: no fsync per commit (a crash loses nothing worth keeping).
-  if (tmp) store.db.pragma('synchronous = OFF');
+  if (tmp) sqliteOf(store.db, 'PRAGMA synchronous').pragma('synchronous = OFF');
   const outFd = options.out ? fs.openSync(options.out, 'w') : undefined;
   try {
-    const stats = importStatebenchFile(store, options.file);
+    const stats = importStatebenchParsed(store, lines, { sourceName: options.file });
     const tracks = tracksOf(options.file);
     const results: StatebenchQueryResult[] = [];
     const comparisonResults: StatebenchQueryResult[] = [];
@@ -118,8 +122,10 @@ export async function runStatebench(options: StatebenchRunOptions): Promise<Stat
     };
   } finally {
     if (outFd !== undefined) fs.closeSync(outFd);
-    store.close();
-    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+    if (tmp) {
+      store.close();
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
   }
 }
 

@@ -3,7 +3,7 @@
 // numbered parameters in a way better-sqlite3 rejects.)
 import type { AuditEntry } from '../../../shared/domain';
 import { auditRowToEntry } from './audit';
-import type { Sqlite } from '../db/open';
+import type { EngineDb } from '../db/connection';
 import { stmt } from '../db/statements';
 
 export interface AuditPageQuery {
@@ -13,7 +13,7 @@ export interface AuditPageQuery {
   readonly limit: number;
 }
 
-export function auditPage(db: Sqlite, q: AuditPageQuery): { entries: AuditEntry[]; nextBeforeId: number | null } {
+export function auditPage(db: EngineDb, q: AuditPageQuery): { entries: AuditEntry[]; nextBeforeId: number | null } {
   const rows = stmt<[{ partition: number | null; fact: string | null; before: number; limit: number }], Parameters<typeof auditRowToEntry>[0]>(
     db,
     `SELECT * FROM audit_log

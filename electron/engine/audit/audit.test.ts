@@ -1,10 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { openTmpStore } from '../../../test/helpers/tmp';
+import { expect, it } from 'vitest';
+import { describeStores } from '../../../test/helpers/stores';
 import { listAudit } from './audit';
 
-describe('audit log', () => {
+describeStores('audit log', (openStore) => {
   it('lists supersessions newest first, by partition and by fact, with keyset paging', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope({ kind: 'user', org: 'acme', user: 'u1' }, { create: true });
     const other = store.scope({ kind: 'user', org: 'acme', user: 'u2' }, { create: true });
     const a = p.writeFact({ key: 'city', value: 'Oslo' });

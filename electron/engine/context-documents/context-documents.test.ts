@@ -1,25 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { isStatelensError } from '../../../shared/errors';
 import { SessionSummary } from '../../../shared/inspect';
-import { openTmpStore } from '../../../test/helpers/tmp';
+import { codeOf, thrownBy } from '../../../test/helpers/errors';
+import { describeStores } from '../../../test/helpers/stores';
 import { MAX_CONTEXT_DOCUMENT_CHARS, MAX_CONTEXT_DOCUMENT_WORDS, countWords } from './context-documents';
 
 const USER = { kind: 'user', org: 'acme', user: 'u1' } as const;
 
-function errorOf(fn: () => unknown): { code: string; details?: Record<string, unknown> } {
-  try {
-    fn();
-  } catch (e) {
-    return isStatelensError(e) ? { code: e.code, ...(e.details ? { details: e.details } : {}) } : { code: `untyped: ${String(e)}` };
-  }
-  return { code: 'no error' };
-}
-
 const DOC = (n: number) => `## Facts\n- User has MBA (v${n})\n## Timeline\n- 2026-01-0${n}\n## Entities\n## Preferences\n## Notes\n`;
 
-describe('context documents', () => {
+describeStores('context documents', (openStore) => {
   it('appends versions n+1 and reads the latest, any version and the history', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(USER, { create: true });
     expect(p.contextDocument('s1')).toBeNull();
     expect(p.contextDocumentVersions('s1')).toEqual([]);
@@ -41,26 +32,28 @@ describe('context documents', () => {
   });
 
   it('refuses a document over 5,000 words or 100,000 characters with a typed error, writing nothing', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(USER, { create: true });
     const words = Array.from({ length: MAX_CONTEXT_DOCUMENT_WORDS + 1 }, (_, i) => `w${i}`).join(' ');
-    expect(errorOf(() => p.putContextDocument('s', words))).toEqual({ code: 'INVALID_INPUT', details: { words: 5001, maxWords: 5000 } });
-    expect(errorOf(() => p.putContextDocument('s', 'x'.repeat(MAX_CONTEXT_DOCUMENT_CHARS + 1))).code).toBe('INVALID_INPUT');
-    expect(errorOf(() => p.putContextDocument('', 'x')).code).toBe('INVALID_INPUT');
-    expect(errorOf(() => p.putContextDocument('s', 42 as unknown as string)).code).toBe('INVALID_INPUT');
+    expect(thrownBy(() => p.putContextDocument('s', words))).toMatchObject({ code: 'INVALID_INPUT', details: { words: 5001, maxWords: 5000 } });
+    expect(codeOf(() => p.putContextDocument('s', 'x'.repeat(MAX_CONTEXT_DOCUMENT_CHARS + 1)))).toBe('INVALID_INPUT');
+    expect(codeOf(() => p.putContextDocument('', 'x'))).toBe('INVALID_INPUT');
+    expect(codeOf(() => p.putContextDocument('s', 42 as unknown as string))).toBe('INVALID_INPUT');
     expect(p.putContextDocument('s', words.split(' ').slice(0, 5000).join(' ')).version).toBe(1);
     store.close();
   });
+});
 
+describe('countWords', () => {
   it('counts words by whitespace', () => {
     expect(countWords('')).toBe(0);
     expect(countWords('  a\tb\nc  ')).toBe(3);
   });
 });
 
-describe('listSessions', () => {
+describeStores('listSessions', (openStore) => {
   it('lists every session with agent state, context documents or working items, most recent first', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const p = store.scope(USER, { create: true });
     p.addWorkingItems([
       { sessionId: 'turns', key: 'turn_1', value: 'hi' },

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import nodePath from 'node:path';
 import Database from 'better-sqlite3';
 import { StatelensError } from '../../../shared/errors';
+import type { EngineDb } from './connection';
 import { MIGRATIONS, runMigration, SCHEMA_VERSION, type Migration } from './migrations';
 import { withRawFile } from './raw-file';
 import { schemaMismatch } from './schema-check';
@@ -210,14 +211,14 @@ export function openReadOnlyConnection(path: string, nativeBinding?: string): Sq
 }
 
 /**
- * Closes a connection. A read-only connection cannot remove the -wal and -shm files that reading
- * a WAL database creates; SQLite removes them only when the last read-write connection closes. So
- * a reader of a file it could write closes behind a short-lived read-write connection that only
- * reads the schema (so that it joins the WAL): if no other process has the file open, that
- * connection is the last and tidies up; if one has, the files stay, as they must.
+ * Closes a connection. On SQLite, a read-only connection cannot remove the -wal and -shm files
+ * that reading a WAL database creates; SQLite removes them only when the last read-write
+ * connection closes. So a reader of a file it could write closes behind a short-lived read-write
+ * connection that only reads the schema (so that it joins the WAL): if no other process has the
+ * file open, that connection is the last and tidies up; if one has, the files stay, as they must.
  */
-export function closeConnection(db: Sqlite, path: string): void {
-  if (!db.readonly || db.memory || !fs.existsSync(`${path}-wal`) || !canWriteFileAndFolder(path)) {
+export function closeConnection(db: EngineDb, path: string): void {
+  if (!(db instanceof Database) || !db.readonly || db.memory || !fs.existsSync(`${path}-wal`) || !canWriteFileAndFolder(path)) {
     db.close();
     return;
   }

@@ -1,10 +1,10 @@
 // A per-connection cache of prepared statements: preparing is costly and every query path
 // here is a fixed, named SQL string (never SQL built from user input).
-import type Database from 'better-sqlite3';
+import type { EngineDb, EngineStatement } from './connection';
 
-const caches = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+const caches = new WeakMap<EngineDb, Map<string, EngineStatement>>();
 
-export function stmt<P extends unknown[] | object = unknown[], R = unknown>(db: Database.Database, sql: string): Database.Statement<P, R> {
+export function stmt<P extends unknown[] = unknown[], R = unknown>(db: EngineDb, sql: string): EngineStatement<P, R> {
   let cache = caches.get(db);
   if (!cache) {
     cache = new Map();
@@ -15,5 +15,6 @@ export function stmt<P extends unknown[] | object = unknown[], R = unknown>(db: 
     s = db.prepare(sql);
     cache.set(sql, s);
   }
-  return s as unknown as Database.Statement<P, R>;
+  // The cache holds statements of every shape; the caller names this one's parameters and rows.
+  return s as EngineStatement<P, R>;
 }

@@ -4,21 +4,21 @@
 // order, before reading, and holds the locks until its transaction ends.
 import { StatelensError } from '../../../shared/errors';
 import { dialectOf } from './dialect';
-import type { Sqlite } from './open';
-import type { PgDatabase } from './pg/database';
+import type { EngineDb } from './connection';
+import { postgresOf } from './pg/database';
 
 /** Whether writers of this store need name locks (computing the names costs; SQLite skips it). */
-export function locksNames(db: Sqlite): boolean {
+export function locksNames(db: EngineDb): boolean {
   return dialectOf(db).nameLockSql !== null;
 }
 
 /** Locks `names` until the current transaction ends (sorted and deduplicated, so that two writers
  * of overlapping names never wait on each other in a cycle). A no-op on SQLite. */
-export function lockNames(db: Sqlite, names: Iterable<string>): void {
+export function lockNames(db: EngineDb, names: Iterable<string>): void {
   if (!locksNames(db)) return;
   if (!db.inTransaction) throw new StatelensError('INTERNAL', 'Write locks are taken inside a transaction');
   const sorted = [...new Set(names)].sort();
-  if (sorted.length > 0) (db as unknown as PgDatabase).lockNames(sorted);
+  if (sorted.length > 0) postgresOf(db)?.lockNames(sorted);
 }
 
 /** SQLSTATEs after which a whole transaction may simply run again: serialisation failure, deadlock. */

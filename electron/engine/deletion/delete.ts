@@ -1,11 +1,20 @@
 // Deletion, the user's one write: one fact, a list, or everything matching a filter, in one
 // transaction. The same plan serves the preview (built, read, rolled back) and the delete
 // (built, applied, then the deleted text is scrubbed from the file and its WAL).
-import { DELETION_LIST_LIMIT, DeletionMeta, type DeletionImpact, type DeletionMetaInput, type DeletionResult } from '../../../shared/deletion';
+import {
+  DELETION_LIST_LIMIT,
+  DeletionMeta,
+  type DeletionImpact,
+  type DeletionMetaInput,
+  type DeletionResult,
+  type ScrubReport,
+} from '../../../shared/deletion';
 import { StatelensError } from '../../../shared/errors';
 import type { DeletionSelection, DeletionSelectionInput } from '../../../shared/query';
 import { recordAudit } from '../audit/audit';
 import type { PartitionContext, WritablePartition } from '../context';
+import { sqliteOf } from '../db/connection';
+import { postgresOf } from '../db/pg/database';
 import { dialectOf } from '../db/dialect';
 import { stmt } from '../db/statements';
 import { buildPlan, clearPlan, parseSelection, readImpact } from './plan';
@@ -184,7 +193,13 @@ export function deleteFacts(partition: WritablePartition, selection: DeletionSel
   };
   if (total === 0) return { ...applied.result, scrub: null };
   after('scrub');
-  const scrub = dialectOf(ctx.db).name === 'postgres' ? scrubPostgres(ctx.db) : scrubDeletedText(ctx.db, partition.path, needlesFor(ctx.db, applied.texts));
+  const pg = postgresOf(ctx.db);
+  let scrub: ScrubReport;
+  if (pg) scrub = scrubPostgres(pg);
+  else {
+    const file = sqliteOf(ctx.db, 'Scrubbing deleted text from the file');
+    scrub = scrubDeletedText(file, partition.path, needlesFor(file, applied.texts));
+  }
   after('done');
   return { ...applied.result, scrub };
 }

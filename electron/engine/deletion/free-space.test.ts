@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { dumpTables } from '../../../test/engine/support';
+import { sqliteOf } from '../db/connection';
 import { openTmpStore, tmpDbPath } from '../../../test/helpers/tmp';
 import type { Store } from '../store';
 import { freeRegions, NeedleSet, wipeFreeSpace } from './free-space';
@@ -65,8 +66,9 @@ function wipe(db: Database.Database, path: string, needles = new NeedleSet()): R
 
 /** A store whose b-tree pages hold stale bytes in their free space: many facts, some with values
  * long enough to spill onto overflow pages, then deletions without the engine's scrub. */
-function storeWithStaleFreeSpace(): { store: Store; markers: string[] } {
+function storeWithStaleFreeSpace(): { store: Store; db: Database.Database; markers: string[] } {
   const store = openTmpStore();
+  const db = sqliteOf(store.db, 'Wiping free space');
   const p = store.scope({ kind: 'user', org: 'acme', user: 'u1' }, { create: true });
   const markers: string[] = [];
   const batch = Array.from({ length: 1500 }, (_, i) => {
@@ -75,42 +77,42 @@ function storeWithStaleFreeSpace(): { store: Store; markers: string[] } {
     return { key: `topic_${i % 97}_${i}`, value: `note ${marker} ${'detail '.repeat(i % 5 === 0 ? 900 : i % 30)}end` };
   });
   p.writeFacts(batch);
-  store.db.pragma('secure_delete = OFF');
-  store.db.exec('DELETE FROM facts WHERE rid % 7 = 0');
-  store.db.pragma('secure_delete = ON');
-  return { store, markers };
+  db.pragma('secure_delete = OFF');
+  db.exec('DELETE FROM facts WHERE rid % 7 = 0');
+  db.pragma('secure_delete = ON');
+  return { store, db, markers };
 }
 
 describe('zeroing free space in place', () => {
   it('clears every stale byte of every b-tree page and changes nothing else', () => {
-    const { store } = storeWithStaleFreeSpace();
-    store.db.pragma('wal_checkpoint(TRUNCATE)');
-    const before = dirtyFreeBytes(store.db, store.path);
+    const { store, db } = storeWithStaleFreeSpace();
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const before = dirtyFreeBytes(db, store.path);
     expect(before).toBeGreaterThan(0);
     const freelistBefore = dirtyFreelistBytes(store.path);
     expect(freelistBefore).toBeGreaterThan(0); // pages freed while secure_delete was off
-    const content = dumpTables(store.db);
-    const overflow = overflowPages(store.db, store.path);
+    const content = dumpTables(db);
+    const overflow = overflowPages(db, store.path);
     expect(overflow.size).toBeGreaterThan(10);
 
-    const result = wipe(store.db, store.path);
+    const result = wipe(db, store.path);
     expect(result.bytesZeroed).toBeGreaterThanOrEqual(before + freelistBefore);
-    expect(dirtyFreeBytes(store.db, store.path)).toBe(0);
+    expect(dirtyFreeBytes(db, store.path)).toBe(0);
     expect(dirtyFreelistBytes(store.path)).toBe(0);
-    expect(overflowPages(store.db, store.path)).toEqual(overflow);
-    expect(dumpTables(store.db)).toEqual(content);
-    expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(overflowPages(db, store.path)).toEqual(overflow);
+    expect(dumpTables(db)).toEqual(content);
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     store.close();
   });
 
   it('reports the matches it wiped away', () => {
-    const { store, markers } = storeWithStaleFreeSpace();
+    const { store, db, markers } = storeWithStaleFreeSpace();
     const needles = new NeedleSet();
     for (const m of markers) needles.add(m);
-    store.db.pragma('wal_checkpoint(TRUNCATE)');
+    db.pragma('wal_checkpoint(TRUNCATE)');
     const file = fs.readFileSync(store.path).toString('latin1');
     expect(markers.some((m) => file.includes(m))).toBe(true);
-    const result = wipe(store.db, store.path, needles);
+    const result = wipe(db, store.path, needles);
     expect(result.scan.hits.length).toBeGreaterThan(0);
     expect(result.scan.btreePages).toBeGreaterThan(0);
     store.close();
@@ -145,13 +147,14 @@ describe('zeroing free space in place', () => {
       value: `note mk${crypto.randomBytes(6).toString('hex')} ${'detail '.repeat(i % 30)}end`,
     }));
     p.writeFacts(rows);
+    const db = sqliteOf(store.db, 'Wiping free space');
     const marker = (value: string): string => value.match(/mk[0-9a-f]{12}/)![0];
     // Rows removed without secure_delete leave their text in their pages' free space.
-    const gone = (store.db.prepare('SELECT value FROM facts WHERE rid % 4 = 0').pluck().all() as string[]).map(marker);
-    store.db.pragma('secure_delete = OFF');
-    store.db.exec('DELETE FROM facts WHERE rid % 4 = 0');
-    store.db.pragma('secure_delete = ON');
-    store.db.pragma('wal_checkpoint(TRUNCATE)');
+    const gone = (db.prepare('SELECT value FROM facts WHERE rid % 4 = 0').pluck().all() as string[]).map(marker);
+    db.pragma('secure_delete = OFF');
+    db.exec('DELETE FROM facts WHERE rid % 4 = 0');
+    db.pragma('secure_delete = ON');
+    db.pragma('wal_checkpoint(TRUNCATE)');
     // A second connection reads every page now, after the checkpoint: its cache holds the free
     // space as it is before the wipe, under the same WAL header the wipe starts from.
     const other = new Database(store.path);
@@ -160,15 +163,15 @@ describe('zeroing free space in place', () => {
     const before = fs.readFileSync(store.path).toString('latin1');
     expect(gone.filter((m) => before.includes(m)).length).toBeGreaterThan(0);
 
-    const wiped = wipeUnderLock(store.db, store.path, new NeedleSet());
+    const wiped = wipeUnderLock(db, store.path, new NeedleSet());
     expect(wiped?.bytesZeroed).toBeGreaterThan(0);
     // The other connection now rewrites every table page: from its cache, were it still valid.
     other.exec('UPDATE facts SET importance = importance / 2');
     other.close();
-    store.db.pragma('wal_checkpoint(TRUNCATE)');
+    db.pragma('wal_checkpoint(TRUNCATE)');
     const after = fs.readFileSync(store.path).toString('latin1');
     expect(gone.filter((m) => after.includes(m))).toEqual([]);
-    expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     store.close();
   });
 });

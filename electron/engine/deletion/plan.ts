@@ -8,7 +8,7 @@ import { StatelensError } from '../../../shared/errors';
 import type { FactStatus } from '../../../shared/domain';
 import type { PartitionContext } from '../context';
 import { dialectOf } from '../db/dialect';
-import type { Sqlite } from '../db/open';
+import type { EngineDb } from '../db/connection';
 import { stmt } from '../db/statements';
 import { guardSearch } from '../query/fts';
 import { conditionsOf, filterSql, restricts, whereOf, type FilterSql } from '../query/filter-sql';
@@ -58,7 +58,7 @@ export function parseSelection(selection: DeletionSelectionInput): DeletionSelec
   return parseInput(DeletionSelection, selection, 'deletion selection');
 }
 
-export function clearPlan(db: Sqlite): void {
+export function clearPlan(db: EngineDb): void {
   db.exec(dialectOf(db).name === 'postgres' ? PG_TEMP_TABLES : TEMP_TABLES);
   db.exec(CLEAR_TEMP_TABLES);
 }
@@ -68,7 +68,7 @@ export function clearPlan(db: Sqlite): void {
  * listing's own translation, so a delete by filter removes exactly what the table lists. A filter
  * that restricts nothing is refused: deleting every fact must be asked for as `{ all: true }`.
  */
-export function selectionSql(db: Sqlite, partitionId: number, selection: Exclude<DeletionSelection, { ids: unknown }>): FilterSql {
+export function selectionSql(db: EngineDb, partitionId: number, selection: Exclude<DeletionSelection, { ids: unknown }>): FilterSql {
   if ('all' in selection) return filterSql(partitionId, { validity: 'all' }, dialectOf(db));
   const sql = filterSql(partitionId, selection.filter, dialectOf(db));
   if (!restricts(sql)) {

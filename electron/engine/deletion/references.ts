@@ -5,7 +5,7 @@
 // cascades are applied and any reference still naming a deleted fact aborts the transaction.
 import { StatelensError } from '../../../shared/errors';
 import { dialectOf } from '../db/dialect';
-import type { Sqlite } from '../db/open';
+import { sqliteOf, type EngineDb } from '../db/connection';
 
 interface Reference {
   readonly table: string;
@@ -16,7 +16,7 @@ interface Reference {
 const quote = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
 /** Every column of every table that references facts(id), as the schema declares it. */
-export function referencesToFacts(db: Sqlite): Reference[] {
+export function referencesToFacts(db: EngineDb): Reference[] {
   const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
   const refs: Reference[] = [];
   const list = db.prepare('SELECT "table" AS target, "from" AS column, on_delete AS onDelete FROM pragma_foreign_key_list(?)');
@@ -30,16 +30,17 @@ export function referencesToFacts(db: Sqlite): Reference[] {
 
 /** Runs `fn` with foreign-key enforcement off (a no-op inside an open transaction, where the
  * deferred constraints then do the same job), restoring the previous setting. */
-export function withoutForeignKeyEnforcement<T>(db: Sqlite, fn: () => T): T {
+export function withoutForeignKeyEnforcement<T>(db: EngineDb, fn: () => T): T {
   // PostgreSQL: the pointers between facts are deferred constraints (checked at commit) and the
   // server applies the cascades itself, so there is no enforcement to switch off.
   if (dialectOf(db).name === 'postgres') return fn();
-  const previous = db.pragma('foreign_keys', { simple: true }) as number;
-  if (!db.inTransaction) db.pragma('foreign_keys = OFF');
+  const sqlite = sqliteOf(db, 'PRAGMA foreign_keys');
+  const previous = sqlite.pragma('foreign_keys', { simple: true }) as number;
+  if (!sqlite.inTransaction) sqlite.pragma('foreign_keys = OFF');
   try {
     return fn();
   } finally {
-    if (!db.inTransaction) db.pragma(`foreign_keys = ${previous ? 'ON' : 'OFF'}`);
+    if (!sqlite.inTransaction) sqlite.pragma(`foreign_keys = ${previous ? 'ON' : 'OFF'}`);
   }
 }
 
@@ -48,7 +49,7 @@ export function withoutForeignKeyEnforcement<T>(db: Sqlite, fn: () => T): T {
  * (cascade, set null); references from facts itself must already be relinked. Throws (the
  * caller's transaction rolls back) when a reference would be left dangling.
  */
-export function enforceReferences(db: Sqlite): void {
+export function enforceReferences(db: EngineDb): void {
   if (dialectOf(db).name === 'postgres') {
     // The server did the cascades; checking the deferred constraints now fails the delete here,
     // before the audit, rather than at commit.

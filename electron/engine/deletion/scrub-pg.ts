@@ -5,7 +5,6 @@
 // VACUUM (FULL) of every table a delete writes. The server's WAL (and its archives, replicas and
 // backups) keeps the text until recycled: no client can scrub that.
 import type { ScrubReport } from '../../../shared/deletion';
-import type { Sqlite } from '../db/open';
 import type { PgDatabase } from '../db/pg/database';
 import { quoteIdent } from '../db/pg/sync-client';
 
@@ -13,8 +12,8 @@ import { quoteIdent } from '../db/pg/sync-client';
  * (cascade) and the audit log (redacted reasons). */
 export const PG_SCRUBBED_TABLES = ['facts', 'fact_edges', 'audit_log'] as const;
 
-export function scrubPostgres(db: Sqlite): ScrubReport {
-  const conn = (db as unknown as PgDatabase).conn;
+export function scrubPostgres(db: PgDatabase): ScrubReport {
+  const conn = db.conn;
   const base = { checkpoint: { busy: false, walFrames: 0, checkpointedFrames: 0 }, remnantsFound: 0, remnantsAfter: 0 };
   try {
     // One statement, outside any transaction (VACUUM refuses to run in one).

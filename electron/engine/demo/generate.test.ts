@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { openTmpStore } from '../../../test/helpers/tmp';
 import { isStatelensError } from '../../../shared/errors';
+import { describeStores, itWhere } from '../../../test/helpers/stores';
 import { hasCorrectionCue, inferConstraintType, inferScope, inferTimeSensitive, looksLikeConstraint } from '../facts/inference';
 import type { Store } from '../store';
 import { verifyDatabase } from '../verify/verify';
@@ -26,22 +26,28 @@ function dump(store: Store): unknown {
 
 const count = (store: Store, sql: string): number => store.db.prepare(sql).pluck().get() as number;
 
-describe('demo generator', () => {
+describeStores('demo generator', (openStore, kind) => {
+  // Thousands of facts take minutes on PGlite: PostgreSQL stores generate smaller demos.
+  const small = kind !== 'sqlite';
+
   it('is deterministic: the same seed gives the same database (dependency web included), another seed another one', () => {
-    const a = openTmpStore();
-    const b = openTmpStore();
-    const c = openTmpStore();
-    generateDemo(a, { facts: 2100, seed: 'same' });
-    generateDemo(b, { facts: 2100, seed: 'same' });
-    generateDemo(c, { facts: 2100, seed: 'other' });
-    expect(dump(b)).toEqual(dump(a));
-    expect(dump(c)).not.toEqual(dump(a));
-    for (const s of [a, b, c]) s.close();
+    // One store at a time: a PostgreSQL test store is a schema on the file's one connection.
+    const generated = (seed: string) => {
+      const store = openStore();
+      generateDemo(store, { facts: small ? 300 : 2100, seed });
+      expect(verifyDatabase(store).checks.filter((c) => !c.ok)).toEqual([]);
+      const d = dump(store);
+      store.close();
+      return d;
+    };
+    const a = generated('same');
+    expect(generated('same')).toEqual(a);
+    expect(generated('other')).not.toEqual(a);
   });
 
   it('writes exactly the number of facts asked for, in batches', () => {
-    for (const n of [0, 7, 1234]) {
-      const store = openTmpStore();
+    for (const n of [0, 7, small ? 600 : 1234]) {
+      const store = openStore();
       const progress: number[] = [];
       const stats = generateDemo(store, { facts: n, seed: 1, batchSize: 500, onProgress: (done) => progress.push(done) });
       expect(stats.facts).toBe(n);
@@ -53,7 +59,7 @@ describe('demo generator', () => {
   });
 
   it('refuses a bad size with a typed error', () => {
-    const store = openTmpStore();
+    const store = openStore();
     for (const facts of [-1, 1.5, 1e9]) {
       try {
         generateDemo(store, { facts });
@@ -65,8 +71,12 @@ describe('demo generator', () => {
     store.close();
   });
 
-  it('shows every rule, constraint type, scope, level and layer, and passes verification', () => {
-    const store = openTmpStore();
+  itWhere(
+    kind,
+    ['sqlite'],
+    'showing every feature takes 3,000 facts (about a minute on PGlite); smaller demos are generated and verified on every store above',
+  )('shows every rule, constraint type, scope, level and layer, and passes verification', () => {
+    const store = openStore();
     const stats = generateDemo(store, { facts: 3000, seed: 'features' });
     for (const rule of ['explicit', 'implicit', 'authority', 'temporal'] as const) expect(stats.rules[rule], rule).toBeGreaterThan(0);
     expect(stats.outcomes.proposal).toBeGreaterThan(0);
@@ -115,44 +125,48 @@ describe('demo generator', () => {
   });
 });
 
-describe('demo dependency web', () => {
-  it('gives one partition chains five levels deep, fan-in and fan-out, and a 2,000-fact neighbourhood', () => {
-    const store = openTmpStore();
-    generateDemo(store, { facts: 10_000, seed: 'web' });
-    const org = store.scope({ kind: 'organizational', org: 'northwind' });
-    const idOf = (key: string) => {
-      const f = org.allFacts().find((x) => x.key === key && x.status !== 'proposal');
-      if (!f) throw new Error(`no ${key}`);
-      return f.id;
-    };
-    // Fan-out: the budget's neighbourhood within three hops holds more than 2,000 facts.
-    const hood = org.neighbourhood(idOf('plan.atlas.budget'), { hops: 3, maxNodes: 5000 });
-    expect(hood.nodes.length).toBeGreaterThanOrEqual(2000);
-    expect(hood.truncated).toBe(false);
-    // Fan-in: hundreds of decisions rest on one vendor quote.
-    const quoteIds = org
-      .allFacts()
-      .filter((f) => /^quote\.[a-z_]+\.pallet_cost$/.test(f.key))
-      .map((f) => f.id);
-    const fanIn = count(
-      store,
-      `SELECT max(n) FROM (SELECT count(*) AS n FROM fact_edges WHERE depends_on IN (${quoteIds.map((q) => `'${q}'`).join(',')}) GROUP BY depends_on)`,
-    );
-    expect(fanIn).toBeGreaterThanOrEqual(50);
-    // Depth: outlook <- forecast <- decision <- workstream <- allocation <- budget.
-    const outlook = org.getFact(idOf('forecast.atlas.outlook'));
-    expect(outlook?.dependsOn.length).toBe(12);
-    const deep = org.neighbourhood(idOf('forecast.atlas.outlook'), { hops: 5, maxNodes: 5000 });
-    expect(deep.nodes.some((n) => n.key === 'plan.atlas.budget' && n.hop === 5)).toBe(true);
-    // The corrected allocation flagged everything downstream of it, several hops deep, with a path.
-    const flagged = org.getFact(idOf('forecast.atlas.fleet.spend'));
-    expect(flagged?.needsReview).toBe(true);
-    const path = org.neighbourhood(flagged?.id ?? '', { hops: 1 }).propagation?.path ?? [];
-    expect(path.length).toBeGreaterThanOrEqual(4);
-    expect(verifyDatabase(store).checks.filter((c) => !c.ok)).toEqual([]);
-    store.close();
-  });
-});
+describeStores(
+  'demo dependency web',
+  (openStore) => {
+    it('gives one partition chains five levels deep, fan-in and fan-out, and a 2,000-fact neighbourhood', () => {
+      const store = openStore();
+      generateDemo(store, { facts: 10_000, seed: 'web' });
+      const org = store.scope({ kind: 'organizational', org: 'northwind' });
+      const idOf = (key: string) => {
+        const f = org.allFacts().find((x) => x.key === key && x.status !== 'proposal');
+        if (!f) throw new Error(`no ${key}`);
+        return f.id;
+      };
+      // Fan-out: the budget's neighbourhood within three hops holds more than 2,000 facts.
+      const hood = org.neighbourhood(idOf('plan.atlas.budget'), { hops: 3, maxNodes: 5000 });
+      expect(hood.nodes.length).toBeGreaterThanOrEqual(2000);
+      expect(hood.truncated).toBe(false);
+      // Fan-in: hundreds of decisions rest on one vendor quote.
+      const quoteIds = org
+        .allFacts()
+        .filter((f) => /^quote\.[a-z_]+\.pallet_cost$/.test(f.key))
+        .map((f) => f.id);
+      const fanIn = count(
+        store,
+        `SELECT max(n) FROM (SELECT count(*) AS n FROM fact_edges WHERE depends_on IN (${quoteIds.map((q) => `'${q}'`).join(',')}) GROUP BY depends_on)`,
+      );
+      expect(fanIn).toBeGreaterThanOrEqual(50);
+      // Depth: outlook <- forecast <- decision <- workstream <- allocation <- budget.
+      const outlook = org.getFact(idOf('forecast.atlas.outlook'));
+      expect(outlook?.dependsOn.length).toBe(12);
+      const deep = org.neighbourhood(idOf('forecast.atlas.outlook'), { hops: 5, maxNodes: 5000 });
+      expect(deep.nodes.some((n) => n.key === 'plan.atlas.budget' && n.hop === 5)).toBe(true);
+      // The corrected allocation flagged everything downstream of it, several hops deep, with a path.
+      const flagged = org.getFact(idOf('forecast.atlas.fleet.spend'));
+      expect(flagged?.needsReview).toBe(true);
+      const path = org.neighbourhood(flagged?.id ?? '', { hops: 1 }).propagation?.path ?? [];
+      expect(path.length).toBeGreaterThanOrEqual(4);
+      expect(verifyDatabase(store).checks.filter((c) => !c.ok)).toEqual([]);
+      store.close();
+    });
+  },
+  { stores: ['sqlite'], reason: 'it generates 10,000 facts; the generator runs on every store in the smaller tests above' },
+);
 
 describe('demo vocabulary', () => {
   const rng = new Rng('vocabulary');

@@ -6,7 +6,7 @@ import { DEFAULT_CONSTRAINT_IMPORTANCE, DEFAULT_IMPORTANCE, FactWriteInput, type
 import type { SupersessionRule } from '../../../shared/domain';
 import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
-import type { Sqlite } from '../db/open';
+import type { EngineDb } from '../db/connection';
 import { lockNames, locksNames } from '../db/write-locks';
 import { FACT_COLUMNS, type FactRow } from './rows';
 import { inferConstraintType, inferMemoryType, inferScope, inferTimeSensitive, levelAllowed, looksLikeConstraint } from './inference';
@@ -569,7 +569,7 @@ const UPDATE_CHUNKS = [256, 64, 16, 4, 1] as const;
 /** Runs one multi-row statement per chunk of `rows`, largest chunk sizes first (each size's SQL
  * is prepared once and cached), so n rows take a handful of statements instead of n. */
 function runChunked<T>(
-  db: Sqlite,
+  db: EngineDb,
   rows: readonly T[],
   sizes: readonly number[],
   sqlFor: (size: number) => string,

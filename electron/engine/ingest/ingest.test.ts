@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StatelensError } from '../../../shared/errors';
-import { openTmpStore, tmpDir } from '../../../test/helpers/tmp';
+import { describeStores } from '../../../test/helpers/stores';
+import { tmpDir } from '../../../test/helpers/tmp';
 import { importStatebenchText, inTimeOrder } from '../import/statebench';
 import type { Store } from '../store';
 import { designationFromFlags, parseDesignation } from './designation';
@@ -77,9 +78,9 @@ describe('partition designations', () => {
   });
 });
 
-describe('ingest (the agents wire format)', () => {
+describeStores('ingest (the agents wire format)', (openStore) => {
   it('applies every event type in one go, with per-line and per-run partitions', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const summary = ingestFile(store, file(EVENTS), { partition: U1 });
     expect(summary.lines).toBe(EVENTS.length);
     expect(summary.events).toMatchObject({ identity: 1, conversation_turn: 2, state_write: 2, supersession: 1, query: 1 });
@@ -126,7 +127,7 @@ describe('ingest (the agents wire format)', () => {
   });
 
   it('a write cannot raise its own tier: a line carrying a maturity is refused and nothing is written', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const billing = { kind: 'capability', org: 'acme', capability: 'billing' } as const;
     const junior = store.scope(billing, { create: true });
     const before = rowCount(store);
@@ -154,7 +155,7 @@ describe('ingest (the agents wire format)', () => {
   });
 
   it('--dry-run checks everything and writes nothing', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const summary = ingestFile(store, file(EVENTS), { partition: U1, dryRun: true });
     expect(summary.dryRun).toBe(true);
     expect(summary.outcomes.superseded).toBe(1);
@@ -163,7 +164,7 @@ describe('ingest (the agents wire format)', () => {
   });
 
   it('reports unresolved supersedes and dependencies without failing', () => {
-    const store = openTmpStore();
+    const store = openStore();
     const s = ingestEvents(
       store,
       [{ type: 'supersession', ts: '2026-01-01T00:00:00Z', writes: [{ key: 'x', value: 'y', supersedes: 'ghost', depends_on: ['nothing'] }] }],
@@ -199,8 +200,17 @@ describe('ingest (the agents wire format)', () => {
       })
       .slice(0, 60);
     expect(timelines.length).toBeGreaterThan(20);
-    const imported = openTmpStore();
+    const view = (s: Store, t: T) =>
+      s
+        .scope({ kind: 'user', org: t.actors.user.org, user: t.id })
+        .validFacts()
+        .map((f) => `${f.key}=${f.value}`)
+        .sort();
+    // One store at a time: a PostgreSQL test store is a schema on the file's one connection.
+    const imported = openStore();
     importStatebenchText(imported, timelines.map((t) => JSON.stringify(t)).join('\n'));
+    const expected = new Map(timelines.map((t) => [t.id, view(imported, t)]));
+    imported.close();
     const lines: object[] = [];
     for (const t of timelines) {
       const partition = { kind: 'user', org: t.actors.user.org, user: t.id };
@@ -236,20 +246,10 @@ describe('ingest (the agents wire format)', () => {
         } else lines.push({ ...event, partition });
       }
     }
-    const ingested = openTmpStore();
+    const ingested = openStore();
     const summary = ingestFile(ingested, file(lines));
     expect(summary.lines).toBe(lines.length);
-    for (const t of timelines) {
-      const ref = { kind: 'user' as const, org: t.actors.user.org, user: t.id };
-      const view = (s: Store) =>
-        s
-          .scope(ref)
-          .validFacts()
-          .map((f) => `${f.key}=${f.value}`)
-          .sort();
-      expect(view(ingested), t.id).toEqual(view(imported));
-    }
-    imported.close();
+    for (const t of timelines) expect(view(ingested, t), t.id).toEqual(expected.get(t.id));
     ingested.close();
   });
 
@@ -290,7 +290,7 @@ describe('ingest (the agents wire format)', () => {
     ];
     for (const [name, lines, pattern] of cases) {
       it(name, () => {
-        const store = openTmpStore();
+        const store = openStore();
         let error: unknown;
         try {
           ingestFile(store, file(lines), { partition: U1 });
@@ -307,7 +307,7 @@ describe('ingest (the agents wire format)', () => {
     }
 
     it('no partition anywhere', () => {
-      const store = openTmpStore();
+      const store = openStore();
       expect(() => ingestFile(store, file([EVENTS[1] as object]))).toThrow(/line 1: field partition: no partition/);
       expect(rowCount(store)).toBe(0);
       store.close();
@@ -316,14 +316,14 @@ describe('ingest (the agents wire format)', () => {
     it('a truncated last line', () => {
       const p = path.join(tmpDir(), 'cut.jsonl');
       fs.writeFileSync(p, `${JSON.stringify(EVENTS[1])}\n${JSON.stringify(EVENTS[2]).slice(0, 50)}`);
-      const store = openTmpStore();
+      const store = openStore();
       expect(() => ingestFile(store, p, { partition: U1 })).toThrow(/line 2: not valid JSON .*truncated/);
       expect(rowCount(store)).toBe(0);
       store.close();
     });
 
     it('an oversized line', () => {
-      const store = openTmpStore();
+      const store = openStore();
       expect(() => ingestFile(store, file([EVENTS[1] as object, EVENTS[2] as object]), { partition: U1, maxLineBytes: 200 })).toThrow(
         /line 2: longer than the limit of 200 bytes/,
       );
@@ -334,22 +334,22 @@ describe('ingest (the agents wire format)', () => {
     it('an empty file', () => {
       const p = path.join(tmpDir(), 'empty.jsonl');
       fs.writeFileSync(p, '\n\n');
-      const store = openTmpStore();
+      const store = openStore();
       expect(() => ingestFile(store, p, { partition: U1 })).toThrow(/holds no events/);
       store.close();
     });
 
     it('a missing file', () => {
-      const store = openTmpStore();
+      const store = openStore();
       expect(() => ingestFile(store, path.join(tmpDir(), 'nope.jsonl'), { partition: U1 })).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
       store.close();
     });
   });
 });
 
-describe('ingested turns that contradict a fact', () => {
+describeStores('ingested turns that contradict a fact', (openStore) => {
   it('supersede it implicitly, as a turn recorded any other way does', () => {
-    const store = openTmpStore();
+    const store = openStore();
     ingestEvents(
       store,
       [
@@ -366,9 +366,9 @@ describe('ingested turns that contradict a fact', () => {
   });
 });
 
-describe('ingest keeps what a write states', () => {
+describeStores('ingest keeps what a write states', (openStore) => {
   it('an explicit scope wins over inference, "global" included; an explicit entity is stored and used', () => {
-    const store = openTmpStore();
+    const store = openStore();
     ingestEvents(
       store,
       [

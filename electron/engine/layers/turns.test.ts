@@ -1,17 +1,17 @@
-import { describe, expect, it } from 'vitest';
-import { openTmpStore } from '../../../test/helpers/tmp';
+import { expect, it } from 'vitest';
+import { describeStores, type OpenStore } from '../../../test/helpers/stores';
 
 const USER = { kind: 'user', org: 'acme', user: 'u1' } as const;
 
-function setup() {
-  const store = openTmpStore();
+function setup(openStore: OpenStore) {
+  const store = openStore();
   const p = store.scope(USER, { create: true });
   return { store, p };
 }
 
-describe('recording a turn applies the facts it contradicts', () => {
+describeStores('recording a turn applies the facts it contradicts', (openStore) => {
   it('supersedes a fact the turn confidently changes, and the context shows only the new value', () => {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     const old = p.writeFact({ key: 'meeting', value: 'Meeting is Tuesday at 2pm' });
     const [turn] = p.recordTurns('s1', [{ speaker: 'user', text: "Let's do the meeting Thursday at 3pm" }]);
     expect(turn?.turnIndex).toBe(0);
@@ -39,7 +39,7 @@ describe('recording a turn applies the facts it contradicts', () => {
   });
 
   it('flags a fact needs_review when the turn only hedges, with the turn as the cause', () => {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     const old = p.writeFact({ key: 'meeting', value: 'Meeting is Tuesday at 2pm' });
     const [turn] = p
       .recordTurns('s1', [
@@ -70,7 +70,7 @@ describe('recording a turn applies the facts it contradicts', () => {
   });
 
   it('changes nothing for a turn with no cue, another entity, the same value, or an outranking source', () => {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     const meeting = p.writeFact({ key: 'meeting', value: 'Meeting is Tuesday at 2pm' });
     const policy = p.writeFact({ key: 'discount_policy', value: 'Max discount is 15%', source: { type: 'policy', identity: 'CFO' } });
     const turns = p.recordTurns('s1', [
@@ -86,7 +86,7 @@ describe('recording a turn applies the facts it contradicts', () => {
   });
 
   it('only looks at facts established by the turn and never at another session', () => {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     const later = p.writeFact({ key: 'meeting', value: 'Meeting is Tuesday at 2pm', ts: '2030-01-01T00:00:00.000Z' });
     const other = p.writeFact({ key: 'lunch', value: 'Lunch is Monday', scope: 'session', scopeId: 's2' });
     const turns = p.recordTurns('s1', [
@@ -100,9 +100,9 @@ describe('recording a turn applies the facts it contradicts', () => {
   });
 });
 
-describe('who may change a fact by saying so', () => {
+describeStores('who may change a fact by saying so', (openStore) => {
   it("the user's turn changes the user's own words, which carry the identity's authority, but not a higher source's", () => {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     p.setIdentity({ userName: 'Ann', userId: 'u1', authority: 'Sales Manager', department: 'Sales', organization: 'Acme', permissions: [] });
     const own = p.writeFact({ key: 'meeting', value: 'Meeting is Tuesday at 2pm' });
     const cap = p.writeFact({ key: 'offsite', value: 'Offsite is Monday', source: { type: 'user', identity: 'CEO', authority: 'CEO' } });
@@ -115,9 +115,9 @@ describe('who may change a fact by saying so', () => {
   });
 });
 
-describe('a correction that refers back to what was just said', () => {
+describeStores('a correction that refers back to what was just said', (openStore) => {
   it('replaces the fact the previous turns quoted with the value it states', () => {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     const old = p.writeFact({ key: 'delivery_window', value: 'next Tuesday', ts: '2026-01-01T09:00:00Z' });
     p.recordTurns('s1', [
       { speaker: 'user', text: 'Deliver it next Tuesday.', ts: '2026-01-01T09:01:00Z' },
@@ -131,7 +131,7 @@ describe('a correction that refers back to what was just said', () => {
   });
 
   it('picks the fact whose attribute it names when the previous turn quoted several', () => {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     const qty = p.writeFact({ key: 'crate_count', value: '40', ts: '2026-01-01T09:00:00Z' });
     p.writeFact({ key: 'crate_destination', value: 'Oslo depot', ts: '2026-01-01T09:00:00Z' });
     p.recordTurns('s1', [
@@ -145,7 +145,7 @@ describe('a correction that refers back to what was just said', () => {
   });
 
   it('changes nothing when no earlier turn quotes a fact, or when two facts are quoted and none is named', () => {
-    const { store, p } = setup();
+    const { store, p } = setup(openStore);
     p.writeFact({ key: 'lunch', value: 'pizza', ts: '2026-01-01T09:00:00Z' });
     p.writeFact({ key: 'dinner', value: 'soup', ts: '2026-01-01T09:00:00Z' });
     p.recordTurns('s1', [

@@ -2,7 +2,7 @@
 // a partition's change counts over time (the scrubber's density strip), and what changed
 // between two instants. Validity at t is the fact's window [ts, valid_to) holding t, as in
 // factsAsOf; a proposal or an empty window never held any instant.
-import type Database from 'better-sqlite3';
+import type { EngineDb } from '../db/connection';
 import type { Fact } from '../../../shared/domain';
 import { StatelensError } from '../../../shared/errors';
 import type { AsOfState, ChangeKind, FactAsOf, FactBrief, FactChange, FactChanges, Timeline } from '../../../shared/inspect';
@@ -130,7 +130,7 @@ interface ChangeRow {
   by: string | null;
 }
 
-function changeQuery(db: Database.Database, sql: string, params: Record<string, unknown>): ChangeRow[] {
+function changeQuery(db: EngineDb, sql: string, params: Record<string, unknown>): ChangeRow[] {
   return stmt<[Record<string, unknown>], ChangeRow>(db, sql).all(params);
 }
 

@@ -1,14 +1,14 @@
 // Query-plan tests: every sort of the memories table
 // is a walk along an index — no full scan, no temp b-tree for ORDER BY — on every page segment.
-import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { FactFilter, FactSort, SORT_COLUMNS } from '../../../shared/query';
 import { openTmpStore } from '../../../test/helpers/tmp';
+import type { EngineDb } from '../db/connection';
 import { filterSql, whereOf } from './filter-sql';
 import { pageSql, type PagePlan } from './list-facts';
 import { SORT_SPECS } from './sort-columns';
 
-function plan(db: Database.Database, sql: string, params: Record<string, unknown>): string[] {
+function plan(db: EngineDb, sql: string, params: Record<string, unknown>): string[] {
   return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as Array<{ detail: string }>).map((r) => r.detail);
 }
 

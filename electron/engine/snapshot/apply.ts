@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { StatelensError } from '../../../shared/errors';
 import { fieldIssues } from '../../../shared/issues';
 import { SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_VERSION, SNAPSHOT_RECORD_ORDER, SnapshotEnd, SnapshotHeader, SnapshotRecord } from '../../../shared/snapshot';
+import type { EngineDb } from '../db/connection';
 import { brokenConstraint } from '../db/dialect';
-import type { Sqlite } from '../db/open';
 import { SCHEMA_VERSION } from '../db/migrations';
 import { partitionSubject } from '../partitions/partitions';
 
@@ -99,7 +99,7 @@ const DATA_TABLES = [
   'audit_log',
 ];
 
-export function assertEmptyDatabase(db: Sqlite, path: string): void {
+export function assertEmptyDatabase(db: EngineDb, path: string): void {
   for (const table of DATA_TABLES) {
     const n = db.prepare(`SELECT count(*) FROM (SELECT 1 FROM ${table} LIMIT 1)`).pluck().get() as number;
     if (n > 0)
@@ -123,7 +123,7 @@ export class RecordApplier {
   private readonly insert;
 
   constructor(
-    private readonly db: Sqlite,
+    private readonly db: EngineDb,
     private readonly header: SnapshotHeader,
     private readonly locate: Locator,
   ) {

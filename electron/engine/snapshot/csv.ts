@@ -2,7 +2,7 @@
 // that a spreadsheet would run as a formula (= + - @, tab, CR) prefixed with a quote.
 import { StatelensError } from '../../../shared/errors';
 import { FactFilter, type FactFilterInput } from '../../../shared/query';
-import type { Sqlite } from '../db/open';
+import type { EngineDb } from '../db/connection';
 import { FACT_COLUMNS, type FactRow } from '../facts/rows';
 import { partitionLabel, refFromRow, type PartitionRow } from '../partitions/partitions';
 import type { PartitionContext } from '../context';
@@ -111,7 +111,7 @@ function cells(label: string, r: CsvRow): unknown[] {
 
 /** A read-only partition context on the export's own connection, so the inspector's query
  * layer (listFacts / countFacts) selects the filtered view inside the export's snapshot. */
-function readerContext(db: Sqlite, p: PartitionRow): PartitionContext {
+function readerContext(db: EngineDb, p: PartitionRow): PartitionContext {
   return {
     db,
     clock: { now: () => new Date().toISOString() },
@@ -130,7 +130,7 @@ function readerContext(db: Sqlite, p: PartitionRow): PartitionContext {
 const PAGE = 500;
 
 export async function writeCsv(
-  db: Sqlite,
+  db: EngineDb,
   sink: FileSink,
   partitionId: number | null,
   filterInput: FactFilterInput | undefined,

@@ -6,7 +6,8 @@ import { isStatelensError, StatelensError } from '../../../shared/errors';
 import type { FactFilterInput } from '../../../shared/query';
 import { ExportFormat, SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_VERSION, type ExportSummary, type SnapshotEnd, type SnapshotHeader } from '../../../shared/snapshot';
 import { dialectOf } from '../db/dialect';
-import { mapSqliteError, openDatabase, type Sqlite } from '../db/open';
+import type { EngineDb } from '../db/connection';
+import { mapSqliteError, openDatabase } from '../db/open';
 import { refFromRow, type PartitionRow } from '../partitions/partitions';
 import type { Store } from '../store';
 import { RecordApplier, type Locator } from './apply';
@@ -43,7 +44,7 @@ function scopeOf(reader: SnapshotReader, partitionId: number | null): SnapshotHe
 
 /** Writes the snapshot records as NDJSON (one per line) or as one JSON document of the same records. */
 async function writeSnapshot(
-  db: Sqlite,
+  db: EngineDb,
   sink: FileSink,
   header: SnapshotHeader,
   partitionId: number | null,

@@ -3,8 +3,7 @@
 // malformed, truncated, oversized, a newer version — the error names the line and field and
 // nothing is imported.
 import fs from 'node:fs';
-import { dialectOf } from '../db/dialect';
-import type { PgDatabase } from '../db/pg/database';
+import { postgresOf } from '../db/pg/database';
 import { StatelensError } from '../../../shared/errors';
 import type { SnapshotHeader } from '../../../shared/snapshot';
 import { openDatabase } from '../db/open';
@@ -78,7 +77,7 @@ function parseJsonLine(line: Line, source: string): unknown {
 
 function finishImport(store: Store, applier: RecordApplier, header: SnapshotHeader, source: string): void {
   // Rows came with their own ids: PostgreSQL's identity sequences must move past them.
-  if (dialectOf(store.db).name === 'postgres') (store.db as unknown as PgDatabase).syncIdentities();
+  postgresOf(store.db)?.syncIdentities();
   store.db
     .prepare("INSERT INTO statelens_meta (key, value) VALUES ('snapshot_import', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
     .run(JSON.stringify({ at: store.services.clock.now(), source, exportedAt: header.exportedAt, scope: header.scope, records: applier.recordCount }));

@@ -3,7 +3,7 @@
 // working set, agent state and context documents. Values are escaped so nothing renders as markup.
 // A selection (a filtered or as-of export) narrows the facts; as of a time, "valid" means valid
 // then and the other layers show what existed by then.
-import type { Sqlite } from '../db/open';
+import type { EngineDb } from '../db/connection';
 import { FACT_COLUMNS, type FactRow } from '../facts/rows';
 import { LATEST_SIGNALS_SQL } from '../layers/environment';
 import type { IdentityRow } from '../layers/identity';
@@ -55,7 +55,7 @@ function factQueries(selection: ExportSelection | undefined) {
 }
 
 export async function writeMarkdown(
-  db: Sqlite,
+  db: EngineDb,
   sink: FileSink,
   partitionId: number | null,
   meta: { exportedAt: string; source: SnapshotReader['source'] },

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sqliteOf } from '../db/connection';
 import { Store, type StoreOptions } from '../store';
 import { importSnapshotFile, sniffSnapshot, type ImportOptions } from './import';
 
@@ -38,7 +39,7 @@ export function openSnapshotReadOnly(file: string, options: ImportOptions & Pick
     const writable = Store.open(dbPath, { create: true, ...native });
     try {
       importSnapshotFile(writable, file, options);
-      writable.db.pragma('wal_checkpoint(TRUNCATE)');
+      sqliteOf(writable.db, 'A WAL checkpoint').pragma('wal_checkpoint(TRUNCATE)');
     } finally {
       writable.close();
     }

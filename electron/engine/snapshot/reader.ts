@@ -2,9 +2,9 @@
 // transaction for the whole export, so an agent writing meanwhile (WAL) changes nothing we see
 // and the store's own connection stays free for other work while the export awaits its output.
 import { StatelensError } from '../../../shared/errors';
-import { dialectOf } from '../db/dialect';
+import type { EngineDb } from '../db/connection';
 import { mapSqliteError, openReadOnlyConnection, type Sqlite } from '../db/open';
-import type { PgDatabase } from '../db/pg/database';
+import { postgresOf } from '../db/pg/database';
 import { VERSION_TABLE } from '../db/pg/schema';
 import type { Store } from '../store';
 import { createSelectionTable } from './selection';
@@ -15,7 +15,7 @@ export interface ReaderOptions {
 }
 
 export interface SnapshotReader {
-  readonly db: Sqlite;
+  readonly db: EngineDb;
   /** The database schema version (user_version) at the snapshot: on PostgreSQL the SQLite
    * version whose tables it has, so a snapshot of either store imports into the other. */
   readonly schemaVersion: number;
@@ -29,10 +29,10 @@ export interface SnapshotReader {
  * PostgreSQL a REPEATABLE READ READ ONLY transaction, bound to the store's org like every other,
  * on a second connection to a server (on PGlite, which has one, the store's own), ended by close(). */
 export function openStoreSnapshotReader(store: Store, options: ReaderOptions = {}): SnapshotReader {
-  if (dialectOf(store.db).name === 'sqlite') return openSnapshotReader(store.path, options);
-  const own = store.db as unknown as PgDatabase;
+  const own = postgresOf(store.db);
+  if (!own) return openSnapshotReader(store.path, options);
   const sibling = own.openSibling();
-  const db = (sibling ?? own) as unknown as Sqlite;
+  const db = sibling ?? own;
   let pgVersion: number;
   try {
     createSelectionTable(db);

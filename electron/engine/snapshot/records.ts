@@ -5,7 +5,7 @@
 import type { SnapshotRecord, SnapshotRecordType } from '../../../shared/snapshot';
 import { SNAPSHOT_RECORD_ORDER } from '../../../shared/snapshot';
 import { auditRowToEntry } from '../audit/audit';
-import type { Sqlite } from '../db/open';
+import type { EngineDb } from '../db/connection';
 import { FACT_COLUMNS, rowToFact, type FactRow } from '../facts/rows';
 import { identityFromRow, type IdentityRow } from '../layers/identity';
 import { workingItemFromRow, type WorkingRow } from '../layers/working-set';
@@ -31,7 +31,7 @@ const COUNT_SQL: Record<SnapshotRecordType, string> = {
 
 /** Records of each type in the scope; with a selection, facts count exactly and the other
  * layers at most (the figures size progress, not the file). */
-export function countRecords(db: Sqlite, partitionId: number | null, selection?: ExportSelection): Counts {
+export function countRecords(db: EngineDb, partitionId: number | null, selection?: ExportSelection): Counts {
   const counts = {} as Counts;
   for (const type of SNAPSHOT_RECORD_ORDER) counts[type] = db.prepare(COUNT_SQL[type]).pluck().get({ p: partitionId }) as number;
   if (selection) counts.fact = selection.facts;
@@ -42,13 +42,13 @@ export function totalOf(counts: Partial<Record<string, number>>): number {
   return Object.values(counts).reduce<number>((a, b) => a + (b ?? 0), 0);
 }
 
-function* rows<R>(db: Sqlite, sql: string, partitionId: number | null): Generator<R> {
+function* rows<R>(db: EngineDb, sql: string, partitionId: number | null): Generator<R> {
   yield* db.prepare(sql).iterate({ p: partitionId }) as IterableIterator<R>;
 }
 
 /** Every record of the scope, in SNAPSHOT_RECORD_ORDER; within a type, in a stable order that
  * an import into an empty database reproduces (so export -> import -> export is identical). */
-export function* iterateRecords(db: Sqlite, partitionId: number | null, selection?: ExportSelection): Generator<SnapshotRecord> {
+export function* iterateRecords(db: EngineDb, partitionId: number | null, selection?: ExportSelection): Generator<SnapshotRecord> {
   const by = (at: string | null | undefined): boolean => existedBy(at, selection);
   for (const r of rows<PartitionRow>(db, 'SELECT * FROM partitions WHERE @p IS NULL OR id = @p ORDER BY id', partitionId)) {
     yield { type: 'partition', id: r.id, ref: refFromRow(r), maturity: r.maturity, createdAt: r.created_at };

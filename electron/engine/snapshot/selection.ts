@@ -5,7 +5,7 @@
 // pointers and edges to facts left out are cut, so the file re-imports on its own.
 import { FactFilter, type FactFilterInput } from '../../../shared/query';
 import { dialectOf } from '../db/dialect';
-import type { Sqlite } from '../db/open';
+import type { EngineDb } from '../db/connection';
 import type { FactRow } from '../facts/rows';
 import { filterSql } from '../query/filter-sql';
 import { parseInput } from '../query/validate';
@@ -26,13 +26,13 @@ export const SELECTED_SQL = 'f.rid IN (SELECT rid FROM temp.export_selection)';
 /** Makes the selection's temporary table on an export's read connection, before its snapshot
  * transaction begins: PostgreSQL refuses CREATE, even of a temporary table, inside a READ ONLY
  * transaction, while filling a temporary table there is allowed. */
-export function createSelectionTable(db: Sqlite): void {
+export function createSelectionTable(db: EngineDb): void {
   db.exec('CREATE TEMP TABLE IF NOT EXISTS export_selection (rid INTEGER PRIMARY KEY)');
 }
 
 /** Selects the facts of `filterInput` in one partition or all of them (inside the export's read
  * transaction: the selection and every record read later see the same snapshot). */
-export function selectFacts(db: Sqlite, partitionId: number | null, filterInput: FactFilterInput): ExportSelection {
+export function selectFacts(db: EngineDb, partitionId: number | null, filterInput: FactFilterInput): ExportSelection {
   const filter = parseInput(FactFilter, filterInput, 'filter', { root: '(filter)' });
   db.exec('DELETE FROM temp.export_selection');
   const partitions = db.prepare('SELECT id FROM partitions WHERE @p IS NULL OR id = @p ORDER BY id').pluck().all({ p: partitionId }) as number[];

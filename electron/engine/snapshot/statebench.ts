@@ -4,7 +4,7 @@
 // no events, so StateBench (or `statelens import statebench`) can replay the state as it stands
 // (or, for an as-of export, as it stood then; a filtered export carries only the filter's facts).
 import { StatelensError } from '../../../shared/errors';
-import type { Sqlite } from '../db/open';
+import type { EngineDb } from '../db/connection';
 import { FACT_COLUMNS, type FactRow } from '../facts/rows';
 import type { PartitionRow } from '../partitions/partitions';
 import { LATEST_SIGNALS_SQL } from '../layers/environment';
@@ -28,7 +28,7 @@ export interface StatebenchFactOut {
   constraint_type: string | null;
 }
 
-export function userPartitions(db: Sqlite, partitionId: number | null): PartitionRow[] {
+export function userPartitions(db: EngineDb, partitionId: number | null): PartitionRow[] {
   const rows = db
     .prepare("SELECT * FROM partitions WHERE (@p IS NULL OR id = @p) AND kind = 'user' ORDER BY org_id, subject")
     .all({ p: partitionId }) as PartitionRow[];
@@ -39,7 +39,7 @@ export function userPartitions(db: Sqlite, partitionId: number | null): Partitio
 }
 
 export async function writeStatebench(
-  db: Sqlite,
+  db: EngineDb,
   sink: FileSink,
   partitionId: number | null,
   control: ExportControl,

@@ -1,12 +1,14 @@
-// Database verification: SQLite's own integrity and foreign-key checks, the full-text index
-// against its content, and every invariant of the engine's model (validity, chains, edges, review flags), as one structured
-// report. Reads only: whatever it needs to compute lives in temp tables that are rolled back.
+// Database verification: the store's own checks (SQLite's integrity and foreign-key checks and
+// the full-text index; PostgreSQL's schema version, constraints and foreign keys) and every
+// invariant of the engine's model (validity, chains, edges, review flags), as one structured
+// report, on either store. Reads only: whatever it needs to compute lives in temp tables that are rolled back.
 import { canonicalTimestamp } from '../../../shared/timestamp';
-import { dialectOf } from '../db/dialect';
+import { sqliteOf, type EngineDb } from '../db/connection';
 import type { Sqlite } from '../db/open';
-import type { PgDatabase } from '../db/pg/database';
+import { postgresOf, type PgDatabase } from '../db/pg/database';
 import { PG_SCHEMA_VERSION } from '../db/pg/migrations';
 import { VERSION_TABLE } from '../db/pg/schema';
+import { quoteIdent } from '../db/pg/sync-client';
 import type { Store } from '../store';
 
 export interface VerifyCheck {
@@ -26,7 +28,7 @@ export interface VerifyReport {
 const SAMPLE = 5;
 const MAX_JUMPS = 64;
 
-function ids(db: Sqlite, sql: string): { count: number; sample: string[] } {
+function ids(db: EngineDb, sql: string): { count: number; sample: string[] } {
   const all = db.prepare(sql).pluck().all() as unknown[];
   return { count: all.length, sample: all.slice(0, SAMPLE).map(String) };
 }
@@ -72,7 +74,7 @@ function foreignKeys(db: Sqlite): VerifyCheck {
   };
 }
 
-function ftsIndex(db: Sqlite, readonly: boolean): VerifyCheck {
+function ftsIndex(db: EngineDb, readonly: boolean): VerifyCheck {
   const name = 'fts_index';
   if (!readonly) {
     try {
@@ -101,7 +103,7 @@ function ftsIndex(db: Sqlite, readonly: boolean): VerifyCheck {
 
 /** Follows `pointer` from every fact that has one, doubling the stride; what still points into
  * the set after 64 rounds (2^64 steps) is on or leads into a cycle. */
-function cycles(db: Sqlite, pointer: 'superseded_by' | 'supersedes'): { count: number; sample: string[] } {
+function cycles(db: EngineDb, pointer: 'superseded_by' | 'supersedes'): { count: number; sample: string[] } {
   db.exec('CREATE TEMP TABLE IF NOT EXISTS sl_verify_walk (id TEXT PRIMARY KEY, next TEXT) WITHOUT ROWID; DELETE FROM temp.sl_verify_walk;');
   db.prepare(`INSERT INTO temp.sl_verify_walk (id, next) SELECT id, ${pointer} FROM facts WHERE ${pointer} IS NOT NULL`).run();
   const jump = db.prepare(
@@ -117,7 +119,7 @@ function cycles(db: Sqlite, pointer: 'superseded_by' | 'supersedes'): { count: n
   return ids(db, 'SELECT id FROM temp.sl_verify_walk WHERE next IN (SELECT id FROM temp.sl_verify_walk) ORDER BY id');
 }
 
-function pointerInPartition(db: Sqlite, column: 'superseded_by' | 'supersedes' | 'proposal_for'): VerifyCheck {
+function pointerInPartition(db: EngineDb, column: 'superseded_by' | 'supersedes' | 'proposal_for'): VerifyCheck {
   return violations(
     `${column}_resolves_in_partition`,
     `every ${column} names a fact of the same partition`,
@@ -128,7 +130,7 @@ function pointerInPartition(db: Sqlite, column: 'superseded_by' | 'supersedes' |
   );
 }
 
-function modelChecks(db: Sqlite): VerifyCheck[] {
+function modelChecks(db: EngineDb): VerifyCheck[] {
   const superseded = cycles(db, 'superseded_by');
   const supersedes = cycles(db, 'supersedes');
   const orphaned = db.prepare("SELECT count(*) FROM facts WHERE status = 'superseded' AND superseded_by IS NULL").pluck().get() as number;
@@ -145,7 +147,8 @@ function modelChecks(db: Sqlite): VerifyCheck[] {
     violations(
       'status_matches_validity',
       "is_valid = 1 exactly when status = 'active'",
-      ids(db, "SELECT id FROM facts WHERE is_valid <> (status = 'active') ORDER BY rid"),
+      // A CASE, not a comparison's value: PostgreSQL's is boolean, is_valid an integer.
+      ids(db, "SELECT id FROM facts WHERE is_valid <> CASE WHEN status = 'active' THEN 1 ELSE 0 END ORDER BY rid"),
     ),
     violations('superseded_by_acyclic', 'following superseded_by always ends', superseded),
     violations('supersedes_acyclic', 'following supersedes always ends', supersedes),
@@ -199,7 +202,7 @@ function modelChecks(db: Sqlite): VerifyCheck[] {
 /** Fact timestamps and working-set times are compared as text, which is time order only for
  * date-times in the one canonical UTC form: anything else (a word, "9999-pinned") fails; a
  * date-time in another form (an offset, no milliseconds) is counted, as it may sort wrongly. */
-function timestampChecks(db: Sqlite): VerifyCheck[] {
+function timestampChecks(db: EngineDb): VerifyCheck[] {
   const checks: VerifyCheck[] = [];
   for (const [table, column, label] of [
     ['facts', 'ts', 'fact'],
@@ -208,7 +211,7 @@ function timestampChecks(db: Sqlite): VerifyCheck[] {
     const bad: string[] = [];
     let badCount = 0;
     let otherForm = 0;
-    for (const [id, value] of db.prepare(`SELECT id, ${column} FROM ${table} ORDER BY rowid`).raw().iterate() as IterableIterator<[string, unknown]>) {
+    for (const [id, value] of db.prepare(`SELECT id, ${column} FROM ${table} ORDER BY rid`).raw().iterate() as IterableIterator<[string, unknown]>) {
       const canonical = typeof value === 'string' ? canonicalTimestamp(value) : undefined;
       if (canonical === undefined) {
         badCount += 1;
@@ -261,25 +264,62 @@ function pgConstraints(db: PgDatabase): VerifyCheck {
   return violations('constraints', `${rows.length} constraints, every one validated`, { count: invalid.length, sample: invalid.slice(0, SAMPLE) });
 }
 
+/** PostgreSQL's counterpart of SQLite's foreign_key_check: the rows whose foreign key names no
+ * row (possible only when triggers were off, e.g. under session_replication_role = replica, or a
+ * key was added NOT VALID). A key with a NULL column holds, as PostgreSQL's MATCH SIMPLE says. */
+function pgForeignKeys(db: PgDatabase): VerifyCheck {
+  const keys = db.conn.query<{ child: string; parent: string; cols: string[]; refs: string[] }>(
+    `SELECT c.conrelid::regclass::text AS child, c.confrelid::regclass::text AS parent,
+            ARRAY(SELECT a.attname::text FROM unnest(c.conkey) WITH ORDINALITY k(n, i)
+                  JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.n ORDER BY k.i) AS cols,
+            ARRAY(SELECT a.attname::text FROM unnest(c.confkey) WITH ORDINALITY k(n, i)
+                  JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.n ORDER BY k.i) AS refs
+       FROM pg_constraint c WHERE c.contype = 'f' AND c.connamespace = current_schema()::regnamespace ORDER BY c.conname`,
+  ).rows;
+  const broken: string[] = [];
+  let count = 0;
+  for (const { child, parent, cols, refs } of keys) {
+    const set = cols.map((c) => `c.${quoteIdent(c)} IS NOT NULL`).join(' AND ');
+    const match = cols.map((c, i) => `p.${quoteIdent(refs[i] as string)} = c.${quoteIdent(c)}`).join(' AND ');
+    const n = Number(
+      db.conn.query<{ n: string }>(`SELECT count(*) AS n FROM ${child} c WHERE ${set} AND NOT EXISTS (SELECT 1 FROM ${parent} p WHERE ${match})`).rows[0]?.n ??
+        0,
+    );
+    if (n === 0) continue;
+    count += n;
+    broken.push(`${child} (${cols.join(', ')}): ${n} row${n === 1 ? '' : 's'} -> ${parent}`);
+  }
+  return {
+    name: 'foreign_key_check',
+    ok: count === 0,
+    count,
+    detail: count === 0 ? `every foreign key resolves (${keys.length} keys)` : broken.slice(0, SAMPLE).join('; '),
+  };
+}
+
 /** Runs every check; `ok` only when all pass. Changes nothing in the database. On PostgreSQL the
- * file-level checks (SQLite's integrity and foreign-key checks, the FTS index) give way to the
- * schema version and the server's constraints (the model's invariants are not checked there yet). */
+ * file-level checks (SQLite's integrity check, the FTS index, which there is an expression the
+ * server keeps) give way to the schema version and the server's constraints; the foreign-key
+ * check and the model's invariants are the same on both stores. */
 export function verifyDatabase(store: Store): VerifyReport {
   const db = store.db;
-  const pg = dialectOf(db).name === 'postgres' ? (db as unknown as PgDatabase) : null;
+  const pg = postgresOf(db);
   const checks: VerifyCheck[] = pg
     ? [...guarded('schema_version', () => pgSchemaVersion(pg)), ...guarded('constraints', () => pgConstraints(pg))]
     : [
-        ...guarded('integrity_check', () => integrity(db)),
-        ...guarded('foreign_key_check', () => foreignKeys(db)),
+        ...guarded('integrity_check', () => integrity(sqliteOf(db, 'PRAGMA integrity_check'))),
+        ...guarded('foreign_key_check', () => foreignKeys(sqliteOf(db, 'PRAGMA foreign_key_check'))),
         ...guarded('fts_index', () => ftsIndex(db, store.readonly)),
       ];
-  // The invariant checks walk chains in SQLite temp tables (WITHOUT ROWID): not on PostgreSQL yet.
-  if (pg) return { ok: checks.every((c) => c.ok), path: store.path, checks };
+  // Each group in a savepoint of its own: a statement PostgreSQL refuses aborts the transaction
+  // it runs in, which would fail every later check too.
+  const group = (name: string, run: () => VerifyCheck | VerifyCheck[]) => guarded(name, () => db.transaction(run)());
   db.exec('SAVEPOINT statelens_verify');
   try {
-    checks.push(...guarded('model_invariants', () => modelChecks(db)));
-    checks.push(...guarded('timestamps', () => timestampChecks(db)));
+    // On PostgreSQL inside the transaction, so that a store bound to one org reads as that org.
+    if (pg) checks.push(...group('foreign_key_check', () => pgForeignKeys(pg)));
+    checks.push(...group('model_invariants', () => modelChecks(db)));
+    checks.push(...group('timestamps', () => timestampChecks(db)));
   } finally {
     db.exec('ROLLBACK TO statelens_verify; RELEASE statelens_verify');
   }

@@ -3,6 +3,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { tmpDbPath } from '../../../../test/helpers/tmp';
+import { sqliteOf } from '../connection';
 import { APPLICATION_ID } from '../open';
 import { schemaMismatch } from '../schema-check';
 import { Store } from '../../store';
@@ -28,7 +29,7 @@ describe('migration 005 (fact entities)', () => {
     const store = Store.open(file);
     try {
       expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-      expect(schemaMismatch(store.db, SCHEMA_VERSION)).toBeNull();
+      expect(schemaMismatch(sqliteOf(store.db, 'The schema check'), SCHEMA_VERSION)).toBeNull();
       expect(store.db.prepare('SELECT id, key, entity, entity_key FROM facts ORDER BY rid').all()).toEqual([
         { id: 'f1', key: 'address_v1', entity: null, entity_key: 'address' },
         { id: 'f2', key: 'meetingTime', entity: null, entity_key: 'meeting' },

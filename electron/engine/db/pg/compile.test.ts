@@ -30,6 +30,9 @@ describe('the PostgreSQL dialect compiles SQLite statements', () => {
     );
     expect(pg('SELECT a + b FROM facts INDEXED BY facts_partition_ts WHERE key LIKE ? ESCAPE ?')).toBe('SELECT a + b FROM facts WHERE key ILIKE $1 ESCAPE $2');
     expect(pg('INSERT INTO temp.sl_del (id) SELECT id FROM facts')).toBe('INSERT INTO pg_temp.sl_del (id) SELECT id FROM facts');
+    expect(pg('CREATE TEMP TABLE IF NOT EXISTS sl_w (id TEXT PRIMARY KEY, next TEXT) WITHOUT ROWID; DELETE FROM temp.sl_w;')).toBe(
+      'CREATE TEMP TABLE IF NOT EXISTS sl_w (id TEXT PRIMARY KEY, next TEXT) ; DELETE FROM pg_temp.sl_w;',
+    );
     expect(pg('SELECT ifnull(a, 0), instr(a, b), max(a, b), max(a), group_concat(k), group_concat(k, ?) FROM t')).toBe(
       "SELECT coalesce(a, 0), strpos(a, b), greatest(a, b), max(a), string_agg(k::text, ','), string_agg(k, $1) FROM t",
     );

@@ -18,6 +18,7 @@ export const TRANSLATIONS = [
   'ORDER BY x [ASC] -> NULLS FIRST, x DESC -> NULLS LAST (SQLite puts NULL lowest)',
   'an unnamed subquery in FROM gets a name (PostgreSQL before 16 requires one)',
   'LIMIT ? with a negative value -> no limit; CROSS JOIN … ON -> JOIN … ON',
+  'WITHOUT ROWID (a SQLite table option) -> dropped',
   'temp.name -> pg_temp.name; ifnull -> coalesce; instr -> strpos; group_concat -> string_agg; max/min(a, b) -> greatest/least',
   'julianday(x) -> epoch days of x::timestamptz + 2440587.5 (a date-time PostgreSQL cannot read is an error, not NULL)',
 ] as const;
@@ -190,6 +191,12 @@ export function compileForPostgres(sql: string, orgScoped: (table: string) => bo
       continue;
     }
     if (t.kind !== 'word') continue;
+    if (w === 'without' && lower(toks[next(toks, i)]) === 'rowid') {
+      // A SQLite table stored by its primary key; a PostgreSQL table has no rowid to leave out.
+      t.text = '';
+      (toks[next(toks, i)] as Tok).text = '';
+      continue;
+    }
     if (w in UNSUPPORTED && !(w === 'rowid' && lower(toks[prev(toks, i)]) === 'as')) {
       // `pragma` and `match` are keywords; the functions only when called.
       const isCall = toks[next(toks, i)]?.kind === '(';

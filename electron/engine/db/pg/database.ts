@@ -1,17 +1,13 @@
-// The subset of better-sqlite3's Database the engine uses (prepare → run/get/all/iterate with
-// pluck/raw, transaction().immediate(), exec, the data_version pragma), over the synchronous
-// PostgreSQL bridge. Each statement is compiled once by the PostgreSQL dialect; results take
+// The engine's connection (EngineDb: prepare → run/get/all/iterate with pluck/raw,
+// transaction().immediate(), exec, the data_version pragma) over the synchronous PostgreSQL
+// bridge. Each statement is compiled once by the PostgreSQL dialect; results take
 // SQLite's shapes (0/1 for booleans, numbers for bigint), so engine code runs unchanged.
 import { StatelensError } from '../../../../shared/errors';
+import type { EngineDb, EngineStatement, EngineTransaction, RunResult } from '../connection';
 import type { Bind, Dialect } from '../dialect';
 import { postgresDialect } from './compile';
 import { PG_SQLITE_SCHEMA_VERSION } from './migrations';
 import { SyncPg, type PgResult } from './sync-client';
-
-export interface RunResult {
-  readonly changes: number;
-  readonly lastInsertRowid: number;
-}
 
 type Row = Record<string, unknown>;
 
@@ -49,7 +45,7 @@ function bindValues(binds: readonly Bind[], args: readonly unknown[]): unknown[]
   });
 }
 
-export class PgStatement {
+export class PgStatement implements EngineStatement {
   readonly source: string;
   readonly reader: boolean;
   private readonly db: PgDatabase;
@@ -117,19 +113,11 @@ export class PgStatement {
   }
 }
 
-type TransactionFn<A extends unknown[], T> = ((...args: A) => T) & {
-  immediate(...args: A): T;
-  deferred(...args: A): T;
-  exclusive(...args: A): T;
-};
-
-export class PgDatabase {
+export class PgDatabase implements EngineDb {
   readonly conn: SyncPg;
   readonly dialect: Dialect = postgresDialect;
   readonly name: string;
   readonly readonly: boolean;
-  /** Never an in-memory SQLite database (PGlite's memory is its own). */
-  readonly memory = false;
   /** The savepoint that opened the current transaction (see exec). */
   private outerSavepoint: string | undefined;
   private readonly onBegin: ((conn: SyncPg) => void) | undefined;
@@ -220,7 +208,7 @@ export class PgDatabase {
   }
 
   /** better-sqlite3's transaction(): a function running `fn` in a transaction (a savepoint when nested). */
-  transaction<A extends unknown[], T>(fn: (...args: A) => T): TransactionFn<A, T> {
+  transaction<A extends unknown[], T>(fn: (...args: A) => T): EngineTransaction<A, T> {
     const run = (...args: A): T => {
       const outer = !this.conn.inTransaction;
       return this.conn.transaction(() => {
@@ -228,7 +216,7 @@ export class PgDatabase {
         return fn(...args);
       });
     };
-    return Object.assign(run, { immediate: run, deferred: run, exclusive: run });
+    return Object.assign(run, { immediate: run, deferred: run });
   }
 
   /** Partitions other sessions changed since the last call (null: none; `all`: too many to
@@ -272,12 +260,13 @@ export class PgDatabase {
     END $$`);
   }
 
-  function(name: string): this {
-    throw new StatelensError('NOT_SUPPORTED', `PostgreSQL stores cannot register the SQL function ${name}`, { construct: 'function' });
-  }
-
   close(): this {
     this.conn.close();
     return this;
   }
+}
+
+/** The PostgreSQL connection behind `db`, or undefined on SQLite. */
+export function postgresOf(db: EngineDb): PgDatabase | undefined {
+  return db instanceof PgDatabase ? db : undefined;
 }

@@ -2,6 +2,7 @@
 // the async client; each call posts a request, blocks on Atomics.wait over a shared flag and takes
 // the reply with receiveMessageOnPort. The wait wakes in slices to notice a worker that died, so a
 // crash or a lost server surfaces as a typed StatelensError, never a hang.
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
@@ -59,6 +60,26 @@ function moduleUrl(name: string): string {
   }
 }
 
+/** URL parameters naming files the driver reads as it connects (TLS authority, client certificate). */
+const TLS_FILE_PARAMS = ['sslrootcert', 'sslcert', 'sslkey'] as const;
+
+/** Refuses a server URL whose TLS files cannot be read, naming the parameter, before any worker
+ * starts: the driver would otherwise fail with a bare file-system error. */
+function checkTlsFiles(target: PgTarget): void {
+  if (target.kind !== 'server') return;
+  const params = new URL(target.url).searchParams;
+  for (const name of TLS_FILE_PARAMS) {
+    const file = params.get(name);
+    if (file === null) continue;
+    try {
+      fs.accessSync(file, fs.constants.R_OK);
+    } catch (e) {
+      const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'there is no such file' : (e as Error).message;
+      throw new StatelensError('INVALID_INPUT', `${name}=${file} in ${describeTarget(target)} cannot be read: ${why}`, { parameter: name });
+    }
+  }
+}
+
 /** Quotes an identifier for SQL (a schema name in search_path, say). */
 export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
@@ -112,6 +133,7 @@ export class SyncPg {
 
   /** Connects (or starts PGlite) and returns once the connection is usable; throws a typed error otherwise. */
   static open(target: PgTarget, options: SyncPgOptions = {}): SyncPg {
+    checkTlsFiles(target);
     const conn = new SyncPg(target, options);
     try {
       // Starting PGlite (a WebAssembly PostgreSQL) takes seconds on a loaded machine.

@@ -36,9 +36,11 @@ export function parsePgTarget(value: string): PgTarget {
   throw new StatelensError('INVALID_INPUT', `${value} is not a PostgreSQL URL (postgres://user@host:5432/db)`);
 }
 
-/** The URL with any password replaced, for messages and logs. */
+/** The URL with any password replaced, for messages and logs: the one in the user information
+ * (up to its last `@`, as URL parsers read it, so an unencoded `@` in it hides nothing) and a
+ * `password=` parameter, which the driver takes as well. */
 export function redactUrl(url: string): string {
-  return url.replace(/^([a-z]+:\/\/[^:/@]*):[^@/]*@/i, '$1:***@');
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/?#@]*):[^/?#]*@/i, '$1:***@').replace(/([?&]password=)[^&#]*/gi, '$1***');
 }
 
 /** A short name for the target in messages (never the password). */
