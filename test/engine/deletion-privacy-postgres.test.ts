@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it, type TestContext } from 'vitest';
 import { sleep, type ScriptChild } from '../../electron/bench/child-process';
+import type { DeletionResult } from '../../shared/deletion';
 import { migratePg } from '../../electron/engine/db/pg/schema';
 import { SyncPg } from '../../electron/engine/db/pg/sync-client';
 import { Store } from '../../electron/engine/store';
@@ -59,6 +60,8 @@ function filesHolding(conn: SyncPg, schema: string, marker: string): string[] {
   return relationFiles(conn, schema).filter((f) => fs.readFileSync(f).includes(needle));
 }
 
+/** Deletes tried while other clients of the shared server hold the horizon, before skipping. */
+const ATTEMPTS = 4;
 /** How long a test waits for transactions other clients of the shared server already have open. */
 const QUIET_MS = 90_000;
 
@@ -98,38 +101,52 @@ describe.skipIf(!SERVER_URL)('privacy-grade deletion on a PostgreSQL server', ()
       migratePg(admin);
       const schema = 'statelens';
       const unique = `${process.pid}${Date.now().toString(36)}`;
-      const forgotten = `zqforgotten${unique}`;
       const lingering = `zqlingering${unique}`;
       const kept = `zqkept${unique}`;
 
       const store = Store.openPostgres(scratch.target);
       try {
         const p = store.scope(USER, { create: true });
-        const secret = p.writeFact({ key: `diagnosis_${forgotten}`, value: `the diagnosis is ${forgotten}`, label: `label_${forgotten}` }).factId;
-        p.writeFact({ key: 'plan', value: `a plan resting on it ${kept}`, dependsOn: [secret] });
         const bypassed = p.writeFact({ key: 'note', value: `a note saying ${lingering}` }).factId;
-
-        // The scan can fail: it finds live text, in the table and in its key index.
-        expect(filesHolding(admin, schema, forgotten).length).toBeGreaterThan(1);
         // A plain DELETE, and a plain VACUUM after it, leave the row's bytes in the files.
         admin.query('DELETE FROM statelens.facts WHERE id = $1', [bypassed]);
         admin.exec('VACUUM statelens.facts');
         expect(filesHolding(admin, schema, lingering)).not.toEqual([]);
 
-        // Another client's write transaction in another database, open when the delete commits
-        // and ending a second later, within the scrub's wait.
-        await awaitQuietServer(admin, ctx);
-        const holder = await holdTransaction(1000);
-        let result;
-        try {
-          result = p.deleteFacts({ ids: [secret] }, { actor: 'dana', reason: 'asked to forget' });
-          await holder.child.waitFor((m) => m.type === 'released');
-        } finally {
-          holder.child.killHard();
+        // Another test run or benchmark on the shared server may open a long transaction just as
+        // the delete commits, and then the scrub rightly reports incomplete: try again, a few times.
+        const forgotten: string[] = [];
+        let result: DeletionResult | undefined;
+        for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+          const marker = `zqforgotten${attempt}x${unique}`;
+          forgotten.push(marker);
+          const secret = p.writeFact({ key: `diagnosis_${marker}`, value: `the diagnosis is ${marker}`, label: `label_${marker}` }).factId;
+          p.writeFact({ key: `plan${attempt}`, value: `a plan resting on it ${kept}`, dependsOn: [secret] });
+          // The scan can fail: it finds live text, in the table and in its key index.
+          expect(filesHolding(admin, schema, marker).length).toBeGreaterThan(1);
+
+          // Another client's write transaction in another database, open when the delete commits
+          // and ending a second later, within the scrub's wait.
+          await awaitQuietServer(admin, ctx);
+          const holder = await holdTransaction(1000);
+          try {
+            result = p.deleteFacts({ ids: [secret] }, { actor: 'dana', reason: 'asked to forget' });
+            await holder.child.waitFor((m) => m.type === 'released');
+          } finally {
+            holder.child.killHard();
+          }
+          expect(result.deleted).toBe(1);
+          // The scrub waited for it: whatever held the rows, it was not this transaction.
+          expect(result.scrub?.detail).not.toContain(`session pid ${holder.pid} on`);
+          if (result.scrub?.complete) break;
+          console.log(`attempt ${attempt}: another client held the horizon: ${result.scrub?.detail}`);
         }
-        expect(result.deleted).toBe(1);
-        expect(result.scrub).toMatchObject({ complete: true, remedy: 'vacuum', rebuilt: ['facts', 'fact_edges', 'audit_log'] });
-        expect(filesHolding(admin, schema, forgotten)).toEqual([]);
+        if (!result?.scrub?.complete) {
+          console.log(`skipped: other clients of the server held the horizon through ${ATTEMPTS} deletes`);
+          ctx.skip();
+        }
+        expect(result?.scrub).toMatchObject({ complete: true, remedy: 'vacuum', rebuilt: ['facts', 'fact_edges', 'audit_log'] });
+        for (const marker of forgotten) expect(filesHolding(admin, schema, marker), marker).toEqual([]);
         // The scrub rewrote the whole tables: the bypassed row's leftovers went with them.
         expect(filesHolding(admin, schema, lingering)).toEqual([]);
         // What was not deleted is still there.
