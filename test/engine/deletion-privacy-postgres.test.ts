@@ -79,7 +79,9 @@ async function awaitQuietServer(conn: SyncPg, ctx: TestContext): Promise<void> {
     if (Date.now() >= until) break;
     await sleep(200);
   }
-  const held = conn.query<{ pid: number; datname: string }>('SELECT pid, datname FROM pg_stat_activity WHERE age(backend_xid) >= age($1::xid8::xid)', [start]).rows;
+  const held = conn.query<{ pid: number; datname: string }>('SELECT pid, datname FROM pg_stat_activity WHERE age(backend_xid) >= age($1::xid8::xid)', [
+    start,
+  ]).rows;
   const reason = `skipped: other clients of the server kept transactions open for ${QUIET_MS / 1000} s (${held.map((h) => `pid ${h.pid} on ${h.datname}`).join(', ')})`;
   console.log(reason);
   ctx.skip();

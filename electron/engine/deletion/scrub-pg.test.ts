@@ -44,7 +44,7 @@ describe('the PostgreSQL scrub waits for the transaction horizon', () => {
     store = openStoreOf('pglite');
     const pg = pgOf(store);
     // A transaction id the server has not reached: the horizon cannot pass it however long one waits.
-    const ahead = pg.conn.query<{ x: string }>("SELECT (pg_snapshot_xmax(pg_current_snapshot())::text::bigint + 1000)::text AS x").rows[0]?.x ?? '';
+    const ahead = pg.conn.query<{ x: string }>('SELECT (pg_snapshot_xmax(pg_current_snapshot())::text::bigint + 1000)::text AS x').rows[0]?.x ?? '';
     const started = Date.now();
     const report = scrubPostgres(pg, ahead, 300);
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
@@ -63,7 +63,11 @@ describe('the PostgreSQL scrub waits for the transaction horizon', () => {
       ],
       3000,
     );
-    expect(detail).toContain('after 3 s (session pid 4242 on database "other", role bench, idle in transaction, in a transaction since 2026-01-02 03:04:05+00; ');
-    expect(detail).toContain('session pid 7 on database "app"; prepared transaction "tx1" on database "app", prepared 2026-01-02 03:04:05+00; replication slot "replica" (inactive))');
+    expect(detail).toContain(
+      'after 3 s (session pid 4242 on database "other", role bench, idle in transaction, in a transaction since 2026-01-02 03:04:05+00; ',
+    );
+    expect(detail).toContain(
+      'session pid 7 on database "app"; prepared transaction "tx1" on database "app", prepared 2026-01-02 03:04:05+00; replication slot "replica" (inactive))',
+    );
   });
 });
