@@ -12,11 +12,13 @@ import { sleep, type ScriptChild } from '../../electron/bench/child-process';
 import type { DeletionResult } from '../../shared/deletion';
 import { migratePg } from '../../electron/engine/db/pg/schema';
 import { SyncPg } from '../../electron/engine/db/pg/sync-client';
+import type { WritablePartition } from '../../electron/engine/context';
 import { Store } from '../../electron/engine/store';
 import { spawnFixture } from '../helpers/child';
 import { SERVER_SKIP_REASON, SERVER_URL, serverScratchDatabase } from '../helpers/pg';
 
 const USER = { kind: 'user', org: 'acme', user: 'u1' } as const;
+const SCHEMA = 'statelens';
 
 if (!SERVER_URL) console.log(`${SERVER_SKIP_REASON} (the byte scan of the server's relation files needs one)`);
 const scratches: Array<ReturnType<typeof serverScratchDatabase>> = [];
@@ -95,116 +97,106 @@ async function holdTransaction(holdMs: number): Promise<{ child: ScriptChild; pi
   return { child, pid: Number(held.pid), database: new URL(other.url).pathname.slice(1) };
 }
 
+/** A migrated scratch database with a store on it: `fn` gets an admin connection, a partition
+ * and a marker suffix unique to the run. */
+async function withServerStore(label: string, fn: (admin: SyncPg, p: WritablePartition, unique: string) => Promise<void>): Promise<void> {
+  const scratch = scratchDatabase(label);
+  const admin = SyncPg.open(scratch.target);
+  try {
+    migratePg(admin);
+    const store = Store.openPostgres(scratch.target);
+    try {
+      await fn(admin, store.scope(USER, { create: true }), `${process.pid}${Date.now().toString(36)}`);
+    } finally {
+      store.close();
+    }
+  } finally {
+    admin.close();
+  }
+}
+
 describe.skipIf(!SERVER_URL)('privacy-grade deletion on a PostgreSQL server', () => {
   it('leaves no byte of a deleted fact in any table or index file of the schema, waiting for a transaction open elsewhere', async (ctx) => {
-    const scratch = scratchDatabase('privacy');
-    const admin = SyncPg.open(scratch.target);
-    try {
-      migratePg(admin);
-      const schema = 'statelens';
-      const unique = `${process.pid}${Date.now().toString(36)}`;
+    await withServerStore('privacy', async (admin, p, unique) => {
       const lingering = `zqlingering${unique}`;
       const kept = `zqkept${unique}`;
+      const bypassed = p.writeFact({ key: 'note', value: `a note saying ${lingering}` }).factId;
+      // A plain DELETE, and a plain VACUUM after it, leave the row's bytes in the files.
+      admin.query('DELETE FROM statelens.facts WHERE id = $1', [bypassed]);
+      admin.exec('VACUUM statelens.facts');
+      expect(filesHolding(admin, SCHEMA, lingering)).not.toEqual([]);
 
-      const store = Store.openPostgres(scratch.target);
-      try {
-        const p = store.scope(USER, { create: true });
-        const bypassed = p.writeFact({ key: 'note', value: `a note saying ${lingering}` }).factId;
-        // A plain DELETE, and a plain VACUUM after it, leave the row's bytes in the files.
-        admin.query('DELETE FROM statelens.facts WHERE id = $1', [bypassed]);
-        admin.exec('VACUUM statelens.facts');
-        expect(filesHolding(admin, schema, lingering)).not.toEqual([]);
+      // Another test run or benchmark on the shared server may open a long transaction just as
+      // the delete commits, and then the scrub rightly reports incomplete: try again, a few times.
+      const forgotten: string[] = [];
+      let result: DeletionResult | undefined;
+      for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+        const marker = `zqforgotten${attempt}x${unique}`;
+        forgotten.push(marker);
+        const secret = p.writeFact({ key: `diagnosis_${marker}`, value: `the diagnosis is ${marker}`, label: `label_${marker}` }).factId;
+        p.writeFact({ key: `plan${attempt}`, value: `a plan resting on it ${kept}`, dependsOn: [secret] });
+        // The scan can fail: it finds live text, in the table and in its key index.
+        expect(filesHolding(admin, SCHEMA, marker).length).toBeGreaterThan(1);
 
-        // Another test run or benchmark on the shared server may open a long transaction just as
-        // the delete commits, and then the scrub rightly reports incomplete: try again, a few times.
-        const forgotten: string[] = [];
-        let result: DeletionResult | undefined;
-        for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-          const marker = `zqforgotten${attempt}x${unique}`;
-          forgotten.push(marker);
-          const secret = p.writeFact({ key: `diagnosis_${marker}`, value: `the diagnosis is ${marker}`, label: `label_${marker}` }).factId;
-          p.writeFact({ key: `plan${attempt}`, value: `a plan resting on it ${kept}`, dependsOn: [secret] });
-          // The scan can fail: it finds live text, in the table and in its key index.
-          expect(filesHolding(admin, schema, marker).length).toBeGreaterThan(1);
-
-          // Another client's write transaction in another database, open when the delete commits
-          // and ending a second later, within the scrub's wait.
-          await awaitQuietServer(admin, ctx);
-          const holder = await holdTransaction(1000);
-          try {
-            result = p.deleteFacts({ ids: [secret] }, { actor: 'dana', reason: 'asked to forget' });
-            await holder.child.waitFor((m) => m.type === 'released');
-          } finally {
-            holder.child.killHard();
-          }
-          expect(result.deleted).toBe(1);
-          // The scrub waited for it: whatever held the rows, it was not this transaction.
-          expect(result.scrub?.detail).not.toContain(`session pid ${holder.pid} on`);
-          if (result.scrub?.complete) break;
-          console.log(`attempt ${attempt}: another client held the horizon: ${result.scrub?.detail}`);
+        // Another client's write transaction in another database, open when the delete commits
+        // and ending a second later, within the scrub's wait.
+        await awaitQuietServer(admin, ctx);
+        const holder = await holdTransaction(1000);
+        try {
+          result = p.deleteFacts({ ids: [secret] }, { actor: 'dana', reason: 'asked to forget' });
+          await holder.child.waitFor((m) => m.type === 'released');
+        } finally {
+          holder.child.killHard();
         }
-        if (!result?.scrub?.complete) {
-          console.log(`skipped: other clients of the server held the horizon through ${ATTEMPTS} deletes`);
-          ctx.skip();
-        }
-        expect(result?.scrub).toMatchObject({ complete: true, remedy: 'vacuum', rebuilt: ['facts', 'fact_edges', 'audit_log'] });
-        for (const marker of forgotten) expect(filesHolding(admin, schema, marker), marker).toEqual([]);
-        // The scrub rewrote the whole tables: the bypassed row's leftovers went with them.
-        expect(filesHolding(admin, schema, lingering)).toEqual([]);
-        // What was not deleted is still there.
-        expect(filesHolding(admin, schema, kept).length).toBeGreaterThan(0);
-      } finally {
-        store.close();
+        expect(result.deleted).toBe(1);
+        // The scrub waited for it: whatever held the rows, it was not this transaction.
+        expect(result.scrub?.detail).not.toContain(`session pid ${holder.pid} on`);
+        if (result.scrub?.complete) break;
+        console.log(`attempt ${attempt}: another client held the horizon: ${result.scrub?.detail}`);
       }
-    } finally {
-      admin.close();
-    }
+      if (!result?.scrub?.complete) {
+        console.log(`skipped: other clients of the server held the horizon through ${ATTEMPTS} deletes`);
+        ctx.skip();
+      }
+      expect(result?.scrub).toMatchObject({ complete: true, remedy: 'vacuum', rebuilt: ['facts', 'fact_edges', 'audit_log'] });
+      for (const marker of forgotten) expect(filesHolding(admin, SCHEMA, marker), marker).toEqual([]);
+      // The scrub rewrote the whole tables: the bypassed row's leftovers went with them.
+      expect(filesHolding(admin, SCHEMA, lingering)).toEqual([]);
+      // What was not deleted is still there.
+      expect(filesHolding(admin, SCHEMA, kept).length).toBeGreaterThan(0);
+    });
   }, 240_000);
 
   it('reports the scrub incomplete, naming the open transaction that holds the rows, and the next delete completes it', async (ctx) => {
-    const scratch = scratchDatabase('privacyheld');
-    const admin = SyncPg.open(scratch.target);
-    try {
-      migratePg(admin);
-      const schema = 'statelens';
-      const unique = `${process.pid}${Date.now().toString(36)}`;
+    await withServerStore('privacyheld', async (admin, p, unique) => {
       const forgotten = `zqheldforgotten${unique}`;
       const later = `zqheldlater${unique}`;
       const kept = `zqheldkept${unique}`;
-      const store = Store.openPostgres(scratch.target);
+      const secret = p.writeFact({ key: 'diagnosis', value: `the diagnosis is ${forgotten}` }).factId;
+      const second = p.writeFact({ key: 'address', value: `the address is ${later}` }).factId;
+      p.writeFact({ key: 'plan', value: `a plan ${kept}` });
+
+      // No wait for a quiet server here: another client's transaction only adds to the names.
+      const holder = await holdTransaction(600_000);
       try {
-        const p = store.scope(USER, { create: true });
-        const secret = p.writeFact({ key: 'diagnosis', value: `the diagnosis is ${forgotten}` }).factId;
-        const second = p.writeFact({ key: 'address', value: `the address is ${later}` }).factId;
-        p.writeFact({ key: 'plan', value: `a plan ${kept}` });
-
-        // No wait for a quiet server here: another client's transaction only adds to the names.
-        const holder = await holdTransaction(600_000);
-        let held;
-        try {
-          held = p.deleteFacts({ ids: [secret] }, { actor: 'dana' });
-          expect(held.scrub).toMatchObject({ complete: false, remedy: 'vacuum' });
-          expect(held.scrub?.detail).toContain(`session pid ${holder.pid} on database "${holder.database}"`);
-          expect(held.scrub?.detail).toContain('the next delete runs one');
-          // The report is true: VACUUM (FULL) copied the row the open transaction could read.
-          expect(filesHolding(admin, schema, forgotten)).not.toEqual([]);
-        } finally {
-          // Our own child: ending it ends its transaction (the server rolls it back).
-          holder.child.killHard();
-        }
-        await holder.child.exited;
-        await awaitQuietServer(admin, ctx);
-
-        const next = p.deleteFacts({ ids: [second] }, { actor: 'dana' });
-        expect(next.scrub).toMatchObject({ complete: true, remedy: 'vacuum' });
-        expect(filesHolding(admin, schema, forgotten)).toEqual([]);
-        expect(filesHolding(admin, schema, later)).toEqual([]);
-        expect(filesHolding(admin, schema, kept).length).toBeGreaterThan(0);
+        const held = p.deleteFacts({ ids: [secret] }, { actor: 'dana' });
+        expect(held.scrub).toMatchObject({ complete: false, remedy: 'vacuum' });
+        expect(held.scrub?.detail).toContain(`session pid ${holder.pid} on database "${holder.database}"`);
+        expect(held.scrub?.detail).toContain('the next delete runs one');
+        // The report is true: VACUUM (FULL) copied the row the open transaction could read.
+        expect(filesHolding(admin, SCHEMA, forgotten)).not.toEqual([]);
       } finally {
-        store.close();
+        // Our own child: ending it ends its transaction (the server rolls it back).
+        holder.child.killHard();
       }
-    } finally {
-      admin.close();
-    }
+      await holder.child.exited;
+      await awaitQuietServer(admin, ctx);
+
+      const next = p.deleteFacts({ ids: [second] }, { actor: 'dana' });
+      expect(next.scrub).toMatchObject({ complete: true, remedy: 'vacuum' });
+      expect(filesHolding(admin, SCHEMA, forgotten)).toEqual([]);
+      expect(filesHolding(admin, SCHEMA, later)).toEqual([]);
+      expect(filesHolding(admin, SCHEMA, kept).length).toBeGreaterThan(0);
+    });
   }, 240_000);
 });

@@ -110,6 +110,13 @@ export function heldDetail(holders: readonly HorizonHolder[], waitMs: number): s
 export function scrubPostgres(db: PgDatabase, xid: string, waitMs = SCRUB_WAIT_MS): ScrubReport {
   const conn = db.conn;
   const base = { checkpoint: { busy: false, walFrames: 0, checkpointedFrames: 0 }, remnantsFound: 0, remnantsAfter: 0 };
+  const failed = (why: string, e: unknown): ScrubReport => ({
+    ...base,
+    remedy: 'none',
+    rebuilt: [],
+    complete: false,
+    detail: `${why}: ${e instanceof Error ? e.message : String(e)}`,
+  });
   let clear: boolean;
   let holders: HorizonHolder[] = [];
   try {
@@ -117,26 +124,14 @@ export function scrubPostgres(db: PgDatabase, xid: string, waitMs = SCRUB_WAIT_M
     // Read before the rewrite, so the report names what held the copies into the new files.
     if (!clear) holders = horizonHolders(conn, xid);
   } catch (e) {
-    return {
-      ...base,
-      remedy: 'none',
-      rebuilt: [],
-      complete: false,
-      detail: `Could not learn whether an open transaction still holds the deleted rows' old versions, so they were not rewritten: ${e instanceof Error ? e.message : String(e)}`,
-    };
+    return failed("Could not learn whether an open transaction still holds the deleted rows' old versions, so they were not rewritten", e);
   }
   try {
     // One statement, outside any transaction (VACUUM refuses to run in one). Also when held: it
     // still removes every other dead version, and the earlier ones of these rows.
     conn.exec(`VACUUM (FULL) ${PG_SCRUBBED_TABLES.map(quoteIdent).join(', ')}`);
   } catch (e) {
-    return {
-      ...base,
-      remedy: 'none',
-      rebuilt: [],
-      complete: false,
-      detail: `The deleted rows' old versions stay in the table files until VACUUM (FULL) rewrites them, and it failed (it needs the tables' owner): ${e instanceof Error ? e.message : String(e)}`,
-    };
+    return failed("The deleted rows' old versions stay in the table files until VACUUM (FULL) rewrites them, and it failed (it needs the tables' owner)", e);
   }
   return {
     ...base,
