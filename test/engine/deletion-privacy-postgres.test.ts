@@ -7,15 +7,15 @@
 // scrub waits for it, and when it does not end, says so, and the next delete's scrub completes.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it, type TestContext } from 'vitest';
-import { sleep, type ScriptChild } from '../../electron/bench/child-process';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ScriptChild } from '../../electron/bench/child-process';
 import type { DeletionResult } from '../../shared/deletion';
 import { migratePg } from '../../electron/engine/db/pg/schema';
 import { SyncPg } from '../../electron/engine/db/pg/sync-client';
-import type { WritablePartition } from '../../electron/engine/context';
+import type { PartitionHandle } from '../../electron/engine/partition-handle';
 import { Store } from '../../electron/engine/store';
 import { spawnFixture } from '../helpers/child';
-import { SERVER_SKIP_REASON, SERVER_URL, serverScratchDatabase } from '../helpers/pg';
+import { awaitQuietServer, SERVER_SKIP_REASON, SERVER_URL, serverScratchDatabase } from '../helpers/pg';
 
 const USER = { kind: 'user', org: 'acme', user: 'u1' } as const;
 const SCHEMA = 'statelens';
@@ -64,31 +64,6 @@ function filesHolding(conn: SyncPg, schema: string, marker: string): string[] {
 
 /** Deletes tried while other clients of the shared server hold the horizon, before skipping. */
 const ATTEMPTS = 4;
-/** How long a test waits for transactions other clients of the shared server already have open. */
-const QUIET_MS = 90_000;
-
-/**
- * Waits until every transaction open on the server when called has ended, so that one another
- * client (another test run, a benchmark) happens to hold does not decide the outcome. Skips the
- * test, saying why, when one is still open after QUIET_MS.
- */
-async function awaitQuietServer(conn: SyncPg, ctx: TestContext): Promise<void> {
-  const start = conn.query<{ x: string }>('SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS x').rows[0]?.x;
-  const until = Date.now() + QUIET_MS;
-  for (;;) {
-    const quiet = conn.query<{ quiet: boolean }>('SELECT pg_snapshot_xmin(pg_current_snapshot()) >= $1::xid8 AS quiet', [start]).rows[0]?.quiet;
-    if (quiet) return;
-    if (Date.now() >= until) break;
-    await sleep(200);
-  }
-  const held = conn.query<{ pid: number; datname: string }>('SELECT pid, datname FROM pg_stat_activity WHERE age(backend_xid) >= age($1::xid8::xid)', [
-    start,
-  ]).rows;
-  const reason = `skipped: other clients of the server kept transactions open for ${QUIET_MS / 1000} s (${held.map((h) => `pid ${h.pid} on ${h.datname}`).join(', ')})`;
-  console.log(reason);
-  ctx.skip();
-}
-
 /** Another client holding a write transaction open in another database for `holdMs`. */
 async function holdTransaction(holdMs: number): Promise<{ child: ScriptChild; pid: number; database: string }> {
   const other = scratchDatabase('holder');
@@ -99,7 +74,7 @@ async function holdTransaction(holdMs: number): Promise<{ child: ScriptChild; pi
 
 /** A migrated scratch database with a store on it: `fn` gets an admin connection, a partition
  * and a marker suffix unique to the run. */
-async function withServerStore(label: string, fn: (admin: SyncPg, p: WritablePartition, unique: string) => Promise<void>): Promise<void> {
+async function withServerStore(label: string, fn: (admin: SyncPg, p: PartitionHandle, unique: string) => Promise<void>): Promise<void> {
   const scratch = scratchDatabase(label);
   const admin = SyncPg.open(scratch.target);
   try {
@@ -140,19 +115,21 @@ describe.skipIf(!SERVER_URL)('privacy-grade deletion on a PostgreSQL server', ()
 
         // Another client's write transaction in another database, open when the delete commits
         // and ending a second later, within the scrub's wait.
-        await awaitQuietServer(admin, ctx);
+        await awaitQuietServer(ctx, admin);
         const holder = await holdTransaction(1000);
+        let r: DeletionResult;
         try {
-          result = p.deleteFacts({ ids: [secret] }, { actor: 'dana', reason: 'asked to forget' });
+          r = p.deleteFacts({ ids: [secret] }, { actor: 'dana', reason: 'asked to forget' });
           await holder.child.waitFor((m) => m.type === 'released');
         } finally {
           holder.child.killHard();
         }
-        expect(result.deleted).toBe(1);
+        result = r;
+        expect(r.deleted).toBe(1);
         // The scrub waited for it: whatever held the rows, it was not this transaction.
-        expect(result.scrub?.detail).not.toContain(`session pid ${holder.pid} on`);
-        if (result.scrub?.complete) break;
-        console.log(`attempt ${attempt}: another client held the horizon: ${result.scrub?.detail}`);
+        expect(r.scrub?.detail).not.toContain(`session pid ${holder.pid} on`);
+        if (r.scrub?.complete) break;
+        console.log(`attempt ${attempt}: another client held the horizon: ${r.scrub?.detail}`);
       }
       if (!result?.scrub?.complete) {
         console.log(`skipped: other clients of the server held the horizon through ${ATTEMPTS} deletes`);
@@ -190,7 +167,7 @@ describe.skipIf(!SERVER_URL)('privacy-grade deletion on a PostgreSQL server', ()
         holder.child.killHard();
       }
       await holder.child.exited;
-      await awaitQuietServer(admin, ctx);
+      await awaitQuietServer(ctx, admin);
 
       const next = p.deleteFacts({ ids: [second] }, { actor: 'dana' });
       expect(next.scrub).toMatchObject({ complete: true, remedy: 'vacuum' });
