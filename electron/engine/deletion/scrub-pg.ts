@@ -30,8 +30,8 @@ export function currentTransactionId(conn: SyncPg): string {
 const OLDER = 'age(%s) >= age($1::xid8::xid)';
 const older = (column: string): string => OLDER.replace('%s', column);
 // A session's snapshot horizon (backend_xmin) matters to this database's tables only, except a
-// WAL sender's (a replica's feedback holds every database back).
-const SESSION_XMIN_HOLDS = `backend_xmin IS NOT NULL AND ${older('backend_xmin')} AND (datname = current_database() OR backend_type = 'walsender')`;
+// WAL sender's (a replica's feedback holds every database back). The server ignores autovacuum's.
+const SESSION_XMIN_HOLDS = `backend_xmin IS NOT NULL AND ${older('backend_xmin')} AND backend_type <> 'autovacuum worker' AND (datname = current_database() OR backend_type = 'walsender')`;
 
 /** True while something may still read row versions the delete `xid` removed. The running
  * transactions come from a snapshot (it covers every database and every role, even sessions
