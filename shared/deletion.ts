@@ -68,7 +68,9 @@ export type DeletionImpact = z.infer<typeof DeletionImpact>;
 
 /** What happened to the bytes after the transaction committed. */
 export const ScrubReport = z.strictObject({
-  /** PRAGMA wal_checkpoint(TRUNCATE): busy means a reader held the WAL and old frames remain. */
+  /** PRAGMA wal_checkpoint(TRUNCATE): busy means a reader held the WAL and old frames remain. On
+   * PostgreSQL (no frame counts) busy means a transaction older than the delete was still open,
+   * so the rewrite had to keep the deleted row versions. */
   checkpoint: z.strictObject({ busy: z.boolean(), walFrames: z.number().int(), checkpointedFrames: z.number().int() }),
   /** Leftover copies of deleted text found in the file's free space (b-tree page gaps, freelist pages). */
   remnantsFound: z.number().int().nonnegative(),
@@ -78,7 +80,8 @@ export const ScrubReport = z.strictObject({
   /** Indexes rebuilt (remedy 'rebuild'; 'facts_fts' is the full-text index). */
   rebuilt: z.array(z.string()),
   remnantsAfter: z.number().int().nonnegative(),
-  /** The text is gone from the file and the WAL: checkpoint completed and no remnant is left. */
+  /** The text is gone from the file and the WAL: checkpoint completed and no remnant is left (on
+   * PostgreSQL: from the table and index files; the server's own WAL is out of reach). */
   complete: z.boolean(),
   detail: z.string(),
 });

@@ -1,6 +1,8 @@
 // PostgreSQL for tests: PGlite (in process, always) and, when STATELENS_TEST_PG_URL is set, the
 // real server, where each test file works in a scratch database of its own, dropped afterwards
 // (extensions are per database, so nothing is left behind in the shared one).
+import type { TestContext } from 'vitest';
+import { sleep } from '../../electron/bench/child-process';
 import { migratePg } from '../../electron/engine/db/pg/schema';
 import { quoteIdent, SyncPg } from '../../electron/engine/db/pg/sync-client';
 import type { PgTarget } from '../../electron/engine/db/pg/target';
@@ -56,4 +58,39 @@ export function migratedServerDatabase(label: string): ReturnType<typeof serverS
     setup.close();
   }
   return scratch;
+}
+
+/** How long a test waits for transactions other clients of the shared server already have open. */
+const QUIET_MS = 90_000;
+
+/**
+ * Waits until every transaction open on the server when called has ended: while one is open
+ * (another test run's, a benchmark's) a delete's scrub rightly reports incomplete, so a test that
+ * expects a complete scrub waits for it first. Skips the test, saying why, when one is still open
+ * after QUIET_MS. Without `given` it opens a connection of its own.
+ */
+export async function awaitQuietServer(ctx: TestContext, given?: SyncPg): Promise<void> {
+  const conn = given ?? SyncPg.open(adminTarget());
+  try {
+    await waitQuiet(ctx, conn);
+  } finally {
+    if (!given) conn.close();
+  }
+}
+
+async function waitQuiet(ctx: TestContext, conn: SyncPg): Promise<void> {
+  const start = conn.query<{ x: string }>('SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS x').rows[0]?.x;
+  const until = Date.now() + QUIET_MS;
+  for (;;) {
+    const quiet = conn.query<{ quiet: boolean }>('SELECT pg_snapshot_xmin(pg_current_snapshot()) >= $1::xid8 AS quiet', [start]).rows[0]?.quiet;
+    if (quiet) return;
+    if (Date.now() >= until) break;
+    await sleep(200);
+  }
+  const held = conn.query<{ pid: number; datname: string }>('SELECT pid, datname FROM pg_stat_activity WHERE age(backend_xid) >= age($1::xid8::xid)', [
+    start,
+  ]).rows;
+  const reason = `skipped: other clients of the server kept transactions open for ${QUIET_MS / 1000} s (${held.map((h) => `pid ${h.pid} on ${h.datname}`).join(', ')})`;
+  console.log(reason);
+  ctx.skip();
 }

@@ -22,7 +22,7 @@ import { redactDeletedRefs } from './redact';
 import { parseInput } from '../query/validate';
 import { enforceReferences, withoutForeignKeyEnforcement } from './references';
 import { needlesFor, scrubDeletedText, type DeletedText } from './scrub';
-import { scrubPostgres } from './scrub-pg';
+import { currentTransactionId, scrubPostgres } from './scrub-pg';
 import {
   ALL_SELECTED_IDS,
   DELETED_TEXTS,
@@ -85,6 +85,9 @@ function parseMeta(options: DeleteOptions): DeletionMeta {
 interface Applied {
   readonly result: Omit<DeletionResult, 'scrub'>;
   readonly texts: DeletedText[];
+  /** On PostgreSQL, the delete transaction's id: the scrub waits until no transaction older
+   * than it is left, as only then can VACUUM (FULL) leave the deleted row versions behind. */
+  readonly xid: string | null;
 }
 
 function apply(ctx: PartitionContext, selection: DeletionSelection, meta: DeletionMeta, onProgress?: DeleteOptions['onProgress']): Applied {
@@ -100,7 +103,7 @@ function apply(ctx: PartitionContext, selection: DeletionSelection, meta: Deleti
   const empty = { partitionId, deleted: 0, deletedIds: [], flagged: 0, flaggedIds: [], relinked: 0, cleared: 0, proposalsAffected: 0, auditId: null };
   if (stats.toDelete === 0) {
     clearPlan(db);
-    return { result: empty, texts: [] };
+    return { result: empty, texts: [], xid: null };
   }
   const total = stats.toDelete;
   const texts = stmt<[], DeletedText>(db, DELETED_TEXTS).all();
@@ -160,7 +163,9 @@ function apply(ctx: PartitionContext, selection: DeletionSelection, meta: Deleti
     },
   });
   clearPlan(db);
+  const pg = postgresOf(db);
   return {
+    xid: pg ? currentTransactionId(pg.conn) : null,
     result: {
       partitionId,
       deleted: total,
@@ -195,7 +200,7 @@ export function deleteFacts(partition: WritablePartition, selection: DeletionSel
   after('scrub');
   const pg = postgresOf(ctx.db);
   let scrub: ScrubReport;
-  if (pg) scrub = scrubPostgres(pg);
+  if (pg && applied.xid) scrub = scrubPostgres(pg, applied.xid);
   else {
     const file = sqliteOf(ctx.db, 'Scrubbing deleted text from the file');
     scrub = scrubDeletedText(file, partition.path, needlesFor(file, applied.texts));
