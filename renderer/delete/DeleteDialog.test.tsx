@@ -1,9 +1,9 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DeletionImpact } from '../../shared/deletion';
+import type { DeletionImpact, ScrubReport } from '../../shared/deletion';
 import { assembly } from '../test-utils/fixtures';
 import { mountInspector, mountWithProviders } from '../test-utils/harness';
-import { ContextImpactView, ImpactSummary } from './DeleteDialog';
+import { ContextImpactView, ImpactSummary, ScrubNote } from './DeleteDialog';
 
 afterEach(cleanup);
 
@@ -76,6 +76,32 @@ describe('delete impact', () => {
     );
     expect(screen.getByTestId('context-removed-count').textContent).toBe('1');
     expect(screen.getByRole('region', { name: 'Would enter the context' }).textContent).toContain('old_note');
+  });
+});
+
+describe('after the delete: what the scrub reached', () => {
+  const base: ScrubReport = {
+    checkpoint: { busy: false, walFrames: 0, checkpointedFrames: 0 },
+    remnantsFound: 0,
+    remnantsAfter: 0,
+    remedy: 'zero',
+    rebuilt: [],
+    complete: true,
+    detail: 'file detail',
+  };
+  const note = (scrub: ScrubReport) => {
+    cleanup();
+    render(<ScrubNote scrub={scrub} />);
+    return screen.getByTestId('scrub-note').textContent;
+  };
+
+  it("claims the file and its log only for a file's complete scrub; a server's says what it reached; an incomplete one says what lingers", () => {
+    expect(note(base)).toBe('The deleted text is gone from the database file and its write-ahead log.');
+    const server = { ...base, remedy: 'vacuum', detail: "VACUUM (FULL) rewrote facts; the server's WAL keeps it until recycled." } as const;
+    expect(note(server)).toBe(server.detail);
+    expect(note({ ...server, complete: false, detail: 'a transaction older than the delete is still open' })).toBe(
+      'The text may linger: a transaction older than the delete is still open',
+    );
   });
 });
 

@@ -6,7 +6,7 @@ import { useMemo, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { DEFAULT_BUDGET } from '../../shared/assembly';
 import { AssemblyStrategy, type ChannelInput, type ChannelOutput, type ContextChange } from '../../shared/contract';
-import { IMPACT_VALUE_SNIPPET, type DeletionImpact, type SelectionEcho } from '../../shared/deletion';
+import { IMPACT_VALUE_SNIPPET, type DeletionImpact, type ScrubReport, type SelectionEcho } from '../../shared/deletion';
 import type { DeletionSelectionInput } from '../../shared/query';
 import type { DeleteRequest } from '../app/state';
 import { newOperationId, useMutation, useProgress, useQuery } from '../api/hooks';
@@ -286,13 +286,7 @@ export function DeleteDialog({
             {plural(phase.result.relinked, 'chain pointer')} relinked
             {phase.result.cleared > 0 ? ` (${formatNumber(phase.result.cleared)} cleared)` : ''}.
           </p>
-          {phase.result.scrub ? (
-            <p className={phase.result.scrub.complete ? 'muted' : ''}>
-              {phase.result.scrub.complete
-                ? 'The deleted text is gone from the database file and its write-ahead log.'
-                : `The text may linger in the file: ${phase.result.scrub.detail}`}
-            </p>
-          ) : null}
+          {phase.result.scrub ? <ScrubNote scrub={phase.result.scrub} /> : null}
           <p className="muted">
             Recorded in the audit log{phase.result.auditId !== null ? ` (entry ${phase.result.auditId})` : ''}. Open views have refreshed.
           </p>
@@ -369,5 +363,17 @@ export function DeleteDialog({
         </>
       )}
     </Dialog>
+  );
+}
+
+/** What the scrub after a delete reached: a file's scrub is complete or says what lingers; a
+ * server's report says itself what it reached (table and index files) and what it cannot (WAL,
+ * archives, backups). */
+export function ScrubNote({ scrub }: { scrub: ScrubReport }) {
+  if (!scrub.complete) return <p data-testid="scrub-note">The text may linger: {scrub.detail}</p>;
+  return (
+    <p className="muted" data-testid="scrub-note">
+      {scrub.remedy === 'vacuum' ? scrub.detail : 'The deleted text is gone from the database file and its write-ahead log.'}
+    </p>
   );
 }
