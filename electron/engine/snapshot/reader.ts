@@ -6,7 +6,6 @@ import { dialectOf } from '../db/dialect';
 import { mapSqliteError, openReadOnlyConnection, type Sqlite } from '../db/open';
 import type { PgDatabase } from '../db/pg/database';
 import type { Store } from '../store';
-import { SELECTION_TABLE_SQL } from './selection';
 
 export interface ReaderOptions {
   /** Path of a better-sqlite3 addon built for another ABI (the Electron app passes its own). */
@@ -29,8 +28,6 @@ export function openStoreSnapshotReader(store: Store, options: ReaderOptions = {
   const sibling = own.openSibling();
   const db = (sibling ?? own) as unknown as Sqlite;
   try {
-    // A filtered export fills this table; a read-only transaction could not create it.
-    db.exec(SELECTION_TABLE_SQL);
     db.exec('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     db.prepare('SELECT count(*) FROM partitions').pluck().get();
   } catch (e) {

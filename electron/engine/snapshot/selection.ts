@@ -20,10 +20,6 @@ export interface ExportSelection {
   has(id: string): boolean;
 }
 
-/** The selection's table. PostgreSQL refuses to create a table inside the export's read-only
- * transaction (filling a temporary one is allowed), so its reader creates it beforehand. */
-export const SELECTION_TABLE_SQL = 'CREATE TEMP TABLE IF NOT EXISTS export_selection (rid INTEGER PRIMARY KEY)';
-
 /** SQL restricting `facts f` to the selection. */
 export const SELECTED_SQL = 'f.rid IN (SELECT rid FROM temp.export_selection)';
 
@@ -31,7 +27,7 @@ export const SELECTED_SQL = 'f.rid IN (SELECT rid FROM temp.export_selection)';
  * transaction: the selection and every record read later see the same snapshot). */
 export function selectFacts(db: Sqlite, partitionId: number | null, filterInput: FactFilterInput): ExportSelection {
   const filter = parseInput(FactFilter, filterInput, 'filter', { root: '(filter)' });
-  if (dialectOf(db).name === 'sqlite') db.exec(SELECTION_TABLE_SQL);
+  db.exec('CREATE TEMP TABLE IF NOT EXISTS export_selection (rid INTEGER PRIMARY KEY)');
   db.exec('DELETE FROM temp.export_selection');
   const partitions = db.prepare('SELECT id FROM partitions WHERE @p IS NULL OR id = @p ORDER BY id').pluck().all({ p: partitionId }) as number[];
   for (const id of partitions) {
