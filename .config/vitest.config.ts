@@ -30,6 +30,8 @@ if (typeof (Object as { groupBy?: unknown }).groupBy !== 'function') {
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The end-to-end suite's second pass, on server databases (test/e2e/helpers/store.ts). */
+const SERVER_PASS = process.env.STATELENS_E2E_STORE === 'server';
 
 export default defineConfig({
   root,
@@ -81,8 +83,10 @@ export default defineConfig({
           name: 'e2e',
           environment: 'node',
           include: ['test/e2e/**/*.test.ts'],
-          testTimeout: 300_000,
-          hookTimeout: 300_000,
+          // The server pass first copies each prepared database into the server, record by record
+          // through the engine's import: minutes for the largest on a busy machine.
+          testTimeout: SERVER_PASS ? 900_000 : 300_000,
+          hookTimeout: SERVER_PASS ? 900_000 : 300_000,
           fileParallelism: false,
         },
       },

@@ -205,6 +205,26 @@ describe('links and the connection, told truthfully', () => {
     expect(window.location.hash).toBe(`#/memories/${pid}`);
   });
 
+  it('an address the browser moved to is followed even when the state changes before its hashchange arrives', async () => {
+    const m = await mountInspector();
+    const grid = await gridReady();
+    const pid = m.backend.seeded.mainPartition;
+    const factId = m.backend.seeded.homeCityHead;
+    await waitFor(() => expect(window.location.hash).toBe(`#/memories/${pid}`));
+    await act(async () => {
+      // The browser has moved to the fact's address (a followed link), and before its hashchange
+      // is delivered the state changes (a row ticked): the address must win, not the state.
+      window.history.pushState(null, '', `#/memories/${pid}/${factId}`);
+      fireEvent.click(grid.querySelector('[role="row"][data-fact-id] input[type="checkbox"]') as HTMLElement);
+    });
+    await act(async () => {
+      window.dispatchEvent(new HashChangeEvent('hashchange'));
+    });
+    expect(await screen.findByRole('tab', { name: 'Chain' })).toBeTruthy();
+    expect(window.location.hash).toBe(`#/memories/${pid}/${factId}`);
+    expect(screen.getByTestId('selection-count').textContent).toBe('1 selected');
+  });
+
   it('the footer says live only while the change stream is connected', async () => {
     const backend = await startSeeded();
     let state: ConnectionState = 'live';

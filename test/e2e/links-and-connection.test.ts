@@ -48,10 +48,11 @@ describe.skipIf(missing !== undefined)('bad links and a server that goes away', 
   afterEach(onFailure(() => page, 'links-'));
 
   afterAll(async () => {
-    await ui?.close();
+    // The second server first: closing the first drops a server copy of the database.
     await second?.server.close();
     await second?.services.close();
     second?.downloads.dispose();
+    await ui?.close();
     db?.remove();
   });
 
@@ -106,11 +107,11 @@ describe.skipIf(missing !== undefined)('bad links and a server that goes away', 
     await screenshot(page, 'connection-offline');
 
     // Meanwhile another process writes; then a server for the same session comes back.
-    externalWrite(db.file, { key: 'written_offline', value: 'written while the server was down', ts: '2032-01-01T00:00:00.000Z' });
+    externalWrite(served.store.db, { key: 'written_offline', value: 'written while the server was down', ts: '2032-01-01T00:00:00.000Z' });
     const engine = new EngineHost({ workerPath: path.join(repoRoot, 'electron', 'engine-host', 'worker-node.mjs') });
     const downloads = new DownloadRegistry();
     const services = createAppServices(engine, browserShell({ downloads, token: () => served.token }), { validate: true });
-    await engine.call('db.openPath', { path: db.file, create: false, readonly: false });
+    await engine.call('db.openPath', served.store.openRequest);
     const server = await startServer({
       port,
       token: served.token,

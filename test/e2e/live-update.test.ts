@@ -97,7 +97,7 @@ describe.skipIf(missing !== undefined)('live updates from another process', () =
     const labelBefore = (await page.getAttribute('nav[aria-label="Partitions"] button[aria-current="true"]', 'aria-label')) ?? '';
     const factsBefore = Number(/of (\d+) facts/.exec(labelBefore)?.[1]);
 
-    writer = await startWriter(db.file);
+    writer = await startWriter(ui?.store.db ?? '');
     const delays: number[] = [];
     for (let i = 1; i <= 3; i++) {
       const text = `live fact ${i} from another process`;

@@ -4,7 +4,6 @@
 // whose dialog echoes the filter the engine will apply.
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Store } from '../../electron/engine/store';
 import { chromiumMissing, pageErrors, screenshot } from './helpers/browser';
 import { seededDatabase } from './helpers/database';
 import { openInspector, onFailure, type Inspector } from './helpers/inspector';
@@ -23,7 +22,8 @@ describe.skipIf(missing !== undefined)('searches that mean nothing, in Chromium'
   let factsBefore: number;
 
   const factCount = (): number => {
-    const store = Store.open(db.file, { readonly: true });
+    if (!ui) throw new Error('the inspector is not open');
+    const store = ui.store.open({ readonly: true });
     try {
       return store.db.prepare('SELECT count(*) FROM facts').pluck().get() as number;
     } finally {
@@ -53,8 +53,8 @@ describe.skipIf(missing !== undefined)('searches that mean nothing, in Chromium'
 
   beforeAll(async () => {
     db = seededDatabase({ bulk: 1_200, graph: 50 });
-    factsBefore = factCount();
     ui = await openInspector(db.file, { hash: `#/memories/${db.info.mainPartition}`, waitFor: ROW });
+    factsBefore = factCount();
     page = ui.page;
   });
 

@@ -10,9 +10,14 @@ import { seededDatabase } from './helpers/database';
 import { openInspector, onFailure, type Inspector } from './helpers/inspector';
 import type { Served } from './helpers/serve';
 import { describeFrames, measureScroll } from './helpers/measure';
+import { fileOnly } from './helpers/store';
 
 const FACTS = envInt('STATELENS_E2E_MILLION_FACTS', 1_000_000);
-const missing = chromiumMissing();
+const missing =
+  chromiumMissing() ??
+  // Copying a million facts into a server database takes longer than the whole rest of the pass;
+  // the server's keyset paging is covered by the other tables of this pass.
+  fileOnly(`copying ${FACTS.toLocaleString('en-US')} facts into a server database would take most of the pass`);
 if (missing) console.log(`e2e million-fact scroll skipped: ${missing}`);
 
 const GRID = '[role="grid"][aria-label="Memories"]';

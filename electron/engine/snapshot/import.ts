@@ -76,8 +76,11 @@ function parseJsonLine(line: Line, source: string): unknown {
 }
 
 function finishImport(store: Store, applier: RecordApplier, header: SnapshotHeader, source: string): void {
-  // Rows came with their own ids: PostgreSQL's identity sequences must move past them.
-  postgresOf(store.db)?.syncIdentities();
+  // Rows came with their own ids: PostgreSQL's identity sequences must move past them; and the
+  // planner must see how many rows came, or the first reads get row-by-row plans.
+  const pg = postgresOf(store.db);
+  pg?.syncIdentities();
+  pg?.analyzeTables();
   store.db
     .prepare("INSERT INTO statelens_meta (key, value) VALUES ('snapshot_import', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
     .run(JSON.stringify({ at: store.services.clock.now(), source, exportedAt: header.exportedAt, scope: header.scope, records: applier.recordCount }));

@@ -11,6 +11,7 @@ import type { PartitionRef } from '../../../shared/domain';
 import type { FactWriteInput } from '../../../shared/writes';
 import { WORKER_PATH } from '../../helpers/paths';
 import { tmpDbPath } from '../../helpers/tmp';
+import { openStoreAt } from './store';
 
 export interface TestBackend {
   /** One call through the shipped dispatcher, with a JSON round trip as over the wire. */
@@ -78,14 +79,15 @@ export async function startBackend<T>(seed: (store: Store) => T): Promise<TestBa
 }
 
 /** Writes facts into acme/ana through its own connection, one after another, each stamped (audit
- * entries included) with its `at` instead of the wall clock. */
+ * entries included) with its `at` instead of the wall clock. `db` is a file's path or a database URL
+ * (as in the other external writers below). */
 export function externalWritesAt(
-  dbPath: string,
+  db: string,
   writes: ReadonlyArray<{ input: FactWriteInput; at: string }>,
   ref: PartitionRef = { kind: 'user', org: 'acme', user: 'ana' },
 ): string[] {
   let now = '';
-  const writer = Store.open(dbPath, { clock: { now: () => now } });
+  const writer = openStoreAt(db, { clock: { now: () => now } });
   try {
     return writes.map((w) => {
       now = w.at;
@@ -97,8 +99,8 @@ export function externalWritesAt(
 }
 
 /** Writes one fact into acme/ana through its own connection, as another agent process would. */
-export function externalWrite(dbPath: string, input: FactWriteInput, ref: PartitionRef = { kind: 'user', org: 'acme', user: 'ana' }): string {
-  const writer = Store.open(dbPath);
+export function externalWrite(db: string, input: FactWriteInput, ref: PartitionRef = { kind: 'user', org: 'acme', user: 'ana' }): string {
+  const writer = openStoreAt(db);
   try {
     return writer.scope(ref).writeFact(input).factId;
   } finally {
@@ -109,13 +111,13 @@ export function externalWrite(dbPath: string, input: FactWriteInput, ref: Partit
 /** Writes facts and then records turns in acme/ana through its own connection, as another agent
  * process would (turns may supersede or flag the facts they contradict). */
 export function externalTurns(
-  dbPath: string,
+  db: string,
   facts: readonly FactWriteInput[],
   sessionId: string,
   turns: ReadonlyArray<{ speaker: string; text: string }>,
   ref: PartitionRef = { kind: 'user', org: 'acme', user: 'ana' },
 ): void {
-  const writer = Store.open(dbPath);
+  const writer = openStoreAt(db);
   try {
     const h = writer.scope(ref);
     h.writeFacts(facts);

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { repoRoot } from '../../helpers/paths';
+import { e2eStoreKind } from './store';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -64,7 +65,8 @@ export function pageErrors(page: Page): string[] {
   return (page as Page & { jsErrors?: string[] }).jsErrors ?? [];
 }
 
-export const SCREENSHOT_DIR = path.join(repoRoot, 'test-results', 'screenshots');
+/** The server pass keeps its screenshots apart, so neither pass overwrites the other's. */
+export const SCREENSHOT_DIR = path.join(repoRoot, 'test-results', e2eStoreKind() === 'server' ? 'screenshots-server' : 'screenshots');
 
 export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });

@@ -1,18 +1,21 @@
 // The inspector in Chromium for one describe block: the renderer built, `statelens serve` on a
-// prepared database, Chromium opened at the URL serve prints (it carries the session token; the
+// prepared database (the file, or its copy on a server: ./store), Chromium opened at the URL serve prints (it carries the session token; the
 // tab keeps the session, so later visits need only the origin), and what a failed test leaves.
 import type { Page } from 'playwright-core';
 import type { TestContext } from 'vitest';
 import { launchChromium, screenshot, type Browser } from './browser';
 import { buildRenderer, startServe, type Served } from './serve';
+import type { ServedStore } from './store';
 
 export interface Inspector {
   readonly served: Served;
+  /** The store serve has open; tests that change the data by other means go through it. */
+  readonly store: ServedStore;
   readonly browser: Browser;
   readonly page: Page;
   /** The served origin with its slash: `${base}#/memories/3` reuses the session. */
   readonly base: string;
-  /** Closes Chromium, then stops serve. */
+  /** Closes Chromium, then stops serve (dropping a server copy of the database). */
   close(): Promise<void>;
 }
 
@@ -42,6 +45,7 @@ export async function openInspector(db: string, options: InspectorOptions = {}):
     const opened = browser;
     return {
       served,
+      store: served.store,
       browser: opened,
       page,
       base: `${served.origin}/`,

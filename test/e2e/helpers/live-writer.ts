@@ -1,15 +1,15 @@
 // A second agent process for the live-update test: opens the database through the engine and
 // writes one fact into acme/ana per line read on stdin (plain text: a new fact with that value;
 // a JSON object: that fact write, e.g. a correction), printing JSON lines.
-// Usage: node --import tsx live-writer.ts --db FILE
+// Usage: node --import tsx live-writer.ts --db FILE|URL
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { Store } from '../../../electron/engine/store';
 import type { FactWriteInput } from '../../../shared/writes';
+import { openStoreAt } from './store';
 
 const { values } = parseArgs({ options: { db: { type: 'string' } } });
 if (!values.db) throw new Error('--db is required');
-const store = Store.open(values.db);
+const store = openStoreAt(values.db);
 const ana = store.scope({ kind: 'user', org: 'acme', user: 'ana' });
 const say = (m: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(m)}\n`);
 say({ type: 'ready' });

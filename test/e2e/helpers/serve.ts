@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { cliEntry, repoRoot } from '../../helpers/paths';
+import { servedStoreOf, type ServedStore } from './store';
 
 export const E2E_RENDERER_DIR = path.join(repoRoot, 'out', 'e2e-renderer');
 
@@ -60,17 +61,31 @@ export function buildRenderer(): Promise<void> {
 }
 
 export interface Served {
+  /** The store serve has open: the prepared file, or its copy on the server (see ./store). */
+  readonly store: ServedStore;
   readonly url: string;
   readonly origin: string;
   readonly token: string;
   readonly proc: ChildProcess;
   log(): string;
+  /** Stops serve, then drops the server copy of the store if there is one. */
   stop(): Promise<void>;
 }
 
-/** `env` is added to the child's environment (e.g. TMPDIR: where serve keeps exports until downloaded). */
+/** Serves the prepared database `db` (a file, or a URL), as this run's store kind; `env` is added
+ * to the child's environment (e.g. TMPDIR: where serve keeps exports until downloaded). */
 export async function startServe(db: string, extra: readonly string[] = [], env: Readonly<Record<string, string>> = {}): Promise<Served> {
-  const proc = spawn(process.execPath, [cliEntry, 'serve', '--db', db, '--port', '0', '--renderer', E2E_RENDERER_DIR, ...extra], {
+  const store = servedStoreOf(db);
+  try {
+    return await serveStore(store, extra, env);
+  } catch (e) {
+    store.drop();
+    throw e;
+  }
+}
+
+async function serveStore(store: ServedStore, extra: readonly string[], env: Readonly<Record<string, string>>): Promise<Served> {
+  const proc = spawn(process.execPath, [cliEntry, 'serve', '--db', store.db, '--port', '0', '--renderer', E2E_RENDERER_DIR, ...extra], {
     cwd: repoRoot,
     env: { ...process.env, ...env, NODE_ENV: 'test' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -95,21 +110,25 @@ export async function startServe(db: string, extra: readonly string[] = [], env:
     });
   });
   const parsed = new URL(url);
+  const exited = new Promise<void>((resolve) => {
+    if (proc.exitCode !== null || proc.signalCode !== null) resolve();
+    else proc.once('exit', () => resolve());
+  });
   return {
+    store,
     url,
     origin: parsed.origin,
     token: parsed.searchParams.get('token') ?? '',
     proc,
     log: () => out,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+    async stop() {
+      if (proc.exitCode === null && proc.signalCode === null) {
         const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
-        proc.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
         proc.kill('SIGTERM');
-      }),
+        await exited;
+        clearTimeout(timer);
+      }
+      store.drop();
+    },
   };
 }
