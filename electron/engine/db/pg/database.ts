@@ -52,6 +52,8 @@ function bindValues(binds: readonly Bind[], args: readonly unknown[]): unknown[]
 export class PgStatement {
   readonly source: string;
   readonly reader: boolean;
+  /** A query a cursor can run (DECLARE takes SELECT and VALUES, no data-changing statement). */
+  private readonly cursorable: boolean;
   private readonly db: PgDatabase;
   private readonly text: string;
   private readonly binds: readonly Bind[];
@@ -65,6 +67,7 @@ export class PgStatement {
     this.text = compiled.text;
     this.binds = compiled.binds;
     this.reader = /^\s*(select|with|values)\b/i.test(sql) || /\breturning\b/i.test(sql);
+    this.cursorable = /^\s*(select|with|values)\b/i.test(sql) && !/\breturning\b/i.test(sql);
   }
 
   pluck(on = true): this {
@@ -106,8 +109,38 @@ export class PgStatement {
     return this.all(...args)[0];
   }
 
+  /** Rows read as they are taken, as better-sqlite3 does: a caller that stops early (a strategy
+   * filling a budget from the newest facts) reads a few pages, not the whole result. In a
+   * transaction it reads through a cursor in growing batches; outside one (where a cursor would
+   * not outlive the statement) it reads everything at once. */
   iterate(...args: unknown[]): IterableIterator<unknown> {
-    return this.all(...args)[Symbol.iterator]();
+    if (!this.cursorable || !this.db.inTransaction) return this.all(...args)[Symbol.iterator]();
+    return this.fetching(bindValues(this.binds, args));
+  }
+
+  private *fetching(values: unknown[]): Generator<unknown, void, undefined> {
+    const cursor = this.db.declareCursor(this.text, values);
+    let finished = false;
+    try {
+      for (let batch = FIRST_FETCH; ; batch = Math.min(batch * 4, LARGEST_FETCH)) {
+        const rows = this.db.query<Row>(`FETCH ${batch} FROM ${cursor}`, []).rows;
+        for (const row of rows) yield this.shape(row);
+        if (rows.length < batch) break;
+      }
+      finished = true;
+    } finally {
+      if (!finished && this.db.inTransaction) {
+        // Stopped early, perhaps by an error that aborted the transaction (and the cursor with
+        // it): that error, if any, is the one to report; otherwise the cursor is freed now
+        // rather than when the transaction ends.
+        try {
+          this.db.query(`CLOSE ${cursor}`, []);
+        } catch {
+          // See above.
+        }
+      }
+    }
+    this.db.query(`CLOSE ${cursor}`, []);
   }
 
   private shape(row: Row): unknown {
@@ -116,6 +149,11 @@ export class PgStatement {
     return sqliteRow(row);
   }
 }
+
+/** Rows of the first FETCH of an iteration, and the most any later one reads (each reads four
+ * times the last): few round trips for a caller reading everything, little read for one that stops. */
+const FIRST_FETCH = 256;
+const LARGEST_FETCH = 16_384;
 
 type TransactionFn<A extends unknown[], T> = ((...args: A) => T) & {
   immediate(...args: A): T;
@@ -132,6 +170,8 @@ export class PgDatabase {
   readonly memory = false;
   /** The savepoint that opened the current transaction (see exec). */
   private outerSavepoint: string | undefined;
+  /** Cursors declared so far (each gets a name of its own). */
+  private cursors = 0;
   private readonly onBegin: ((conn: SyncPg) => void) | undefined;
 
   /** `onBegin` runs first in every transaction (the org binding row-level security reads); with
@@ -150,6 +190,13 @@ export class PgDatabase {
       this.onBegin?.(this.conn);
       return this.conn.query<R>(text, values);
     });
+  }
+
+  /** Opens a cursor over a compiled statement in the current transaction; its name. */
+  declareCursor(text: string, values: readonly unknown[]): string {
+    const name = `statelens_cursor_${++this.cursors}`;
+    this.conn.query(`DECLARE ${name} NO SCROLL CURSOR FOR ${text}`, values);
+    return name;
   }
 
   /**
