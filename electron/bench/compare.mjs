@@ -48,12 +48,13 @@ function table(rounds) {
     '|---|---|---:|---:|---:|---|---|',
   ];
   for (const [key, unit] of units) {
-    const b = values.base.get(key);
-    const h = values.head.get(key);
-    if (!b || !h) continue;
-    const [mb, mh] = [median(b), median(h)];
+    // A figure only one build measures shows '–' for the other.
+    const b = values.base.get(key) ?? [];
+    const h = values.head.get(key) ?? [];
+    const [mb, mh] = [b.length ? median(b) : NaN, h.length ? median(h) : NaN];
     const ratio = unit.endsWith('/s') ? mb / mh : mh / mb;
-    lines.push(`| ${key} | ${unit} | ${mb} | ${mh} | ${Number.isFinite(ratio) ? ratio.toFixed(3) : '–'} | ${b.join(', ')} | ${h.join(', ')} |`);
+    const shown = (x) => (Number.isFinite(x) ? String(x) : '–');
+    lines.push(`| ${key} | ${unit} | ${shown(mb)} | ${shown(mh)} | ${Number.isFinite(ratio) ? ratio.toFixed(3) : '–'} | ${b.join(', ')} | ${h.join(', ')} |`);
   }
   return lines.join('\n');
 }
