@@ -54,6 +54,7 @@ export class PgStatement {
   readonly reader: boolean;
   /** A query a cursor can run (DECLARE takes SELECT and VALUES, no data-changing statement). */
   private readonly cursorable: boolean;
+  private readonly insertsFacts: boolean;
   private readonly db: PgDatabase;
   private readonly text: string;
   private readonly binds: readonly Bind[];
@@ -68,6 +69,7 @@ export class PgStatement {
     this.binds = compiled.binds;
     this.reader = /^\s*(select|with|values)\b/i.test(sql) || /\breturning\b/i.test(sql);
     this.cursorable = /^\s*(select|with|values)\b/i.test(sql) && !/\breturning\b/i.test(sql);
+    this.insertsFacts = /^\s*insert\s+(?:or\s+\w+\s+)?into\s+facts\s*\(/i.test(sql);
   }
 
   pluck(on = true): this {
@@ -84,6 +86,7 @@ export class PgStatement {
 
   run(...args: unknown[]): RunResult {
     const r = this.db.query(this.text, bindValues(this.binds, args));
+    if (this.insertsFacts) this.db.factsInserted(r.rowCount);
     const conn = this.db.conn;
     const isInsert = /^\s*insert\b/i.test(this.source);
     return {
@@ -154,6 +157,8 @@ export class PgStatement {
  * times the last): few round trips for a caller reading everything, little read for one that stops. */
 const FIRST_FETCH = 256;
 const LARGEST_FETCH = 16_384;
+/** New facts committed by one connection before it analyzes the facts table (see analyzeAfterBulkWrites). */
+const ANALYZE_AFTER_FACTS = 1000;
 
 type TransactionFn<A extends unknown[], T> = ((...args: A) => T) & {
   immediate(...args: A): T;
@@ -172,6 +177,11 @@ export class PgDatabase {
   private outerSavepoint: string | undefined;
   /** Cursors declared so far (each gets a name of its own). */
   private cursors = 0;
+  /** Fact rows this connection inserted in the open transaction, and committed since it last
+   * analyzed the facts table; the table's row estimate then (see analyzeAfterBulkWrites). */
+  private factsPending = 0;
+  private factsCommitted = 0;
+  private factsAtAnalyze = 0;
   private readonly onBegin: ((conn: SyncPg) => void) | undefined;
 
   /** `onBegin` runs first in every transaction (the org binding row-level security reads); with
@@ -190,6 +200,42 @@ export class PgDatabase {
       this.onBegin?.(this.conn);
       return this.conn.query<R>(text, values);
     });
+  }
+
+  /** Counts fact rows an INSERT added (see analyzeAfterBulkWrites). */
+  factsInserted(rows: number): void {
+    if (this.conn.inTransaction) this.factsPending += rows;
+    else {
+      this.factsCommitted += rows;
+      this.analyzeAfterBulkWrites();
+    }
+  }
+
+  private committed(): void {
+    this.factsCommitted += this.factsPending;
+    this.factsPending = 0;
+    this.analyzeAfterBulkWrites();
+  }
+
+  /**
+   * PostgreSQL plans from table statistics that autovacuum refreshes a minute or more after a
+   * change (never, where it is off). A table just filled by bulk writes still looks empty, and
+   * the planner then reads the full-text matches by building the search document of every
+   * fact in the partition: assembly's term queries grow from milliseconds to seconds. So once
+   * this connection has committed as many new facts as a fifth of the table held when it last
+   * looked (at least ANALYZE_AFTER_FACTS), it analyzes the table itself.
+   */
+  private analyzeAfterBulkWrites(): void {
+    if (this.factsCommitted < Math.max(ANALYZE_AFTER_FACTS, this.factsAtAnalyze / 5)) return;
+    this.factsCommitted = 0;
+    try {
+      // Only the table's owner may analyze it (PostgreSQL skips it for other roles, warning only).
+      this.conn.exec('ANALYZE facts');
+      this.factsAtAnalyze = this.conn.query<{ n: number }>("SELECT reltuples::bigint AS n FROM pg_class WHERE oid = 'facts'::regclass").rows[0]?.n ?? 0;
+    } catch {
+      // Statistics only speed reads up: the writes have committed, and must not be reported as
+      // failed because they could not be refreshed (a lost connection shows at the next call).
+    }
   }
 
   /** Opens a cursor over a compiled statement in the current transaction; its name. */
@@ -243,10 +289,12 @@ export class PgDatabase {
     if (/^\s*(COMMIT|END)\b[\w\s]*;?\s*$/i.test(sql) && this.conn.inTransaction) {
       this.outerSavepoint = undefined;
       this.conn.commit();
+      this.committed();
       return this;
     }
     if (/^\s*ROLLBACK\s*;?\s*$/i.test(sql) && this.conn.inTransaction) {
       this.outerSavepoint = undefined;
+      this.factsPending = 0;
       this.conn.rollback();
       return this;
     }
@@ -262,6 +310,7 @@ export class PgDatabase {
     if (released && released[1]?.toLowerCase() === this.outerSavepoint && this.conn.inTransaction) {
       this.outerSavepoint = undefined;
       this.conn.commit();
+      this.committed();
     }
     return this;
   }
@@ -270,10 +319,18 @@ export class PgDatabase {
   transaction<A extends unknown[], T>(fn: (...args: A) => T): TransactionFn<A, T> {
     const run = (...args: A): T => {
       const outer = !this.conn.inTransaction;
-      return this.conn.transaction(() => {
-        if (outer) this.onBegin?.(this.conn);
-        return fn(...args);
-      });
+      let result: T;
+      try {
+        result = this.conn.transaction(() => {
+          if (outer) this.onBegin?.(this.conn);
+          return fn(...args);
+        });
+      } catch (e) {
+        if (outer) this.factsPending = 0;
+        throw e;
+      }
+      if (outer) this.committed();
+      return result;
     };
     return Object.assign(run, { immediate: run, deferred: run, exclusive: run });
   }
