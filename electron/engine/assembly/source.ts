@@ -476,9 +476,12 @@ export function deadFacts(ctx: PartitionContext, view: TimeView, limit: number):
  * whenever it is repeated (so no `valid_to`). */
 export function overruledProposals(ctx: PartitionContext, view: TimeView, limit: number): Array<DeadFactRow & { successor_value: string }> {
   const upTo = view.asOf === null ? '' : 'AND +f.ts <= @asOf';
+  // '+': proposals are found on the (partition_id, status) index and then sorted. Ordering by the
+  // (partition_id, ts) index instead walks every fact of a partition that has few proposals, on
+  // every state_based assembly (10 ms at 20k facts, a fifth of the whole assembly at 100k).
   const sql = `SELECT f.id, f.key, f.value, NULL AS valid_to, f.superseded_by, o.value AS successor_value
     FROM facts f JOIN facts o ON o.id = f.proposal_for
-    WHERE f.partition_id = @pid AND f.status = 'proposal' ${upTo} ORDER BY f.ts DESC LIMIT @limit`;
+    WHERE f.partition_id = @pid AND f.status = 'proposal' ${upTo} ORDER BY +f.ts DESC LIMIT @limit`;
   return stmt<[Record<string, unknown>], DeadFactRow & { successor_value: string }>(ctx.db, sql).all(params(ctx, view, { limit }));
 }
 

@@ -48,6 +48,9 @@ function bindValues(binds: readonly Bind[], args: readonly unknown[]): unknown[]
 export class PgStatement implements EngineStatement {
   readonly source: string;
   readonly reader: boolean;
+  /** A query a cursor can run (DECLARE takes SELECT and VALUES, no data-changing statement). */
+  private readonly cursorable: boolean;
+  private readonly insertsFacts: boolean;
   private readonly db: PgDatabase;
   private readonly text: string;
   private readonly binds: readonly Bind[];
@@ -61,6 +64,8 @@ export class PgStatement implements EngineStatement {
     this.text = compiled.text;
     this.binds = compiled.binds;
     this.reader = /^\s*(select|with|values)\b/i.test(sql) || /\breturning\b/i.test(sql);
+    this.cursorable = /^\s*(select|with|values)\b/i.test(sql) && !/\breturning\b/i.test(sql);
+    this.insertsFacts = /^\s*insert\s+(?:or\s+\w+\s+)?into\s+facts\s*\(/i.test(sql);
   }
 
   pluck(on = true): this {
@@ -77,6 +82,7 @@ export class PgStatement implements EngineStatement {
 
   run(...args: unknown[]): RunResult {
     const r = this.db.query(this.text, bindValues(this.binds, args));
+    if (this.insertsFacts) this.db.factsInserted(r.rowCount);
     const conn = this.db.conn;
     const isInsert = /^\s*insert\b/i.test(this.source);
     return {
@@ -102,8 +108,38 @@ export class PgStatement implements EngineStatement {
     return this.all(...args)[0];
   }
 
+  /** Rows read as they are taken, as better-sqlite3 does: a caller that stops early (a strategy
+   * filling a budget from the newest facts) reads a few pages, not the whole result. In a
+   * transaction it reads through a cursor in growing batches; outside one (where a cursor would
+   * not outlive the statement) it reads everything at once. */
   iterate(...args: unknown[]): IterableIterator<unknown> {
-    return this.all(...args)[Symbol.iterator]();
+    if (!this.cursorable || !this.db.inTransaction) return this.all(...args)[Symbol.iterator]();
+    return this.fetching(bindValues(this.binds, args));
+  }
+
+  private *fetching(values: unknown[]): Generator<unknown, void, undefined> {
+    const cursor = this.db.declareCursor(this.text, values);
+    let finished = false;
+    try {
+      for (let batch = FIRST_FETCH; ; batch = Math.min(batch * 4, LARGEST_FETCH)) {
+        const rows = this.db.query<Row>(`FETCH ${batch} FROM ${cursor}`, []).rows;
+        for (const row of rows) yield this.shape(row);
+        if (rows.length < batch) break;
+      }
+      finished = true;
+    } finally {
+      if (!finished && this.db.inTransaction) {
+        // Stopped early, perhaps by an error that aborted the transaction (and the cursor with
+        // it): that error, if any, is the one to report; otherwise the cursor is freed now
+        // rather than when the transaction ends.
+        try {
+          this.db.query(`CLOSE ${cursor}`, []);
+        } catch {
+          // See above.
+        }
+      }
+    }
+    this.db.query(`CLOSE ${cursor}`, []);
   }
 
   private shape(row: Row): unknown {
@@ -113,6 +149,13 @@ export class PgStatement implements EngineStatement {
   }
 }
 
+/** Rows of the first FETCH of an iteration, and the most any later one reads (each reads four
+ * times the last): few round trips for a caller reading everything, little read for one that stops. */
+const FIRST_FETCH = 256;
+const LARGEST_FETCH = 16_384;
+/** New facts committed by one connection before it analyzes the facts table (see analyzeAfterBulkWrites). */
+const ANALYZE_AFTER_FACTS = 1000;
+
 export class PgDatabase implements EngineDb {
   readonly conn: SyncPg;
   readonly dialect: Dialect = postgresDialect;
@@ -120,6 +163,13 @@ export class PgDatabase implements EngineDb {
   readonly readonly: boolean;
   /** The savepoint that opened the current transaction (see exec). */
   private outerSavepoint: string | undefined;
+  /** Cursors declared so far (each gets a name of its own). */
+  private cursors = 0;
+  /** Fact rows this connection inserted in the open transaction, and committed since it last
+   * analyzed the facts table; the table's row estimate then (see analyzeAfterBulkWrites). */
+  private factsPending = 0;
+  private factsCommitted = 0;
+  private factsAtAnalyze = 0;
   private readonly onBegin: ((conn: SyncPg) => void) | undefined;
 
   /** `onBegin` runs first in every transaction (the org binding row-level security reads); with
@@ -138,6 +188,49 @@ export class PgDatabase implements EngineDb {
       this.onBegin?.(this.conn);
       return this.conn.query<R>(text, values);
     });
+  }
+
+  /** Counts fact rows an INSERT added (see analyzeAfterBulkWrites). */
+  factsInserted(rows: number): void {
+    if (this.conn.inTransaction) this.factsPending += rows;
+    else {
+      this.factsCommitted += rows;
+      this.analyzeAfterBulkWrites();
+    }
+  }
+
+  private committed(): void {
+    this.factsCommitted += this.factsPending;
+    this.factsPending = 0;
+    this.analyzeAfterBulkWrites();
+  }
+
+  /**
+   * PostgreSQL plans from table statistics that autovacuum refreshes a minute or more after a
+   * change (never, where it is off). A table just filled by bulk writes still looks empty, and
+   * the planner then reads the full-text matches by building the search document of every
+   * fact in the partition: assembly's term queries grow from milliseconds to seconds. So once
+   * this connection has committed as many new facts as a fifth of the table held when it last
+   * looked (at least ANALYZE_AFTER_FACTS), it analyzes the table itself.
+   */
+  private analyzeAfterBulkWrites(): void {
+    if (this.factsCommitted < Math.max(ANALYZE_AFTER_FACTS, this.factsAtAnalyze / 5)) return;
+    this.factsCommitted = 0;
+    try {
+      // Only the table's owner may analyze it (PostgreSQL skips it for other roles, warning only).
+      this.conn.exec('ANALYZE facts');
+      this.factsAtAnalyze = this.conn.query<{ n: number }>("SELECT reltuples::bigint AS n FROM pg_class WHERE oid = 'facts'::regclass").rows[0]?.n ?? 0;
+    } catch {
+      // Statistics only speed reads up: the writes have committed, and must not be reported as
+      // failed because they could not be refreshed (a lost connection shows at the next call).
+    }
+  }
+
+  /** Opens a cursor over a compiled statement in the current transaction; its name. */
+  declareCursor(text: string, values: readonly unknown[]): string {
+    const name = `statelens_cursor_${++this.cursors}`;
+    this.conn.query(`DECLARE ${name} NO SCROLL CURSOR FOR ${text}`, values);
+    return name;
   }
 
   /**
@@ -184,10 +277,12 @@ export class PgDatabase implements EngineDb {
     if (/^\s*(COMMIT|END)\b[\w\s]*;?\s*$/i.test(sql) && this.conn.inTransaction) {
       this.outerSavepoint = undefined;
       this.conn.commit();
+      this.committed();
       return this;
     }
     if (/^\s*ROLLBACK\s*;?\s*$/i.test(sql) && this.conn.inTransaction) {
       this.outerSavepoint = undefined;
+      this.factsPending = 0;
       this.conn.rollback();
       return this;
     }
@@ -203,6 +298,7 @@ export class PgDatabase implements EngineDb {
     if (released && released[1]?.toLowerCase() === this.outerSavepoint && this.conn.inTransaction) {
       this.outerSavepoint = undefined;
       this.conn.commit();
+      this.committed();
     }
     return this;
   }
@@ -211,10 +307,18 @@ export class PgDatabase implements EngineDb {
   transaction<A extends unknown[], T>(fn: (...args: A) => T): EngineTransaction<A, T> {
     const run = (...args: A): T => {
       const outer = !this.conn.inTransaction;
-      return this.conn.transaction(() => {
-        if (outer) this.onBegin?.(this.conn);
-        return fn(...args);
-      });
+      let result: T;
+      try {
+        result = this.conn.transaction(() => {
+          if (outer) this.onBegin?.(this.conn);
+          return fn(...args);
+        });
+      } catch (e) {
+        if (outer) this.factsPending = 0;
+        throw e;
+      }
+      if (outer) this.committed();
+      return result;
     };
     return Object.assign(run, { immediate: run, deferred: run });
   }
