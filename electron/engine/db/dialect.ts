@@ -44,6 +44,10 @@ export interface Dialect {
    * its one parameter, a text array, in array order: writers of one fact key serialise on it
    * inside the database. Null where writers never overlap (SQLite: one write lock per file). */
   readonly nameLockSql: string | null;
+  /** The store's own statement taking the store-wide write lock that a write of more names than
+   * one transaction may lock one by one takes instead (it excludes every writer of the store,
+   * whose name locks come with a shared hold on it). Null where nameLockSql is. */
+  readonly storeLockSql: string | null;
 }
 
 /** Tables shared by every org of a store: settings and the schema's own version. */
@@ -64,6 +68,7 @@ export const sqliteDialect: Dialect = {
   ftsRank: () => 'bm25(facts_fts, 0.5, 1.0)',
   ftsHighlight: true,
   nameLockSql: null,
+  storeLockSql: null,
 };
 
 /** The dialect of an open database: PostgreSQL's connection carries its own; better-sqlite3's is SQLite. */

@@ -12,13 +12,22 @@ export function locksNames(db: EngineDb): boolean {
   return dialectOf(db).nameLockSql !== null;
 }
 
+/** The most names one transaction locks one by one. Each advisory lock takes a slot of the
+ * server's shared lock table, which holds about max_locks_per_transaction (64 by default) per
+ * connection: a bulk write of thousands of keys would exhaust it ("out of shared memory") for
+ * every session of the server. A larger write locks the whole store instead. */
+export const MAX_NAME_LOCKS = 64;
+
 /** Locks `names` until the current transaction ends (sorted and deduplicated, so that two writers
- * of overlapping names never wait on each other in a cycle). A no-op on SQLite. */
+ * of overlapping names never wait on each other in a cycle), or the whole store for more than
+ * MAX_NAME_LOCKS names. A no-op on SQLite. */
 export function lockNames(db: EngineDb, names: Iterable<string>): void {
   if (!locksNames(db)) return;
   if (!db.inTransaction) throw new StatelensError('INTERNAL', 'Write locks are taken inside a transaction');
   const sorted = [...new Set(names)].sort();
-  if (sorted.length > 0) postgresOf(db)?.lockNames(sorted);
+  const pg = postgresOf(db);
+  if (sorted.length > MAX_NAME_LOCKS) pg?.lockStore();
+  else if (sorted.length > 0) pg?.lockNames(sorted);
 }
 
 /** SQLSTATEs after which a whole transaction may simply run again: serialisation failure, deadlock. */

@@ -367,6 +367,8 @@ function orderNulls(toks: Tok[], by: number): void {
 
 /** The first key of every fact-write advisory lock ("SL"). */
 const NAME_LOCK_SPACE = 0x534c;
+/** The first key of the store-wide write lock ("SW"), the second the schema's hash. */
+const STORE_LOCK_SPACE = 0x5357;
 
 export const postgresDialect: Dialect = {
   name: 'postgres',
@@ -382,7 +384,10 @@ export const postgresDialect: Dialect = {
   // The two-key form keeps these locks apart from single-bigint ones (the migration lock); a hash
   // collision only makes two unrelated writers wait for each other. Rows come out of unnest in
   // array order, so the locks are taken in the order given.
-  nameLockSql: `SELECT count(pg_advisory_xact_lock(${NAME_LOCK_SPACE}, hashtext(name)))::int AS n FROM unnest($1::text[]) AS t(name)`,
+  // Every writer first holds the store's lock shared (one lock table slot, taken once per
+  // transaction), so a bulk write taking it exclusively waits for them and they for it.
+  nameLockSql: `SELECT count(pg_advisory_xact_lock(${NAME_LOCK_SPACE}, hashtext(name)))::int AS n FROM (SELECT pg_advisory_xact_lock_shared(${STORE_LOCK_SPACE}, hashtext(current_schema()))) AS store, unnest($1::text[]) AS t(name)`,
+  storeLockSql: `SELECT 1 AS n FROM (SELECT pg_advisory_xact_lock(${STORE_LOCK_SPACE}, hashtext(current_schema()))) AS store`,
 };
 
 function matchSql(alias: string, param: string): string {

@@ -337,6 +337,12 @@ export class PgDatabase implements EngineDb {
     if (sql !== null) this.conn.query(sql, [names]);
   }
 
+  /** Takes the store-wide write lock until the transaction ends (see write-locks). */
+  lockStore(): void {
+    const sql = this.dialect.storeLockSql;
+    if (sql !== null) this.conn.query(sql, []);
+  }
+
   /** The pragmas the engine reads at run time; the others configure SQLite only. */
   pragma(source: string, options: { simple?: boolean } = {}): unknown {
     const name = source.trim().toLowerCase();
