@@ -14,6 +14,12 @@ describe('the PostgreSQL bench target', () => {
       from: 'STATELENS_TEST_PG_URL',
     });
     expect(choosePgBenchTarget({})).toMatchObject({ kind: 'pglite', why: expect.stringContaining('STATELENS_TEST_PG_URL') });
+    // A server the command names comes first.
+    expect(choosePgBenchTarget({ STATELENS_BENCH_PG_URL: 'postgres://a@h1/db' }, 'postgres://c@h3/db')).toEqual({
+      kind: 'server',
+      url: 'postgres://c@h3/db',
+      from: '--db',
+    });
   });
 
   it('names the scratch database on the same server, keeping user, port and options', () => {

@@ -23,8 +23,10 @@ const PAGE = 500;
 /** Where the PostgreSQL figures are measured: a server (its admin URL) or PGlite, and why. */
 export type PgBenchTarget = { readonly kind: 'server'; readonly url: string; readonly from: string } | { readonly kind: 'pglite'; readonly why: string };
 
-/** The bench's own URL first (a dedicated machine), then the test server's, else PGlite. */
-export function choosePgBenchTarget(env: Readonly<Record<string, string | undefined>>): PgBenchTarget {
+/** The server the command names (--db URL) first, then the bench's own URL (a dedicated
+ * machine), then the test server's, else PGlite. */
+export function choosePgBenchTarget(env: Readonly<Record<string, string | undefined>>, named?: string): PgBenchTarget {
+  if (named?.trim()) return { kind: 'server', url: named.trim(), from: '--db' };
   for (const name of ['STATELENS_BENCH_PG_URL', 'STATELENS_TEST_PG_URL']) {
     const url = env[name]?.trim();
     if (url) return { kind: 'server', url, from: name };
@@ -188,7 +190,7 @@ export async function runPostgresBench(opts: BenchOptions = {}): Promise<BenchRo
   const deletes = Math.min(opts.quick ? 1_000 : 10_000, Math.floor(n / 2));
   const writes = envInt('STATELENS_PG_BENCH_WRITES', opts.quick ? 100 : 1_000);
   const dir = fs.mkdtempSync(path.join(opts.dir ?? os.tmpdir(), 'statelens-bench-postgres-'));
-  const chosen = choosePgBenchTarget(process.env);
+  const chosen = choosePgBenchTarget(process.env, opts.pgUrl);
   const rows: BenchRow[] = [];
   let scratch: Scratch;
   try {

@@ -19,6 +19,8 @@ export interface BenchOptions {
   readonly quick?: boolean;
   /** Folder for scratch databases (default: the OS temp folder). */
   readonly dir?: string;
+  /** The PostgreSQL server the postgres section measures on (--db URL or STATELENS_DB_URL). */
+  readonly pgUrl?: string;
   /** Progress lines (the runner sends them to stderr). */
   readonly log?: (line: string) => void;
 }

@@ -8,7 +8,9 @@ import path from 'node:path';
 import { StatelensError } from '../../../shared/errors';
 import { coldStartSection } from '../../bench/cold-start';
 import { machineInfo, type BenchRow } from '../../bench/section';
+import { parsePgTarget } from '../../engine/db/pg/target';
 import { EXIT, stringOpt, type CliCommand } from '../command';
+import { databaseUrl } from '../db-url';
 import { packageRoot } from '../package-root';
 
 function cell(text: string): string {
@@ -58,10 +60,14 @@ with --out, to FILE; progress goes to standard error.
             system temp folder). The benchmark measures databases it builds itself, so DIR is a
             folder, not a database: each section makes its own subfolder there and removes it
             when done, and an existing file is refused. --dir DIR is the older name for it.
+--db URL    a PostgreSQL server URL (or $STATELENS_DB_URL): the postgres section measures on that
+            server, in a scratch database it creates and drops (the role needs CREATEDB); the
+            SQLite sections still build their files in the temp folder (or --dir).
 --json      print the figures as one JSON array of rows, {section, metric, value, unit, target,
             baseline}, instead of the Markdown report (also what --out writes).
 Exit codes: 0 report complete, 1 a section failed (its error is in the report, or on standard
 error with --json), 2 usage error.`,
+  acceptsDatabaseUrl: true,
   options: {
     quick: { type: 'boolean' },
     only: { type: 'string' },
@@ -82,7 +88,10 @@ error with --json), 2 usage error.`,
     const unknown = only?.filter((n) => !BENCH_SECTIONS.some((s) => s.name === n)) ?? [];
     if (unknown.length > 0)
       throw new StatelensError('INVALID_INPUT', `Unknown bench section ${unknown.join(', ')}; sections: ${BENCH_SECTIONS.map((s) => s.name).join(', ')}`);
-    const dir = scratchDir(stringOpt(args, 'db'), stringOpt(args, 'dir'));
+    const url = databaseUrl(args);
+    const dir = scratchDir(url === undefined ? stringOpt(args, 'db') : undefined, stringOpt(args, 'dir'));
+    // pglite:DIR names no server: the postgres section then measures PGlite in process, as without one.
+    const pgUrl = url !== undefined && parsePgTarget(url).kind === 'server' ? url : undefined;
     const quick = args.values.quick === true;
     const sections = BENCH_SECTIONS.filter((s) => !only || only.includes(s.name));
     const machine = machineInfo();
@@ -102,7 +111,7 @@ error with --json), 2 usage error.`,
       let rows: BenchRow[] = [];
       let error: string | null = null;
       try {
-        rows = await section.run({ quick, ...(dir ? { dir } : {}), log: (line) => io.err(`  ${line}`) });
+        rows = await section.run({ quick, ...(dir ? { dir } : {}), ...(pgUrl ? { pgUrl } : {}), log: (line) => io.err(`  ${line}`) });
       } catch (e) {
         failed++;
         error = e instanceof Error ? e.message : String(e);
