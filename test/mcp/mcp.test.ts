@@ -2,10 +2,9 @@
 // `statelens mcp` as a child process, then the inspector's view of what the agent wrote, on a
 // SQLite file, a PGlite folder and (with STATELENS_TEST_PG_URL) a server schema.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Store } from '../../electron/engine/store';
 import { dbTarget, type DbTarget } from '../helpers/db-targets';
 import { describeStores } from '../helpers/stores';
-import { connectMcp, type McpSession } from './client';
+import { connectMcp, readServed, type McpSession } from './client';
 
 const P = 'user:acme/u1';
 
@@ -14,19 +13,6 @@ describeStores('statelens mcp over stdio (SDK client)', (_open, kind) => {
   let target: DbTarget;
   const ok = (name: string, args: unknown) => mcp.ok(name, args);
   const fails = (name: string, args: unknown) => mcp.fails(name, args);
-
-  /** What the inspector reads from the store the server writes. A PGlite folder takes one
-   * process at a time, so there the server is stopped for the read and started again. */
-  async function inspect(read: (store: Store) => void): Promise<void> {
-    if (kind === 'pglite') await mcp.close();
-    const store = target.open({ readonly: true });
-    try {
-      read(store);
-    } finally {
-      store.close();
-      if (kind === 'pglite') mcp = await connectMcp(target.db);
-    }
-  }
 
   beforeAll(async () => {
     // Its own database: the server keeps it open across tests.
@@ -99,7 +85,7 @@ describeStores('statelens mcp over stdio (SDK client)', (_open, kind) => {
     });
 
     // The inspector reads the same store: the superseded budget is invalid, the chain links up.
-    await inspect((store) => {
+    mcp = await readServed(target, mcp, (store) => {
       const h = store.scope({ kind: 'user', org: 'acme', user: 'u1' });
       expect(h.currentValue('budget')).toBe('$120,000');
       expect(h.chain(results[0]?.factId ?? '').versions.map((v) => v.value)).toEqual(['$200,000', '$120,000']);
