@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
 import { Store } from '../../electron/engine/store';
+import { statelens } from './child';
 import { serverScratchDatabase } from './pg';
 import type { StoreKind } from './stores';
 
@@ -46,4 +47,17 @@ export function dbTarget(kind: StoreKind, label: string): DbTarget {
   const url = new URL(server);
   url.searchParams.set('schema', name);
   return { kind, db: url.href, open: (o = {}) => Store.openPostgres({ kind: 'server', url: server }, { schema: name, readonly: o.readonly ?? false }) };
+}
+
+/** A database of `kind` holding what the SQLite file `file` holds, with the same partition and
+ * fact ids (so one input names the same rows in both): the file copied, or imported into the
+ * store by `statelens import snapshot`. */
+export async function dbCopyOf(kind: StoreKind, file: string, label: string): Promise<DbTarget> {
+  const target = dbTarget(kind, label);
+  if (kind === 'sqlite') fs.copyFileSync(file, target.db);
+  else {
+    const imported = await statelens(['import', 'snapshot', file, '--db', target.db]);
+    if (imported.code !== 0) throw new Error(`statelens import snapshot into ${target.db} failed: ${imported.stderr}`);
+  }
+  return target;
 }

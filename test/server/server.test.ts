@@ -15,8 +15,7 @@ import { startServer, type RunningServer } from '../../electron/server/server';
 import { buildFixture, type Fixture } from '../contract/fixture';
 import { startHarness, type Harness } from '../contract/harness';
 import { redactUrl } from '../../electron/engine/db/pg/target';
-import { statelens } from '../helpers/child';
-import { dbTarget } from '../helpers/db-targets';
+import { dbCopyOf } from '../helpers/db-targets';
 import { repoRoot } from '../helpers/paths';
 import { describeStores, itWhere } from '../helpers/stores';
 import { readSamples } from '../contract/samples';
@@ -37,14 +36,7 @@ describeStores('statelens serve', (_open, kind) => {
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-server-'));
     fx = buildFixture(path.join(dir, 'ipc.db'));
-    // The HTTP side's copy keeps the fixture's partition and fact ids, so one input names the same
-    // rows on both sides.
-    httpDb = dbTarget(kind, 'http').db;
-    if (kind === 'sqlite') fs.copyFileSync(fx.path, httpDb);
-    else {
-      const imported = await statelens(['import', 'snapshot', fx.path, '--db', httpDb]);
-      expect(imported.code, imported.stderr).toBe(0);
-    }
+    httpDb = (await dbCopyOf(kind, fx.path, 'http')).db;
     rendererDir = path.join(dir, 'renderer');
     fs.mkdirSync(path.join(rendererDir, 'assets'), { recursive: true });
     fs.writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><div id="root"></div><script type="module" src="/assets/app.js"></script>');
