@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { TOKEN_HEADER } from '../../shared/contract';
+import { redactUrl } from '../../electron/engine/db/pg/target';
 import { buildFixture, type Fixture } from '../contract/fixture';
 import { dbCopyOf, dbTarget, type DbTarget } from '../helpers/db-targets';
 import { cliEntry, repoRoot } from '../helpers/paths';
@@ -57,6 +58,8 @@ describeStores('statelens serve', (_open, kind) => {
     try {
       const url = new URL(await s.url);
       expect(url.hostname).toBe('127.0.0.1');
+      // It says which store it serves (a server URL without its password).
+      expect(s.output()).toContain(`statelens serve: ${kind === 'sqlite' ? path.resolve(db) : redactUrl(db)}\n`);
       const token = url.searchParams.get('token') ?? '';
       expect(token.length).toBeGreaterThanOrEqual(40);
       expect((await request(`${url.origin}/`)).status).toBe(401);
