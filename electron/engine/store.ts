@@ -105,7 +105,8 @@ export class Store {
    */
   static openPostgres(target: PgTarget, options: StoreOptions & PgStoreOptions = {}): Store {
     const schema = options.schema ?? DEFAULT_PG_SCHEMA;
-    const conn = SyncPg.open(target, { searchPath: quoteIdent(schema) });
+    // Opening never makes a store: that is `statelens init` (or a command that creates one).
+    const conn = SyncPg.open(target, { searchPath: quoteIdent(schema), existing: true });
     try {
       return Store.onPostgresConnection(conn, options);
     } catch (e) {

@@ -1,23 +1,19 @@
 // The `statelens` commands on a PostgreSQL store, each in a child process (a PGlite data folder
 // always, the real server when STATELENS_TEST_PG_URL is set): init, ingest, facts, verify, a
-// SQLite export read back, imported into a fresh schema with the same facts and exported to SQLite again, `statelens mcp`
-// driven by the MCP SDK's client, `statelens serve` answering over HTTP, and the administrative
-// commands: chain, delete (preview, then the delete and its scrub), maturity and end-session.
-import { spawn } from 'node:child_process';
+// SQLite export read back, imported into a fresh schema with the same facts and exported to SQLite again, and the
+// administrative commands: chain, delete (preview, then the delete and its scrub), maturity and
+// end-session. `statelens mcp` and `statelens serve` have their own suites, run on every store
+// (test/mcp, test/server).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TOKEN_HEADER } from '../../shared/contract';
 import { statelens } from '../helpers/child';
-import { cliEntry, repoRoot } from '../helpers/paths';
 import { migratePg } from '../../electron/engine/db/pg/schema';
 import { applyPgServerSetup, MEMBERS_TABLE, pgRoleNames } from '../../electron/engine/db/pg/server-setup';
 import { quoteIdent, SyncPg } from '../../electron/engine/db/pg/sync-client';
 import { parsePgTarget } from '../../electron/engine/db/pg/target';
 import { awaitQuietServer, SERVER_SKIP_REASON, SERVER_URL, serverScratchDatabase } from '../helpers/pg';
-import { connectMcp } from '../mcp/client';
-import { request } from '../server/http-client';
 
 if (!SERVER_URL) console.log(SERVER_SKIP_REASON);
 let scratch: ReturnType<typeof serverScratchDatabase> | undefined;
@@ -117,66 +113,6 @@ for (const store of stores) {
       expect(factLines(await ok(['facts', '--db', fresh, '--json', '--partition', 'user:acme/u2']))).toHaveLength(2);
       // A dozen child processes, each starting PGlite: minutes on a loaded machine.
     }, 600_000);
-
-    it('serves agents over MCP (stdio) on the store: records facts and lists them', async () => {
-      await ok(['init', '--db', url]);
-      const mcp = await connectMcp(url);
-      try {
-        const partition = 'user:acme/mcp';
-        const written = await mcp.ok('record_facts', { partition, facts: [{ key: 'city', value: 'Porto' }] });
-        expect(written.results).toMatchObject([{ outcome: 'created' }]);
-        const listed = await mcp.ok('search_facts', { partition });
-        expect((listed.facts as Array<{ key: string; value: string }>).map((f) => [f.key, f.value])).toEqual([['city', 'Porto']]);
-      } finally {
-        await mcp.close();
-      }
-      expect(mcp.stderr()).toContain('statelens mcp: serving');
-      expect(factLines(await ok(['facts', '--db', url, '--json', '--partition', 'user:acme/mcp']))).toHaveLength(1);
-    }, 300_000);
-
-    it('serves the inspector over HTTP on the store: lists partitions and facts', async () => {
-      const rendererDir = path.join(dir, 'renderer');
-      fs.mkdirSync(rendererDir, { recursive: true });
-      fs.writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><div id="root"></div>');
-      const child = spawn(process.execPath, [cliEntry, 'serve', '--db', url, '--renderer', rendererDir], {
-        cwd: repoRoot,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, XDG_CONFIG_HOME: path.join(dir, 'config') },
-      });
-      let out = '';
-      const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-      try {
-        const printed = await new Promise<string>((resolve, reject) => {
-          child.stdout.on('data', (d: Buffer) => {
-            out += d.toString();
-            const m = /Open (http:\/\/\S+)/.exec(out);
-            if (m?.[1]) resolve(m[1]);
-          });
-          child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-          child.once('exit', () => reject(new Error(`serve exited before printing a URL:\n${out}`)));
-        });
-        const served = new URL(printed);
-        const call = async (channel: string, body: unknown): Promise<Record<string, unknown>> => {
-          const r = await request(`${served.origin}/api/${channel}`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', [TOKEN_HEADER]: served.searchParams.get('token') ?? '' },
-            body: JSON.stringify(body),
-          });
-          const parsed = JSON.parse(r.body) as { ok: boolean; value: Record<string, unknown> };
-          expect(parsed.ok, r.body).toBe(true);
-          return parsed.value;
-        };
-        const partitions = (await call('partitions.list', {})).partitions as Array<{ id: number; label: string }>;
-        const u1 = partitions.find((p) => p.label.endsWith('u1'));
-        expect(u1, JSON.stringify(partitions)).toBeDefined();
-        const page = await call('facts.list', { partitionId: u1?.id });
-        expect((page.rows as Array<{ value: string }>).map((r) => r.value)).toEqual(['$120k', '$200k']);
-      } finally {
-        child.kill('SIGTERM');
-      }
-      expect(await exit).toBe(0);
-      expect(out).toMatch(/statelens serve: (postgres|pglite):/);
-    }, 300_000);
 
     it('shows a chain, previews and deletes (scrubbing the tables), sets a maturity with an audit entry and ends a session', async (ctx) => {
       const partition = 'user:acme/admin';

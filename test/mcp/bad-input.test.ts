@@ -1,14 +1,14 @@
 // The MCP server's answers to what a careless agent sends: lines that are not JSON, messages
 // over the size limit, params that are not an object, null tool arguments, timestamps that are
 // not date-times and partition names with control or bidirectional characters. Raw lines to
-// the real `statelens mcp` child process, so malformed input reaches it as sent.
+// the real `statelens mcp` child process, so malformed input reaches it as sent; on every store,
+// where what was refused must have written nothing.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MAX_MESSAGE_BYTES } from '../../electron/mcp/line-transport';
+import { dbTarget, type DbTarget } from '../helpers/db-targets';
 import { cliEntry, repoRoot } from '../helpers/paths';
+import { describeStores } from '../helpers/stores';
 
 interface Answer {
   id: number | string | null;
@@ -16,69 +16,68 @@ interface Answer {
   error?: { code: number; message: string };
 }
 
-let child: ChildProcessWithoutNullStreams;
-let dir: string;
-let pending = '';
-let stderr = '';
-const answers: Answer[] = [];
-const waiters: Array<() => void> = [];
+describeStores('statelens mcp answers bad input and keeps serving', (_open, kind) => {
+  let child: ChildProcessWithoutNullStreams;
+  let target: DbTarget;
+  let pending = '';
+  let stderr = '';
+  const answers: Answer[] = [];
+  const waiters: Array<() => void> = [];
 
-function send(line: string | Buffer): void {
-  child.stdin.write(line);
-  child.stdin.write('\n');
-}
-
-async function next(): Promise<Answer> {
-  while (answers.length === 0) {
-    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}): ${stderr}`);
-    await new Promise<void>((resolve) => waiters.push(resolve));
+  function send(line: string | Buffer): void {
+    child.stdin.write(line);
+    child.stdin.write('\n');
   }
-  return answers.shift() as Answer;
-}
 
-async function request(id: number, method: string, params: unknown): Promise<Answer> {
-  send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
-  const a = await next();
-  expect(a.id).toBe(id);
-  return a;
-}
-
-async function tool(
-  id: number,
-  name: string,
-  args: unknown,
-): Promise<{ isError: boolean; body: { code?: string; message?: string } & Record<string, unknown> }> {
-  const a = await request(id, 'tools/call', { name, arguments: args });
-  const text = a.result?.content[0]?.text ?? '{}';
-  return { isError: a.result?.isError === true, body: JSON.parse(text) as { code?: string; message?: string } };
-}
-
-beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-mcp-bad-'));
-  child = spawn(process.execPath, [cliEntry, 'mcp', '--db', path.join(dir, 'agent.db')], { cwd: repoRoot });
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  child.stdout.on('data', (c: Buffer) => {
-    pending += c.toString();
-    for (let nl = pending.indexOf('\n'); nl !== -1; nl = pending.indexOf('\n')) {
-      answers.push(JSON.parse(pending.slice(0, nl)) as Answer);
-      pending = pending.slice(nl + 1);
+  async function next(): Promise<Answer> {
+    while (answers.length === 0) {
+      if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}): ${stderr}`);
+      await new Promise<void>((resolve) => waiters.push(resolve));
     }
-    for (const w of waiters.splice(0)) w();
-  });
-  child.on('exit', () => {
-    for (const w of waiters.splice(0)) w();
-  });
-  const init = await request(0, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } });
-  expect(init.result).toBeDefined();
-  send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
-}, 60_000);
+    return answers.shift() as Answer;
+  }
 
-afterAll(() => {
-  child?.kill();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+  async function request(id: number, method: string, params: unknown): Promise<Answer> {
+    send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+    const a = await next();
+    expect(a.id).toBe(id);
+    return a;
+  }
 
-describe('statelens mcp answers bad input and keeps serving', () => {
+  async function tool(
+    id: number,
+    name: string,
+    args: unknown,
+  ): Promise<{ isError: boolean; body: { code?: string; message?: string } & Record<string, unknown> }> {
+    const a = await request(id, 'tools/call', { name, arguments: args });
+    const text = a.result?.content[0]?.text ?? '{}';
+    return { isError: a.result?.isError === true, body: JSON.parse(text) as { code?: string; message?: string } };
+  }
+
+  beforeAll(async () => {
+    target = dbTarget(kind, 'bad');
+    child = spawn(process.execPath, [cliEntry, 'mcp', '--db', target.db], { cwd: repoRoot });
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.stdout.on('data', (c: Buffer) => {
+      pending += c.toString();
+      for (let nl = pending.indexOf('\n'); nl !== -1; nl = pending.indexOf('\n')) {
+        answers.push(JSON.parse(pending.slice(0, nl)) as Answer);
+        pending = pending.slice(nl + 1);
+      }
+      for (const w of waiters.splice(0)) w();
+    });
+    child.on('exit', () => {
+      for (const w of waiters.splice(0)) w();
+    });
+    const init = await request(0, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } });
+    expect(init.result).toBeDefined();
+    send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+  }, 120_000);
+
+  afterAll(() => {
+    child?.kill();
+  });
+
   it('a line that is not JSON gets -32700; a non-JSON-RPC object gets -32600', async () => {
     send('{"jsonrpc":"2.0","id":1,"method":');
     expect(await next()).toMatchObject({ id: 1, error: { code: -32700, message: expect.stringMatching(/^Parse error/) as unknown } });
@@ -115,11 +114,25 @@ describe('statelens mcp answers bad input and keeps serving', () => {
 
   it('timestamps that are not date-times and unsafe partition names are tool errors that say why', async () => {
     for (const ts of ['zzzz', '9999-pinned']) {
-      const r = await tool(30, 'record_facts', { partition: 'user:acme/u1', facts: [{ key: 'price', value: '1', ts }] });
+      // A valid fact before the bad one: the whole call is refused, not half written.
+      const r = await tool(30, 'record_facts', {
+        partition: 'user:acme/u1',
+        facts: [
+          { key: 'good', value: '1' },
+          { key: 'price', value: '1', ts },
+        ],
+      });
       expect(r.isError).toBe(true);
       expect(r.body).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining(`not a date-time: "${ts}"`) as unknown });
     }
-    const turns = await tool(31, 'record_turns', { partition: 'user:acme/u1', turns: [{ speaker: 'user', text: 'hi', ts: '9999-pinned' }] });
+    const turns = await tool(31, 'record_turns', {
+      partition: 'user:acme/u1',
+      session_id: 's1',
+      turns: [
+        { speaker: 'user', text: 'hello' },
+        { speaker: 'user', text: 'hi', ts: '9999-pinned' },
+      ],
+    });
     expect(turns.body).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('not a date-time') as unknown });
     for (const partition of ['user:acme/u\u202e1', 'user:acme/u\u00001', { kind: 'user', org: 'a/b', user: 'u' }]) {
       const r = await tool(32, 'record_facts', { partition, facts: [{ key: 'k', value: 'v' }] });
@@ -135,4 +148,35 @@ describe('statelens mcp answers bad input and keeps serving', () => {
     });
     expect((late.body.results as Array<{ outcome: string }>).map((x) => x.outcome)).toEqual(['created', 'stale']);
   });
+
+  it('what was refused wrote nothing: only the accepted facts are in the store', async () => {
+    // Served until stdin ends; a PGlite folder is then free for this process to read.
+    const exited = new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
+    child.stdin.end();
+    await exited;
+    const store = target.open({ readonly: true });
+    try {
+      expect(
+        store
+          .listPartitions()
+          .map((p) => p.label)
+          .sort(),
+      ).toEqual(['acme / user u1', 'acme / user u2']);
+      const u1 = store.scope({ kind: 'user', org: 'acme', user: 'u1' });
+      const keys = u1.allFacts().map((f) => f.key);
+      expect(keys).toHaveLength(100);
+      expect(keys).not.toContain('good');
+      expect(keys).not.toContain('k');
+      expect(u1.workingItems({ includeExpired: true })).toEqual([]);
+      expect(
+        store
+          .scope({ kind: 'user', org: 'acme', user: 'u2' })
+          .allFacts()
+          .map((f) => f.value)
+          .sort(),
+      ).toEqual(['$100', '$90']);
+    } finally {
+      store.close();
+    }
+  }, 120_000);
 });

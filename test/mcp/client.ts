@@ -3,6 +3,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Store } from '../../electron/engine/store';
+import type { DbTarget } from '../helpers/db-targets';
 import { cliEntry, repoRoot } from '../helpers/paths';
 
 /** A tool's answer: whether it is a tool error, and the JSON of its text. */
@@ -27,6 +29,24 @@ export interface McpSession {
   /** A call that must be a tool error: the error. */
   fails(name: string, args: unknown): Promise<ToolError>;
   close(): Promise<void>;
+}
+
+/** Reads the store a session serves, as the inspector would, and returns the session to go on
+ * with: a PGlite folder takes one process at a time, so there the server is stopped for the read
+ * and a new one started after it. */
+export async function readServed(target: DbTarget, session: McpSession, read: (store: Store) => void, clientName?: string): Promise<McpSession> {
+  if (target.kind === 'pglite') await session.close();
+  try {
+    const store = target.open({ readonly: true });
+    try {
+      read(store);
+    } finally {
+      store.close();
+    }
+  } finally {
+    if (target.kind === 'pglite') session = await connectMcp(target.db, clientName);
+  }
+  return session;
 }
 
 export async function connectMcp(db: string, clientName = 'statelens-test'): Promise<McpSession> {

@@ -1,33 +1,29 @@
 // The MCP server as an agent meets it: the SDK's own Client over stdio, spawning the real
-// `statelens mcp` as a child process, then the inspector's view of what the agent wrote.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Store } from '../../electron/engine/store';
-import { connectMcp, type McpSession } from './client';
+// `statelens mcp` as a child process, then the inspector's view of what the agent wrote, on a
+// SQLite file, a PGlite folder and (with STATELENS_TEST_PG_URL) a server schema.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { dbTarget, type DbTarget } from '../helpers/db-targets';
+import { describeStores } from '../helpers/stores';
+import { connectMcp, readServed, type McpSession } from './client';
 
 const P = 'user:acme/u1';
 
-let mcp: McpSession;
-let dir: string;
-let dbPath: string;
-const ok = (name: string, args: unknown) => mcp.ok(name, args);
-const fails = (name: string, args: unknown) => mcp.fails(name, args);
+describeStores('statelens mcp over stdio (SDK client)', (_open, kind) => {
+  let mcp: McpSession;
+  let target: DbTarget;
+  const ok = (name: string, args: unknown) => mcp.ok(name, args);
+  const fails = (name: string, args: unknown) => mcp.fails(name, args);
 
-beforeAll(async () => {
-  // Its own folder: the server keeps the file open across tests.
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-mcp-'));
-  dbPath = path.join(dir, 'mcp.db');
-  mcp = await connectMcp(dbPath);
-}, 60_000);
+  beforeAll(async () => {
+    // Its own database: the server keeps it open across tests.
+    target = dbTarget(kind, 'mcp');
+    mcp = await connectMcp(target.db);
+  }, 120_000);
 
-afterAll(async () => {
-  await mcp?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+  afterAll(async () => {
+    await mcp?.close();
+  });
 
-describe('statelens mcp over stdio (SDK client)', () => {
   it('lists every tool with a JSON Schema of its arguments', async () => {
     const { tools } = await mcp.client.listTools();
     const names = tools.map((t) => t.name).sort();
@@ -51,7 +47,7 @@ describe('statelens mcp over stdio (SDK client)', () => {
     const record = tools.find((t) => t.name === 'record_facts');
     expect(record?.inputSchema.properties).toHaveProperty('partition');
     expect(record?.inputSchema.properties).toHaveProperty('facts');
-    expect(mcp.stderr()).toMatch(/serving .*mcp\.db over stdio/);
+    expect(mcp.stderr()).toMatch(/statelens mcp: serving \S+ over stdio \(13 tools\)/);
   });
 
   it('records facts with supersedes, turns, environment; the inspector sees the chain', async () => {
@@ -88,18 +84,15 @@ describe('statelens mcp over stdio (SDK client)', () => {
       ],
     });
 
-    // The inspector reads the same file: the superseded budget is invalid, the chain links up.
-    const store = Store.open(dbPath, { readonly: true });
-    try {
+    // The inspector reads the same store: the superseded budget is invalid, the chain links up.
+    mcp = await readServed(target, mcp, (store) => {
       const h = store.scope({ kind: 'user', org: 'acme', user: 'u1' });
       expect(h.currentValue('budget')).toBe('$120,000');
       expect(h.chain(results[0]?.factId ?? '').versions.map((v) => v.value)).toEqual(['$200,000', '$120,000']);
       expect(h.workingItems({ sessionId: 's1' }).map((w) => w.value)).toEqual(['hi', 'hello', 'again']);
       expect(h.environment().map((e) => e.key)).toEqual(['alerts', 'now']);
-    } finally {
-      store.close();
-    }
-  });
+    });
+  }, 120_000);
 
   it('updates agent state and verifies expectations with the deterministic matcher', async () => {
     const updated = await ok('update_agent_state', {

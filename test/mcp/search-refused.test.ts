@@ -1,35 +1,31 @@
 // An agent's search that means nothing, over the real MCP stdio transport: a query with no word
 // to look for, or one over the limits, is a tool error with INVALID_INPUT (never every fact),
-// and the server keeps serving.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// and the server keeps serving; on every store.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { dbTarget } from '../helpers/db-targets';
+import { describeStores } from '../helpers/stores';
 import { connectMcp, type McpSession } from './client';
 
 const P = 'user:acme/u1';
-let mcp: McpSession;
-let dir: string;
-const call = (args: Record<string, unknown>) => mcp.call('search_facts', args);
+describeStores('search_facts with a query that means nothing', (_open, kind) => {
+  let mcp: McpSession;
+  const call = (args: Record<string, unknown>) => mcp.call('search_facts', args);
 
-beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-mcp-search-'));
-  mcp = await connectMcp(path.join(dir, 'mcp.db'));
-  await mcp.ok('record_facts', {
-    partition: P,
-    facts: [
-      { key: 'budget', value: 'capped at 50k' },
-      { key: 'city', value: 'Lyon' },
-    ],
+  beforeAll(async () => {
+    mcp = await connectMcp(dbTarget(kind, 'search').db);
+    await mcp.ok('record_facts', {
+      partition: P,
+      facts: [
+        { key: 'budget', value: 'capped at 50k' },
+        { key: 'city', value: 'Lyon' },
+      ],
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await mcp?.close();
   });
-}, 60_000);
 
-afterAll(async () => {
-  await mcp?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-describe('search_facts with a query that means nothing', () => {
   it('refuses punctuation-only and empty queries, and filter searches alike, with INVALID_INPUT', async () => {
     for (const args of [{ query: '*' }, { query: '"((' }, { query: '' }, { query: '...' }, { filter: { search: '^' } }]) {
       const r = await call({ partition: P, ...args });

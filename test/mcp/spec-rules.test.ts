@@ -1,29 +1,26 @@
 // The specification's rules as an agent meets them over MCP (the SDK client, the real
 // `statelens mcp` child process): a write cannot raise its tier, restricted facts stay out of
 // every strategy, balanced is the default strategy, the working set upserts and ends with the
-// session, the identity is fixed for a session, the environment has its fields.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// session, the identity is fixed for a session, the environment has its fields; on every store.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { dbTarget } from '../helpers/db-targets';
+import { describeStores } from '../helpers/stores';
 import { connectMcp, type McpSession } from './client';
 
-let mcp: McpSession;
-let dir: string;
-const call = (name: string, args: unknown) => mcp.call(name, args);
-const ok = (name: string, args: unknown) => mcp.ok(name, args);
+describeStores('specification rules over MCP', (_open, kind) => {
+  let mcp: McpSession;
+  const call = (name: string, args: unknown) => mcp.call(name, args);
+  const ok = (name: string, args: unknown) => mcp.ok(name, args);
 
-beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-mcp-rules-'));
-  mcp = await connectMcp(path.join(dir, 'rules.db'), 'statelens-rules-test');
-}, 60_000);
+  // One database for the block: each test works in partitions of its own.
+  beforeAll(async () => {
+    mcp = await connectMcp(dbTarget(kind, 'rules').db, 'statelens-rules-test');
+  }, 120_000);
 
-afterAll(async () => {
-  await mcp?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+  afterAll(async () => {
+    await mcp?.close();
+  });
 
-describe('specification rules over MCP', () => {
   it('a write cannot raise its own tier: record_facts with a maturity is refused and writes nothing', async () => {
     const P = 'capability:acme/outreach';
     expect(

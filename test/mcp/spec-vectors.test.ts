@@ -1,43 +1,46 @@
 // The specification's three test vectors in their literal form, through the MCP server as an
 // agent meets it: the SDK's client over stdio, spawning the real `statelens mcp`. The identity of
-// the third is set the way an agent's events set it, through `statelens ingest`.
+// the third is set the way an agent's events set it, through `statelens ingest`. On every store.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { statelens } from '../helpers/child';
+import { dbTarget } from '../helpers/db-targets';
+import { describeStores } from '../helpers/stores';
 import { connectMcp, type McpSession } from './client';
-
-let mcp: McpSession;
-let dir: string;
-const ok = (name: string, args: unknown) => mcp.ok(name, args);
 
 type Result = { factId: string; outcome: string; supersededId: string | null; reason: string | null; authority: { role: string; origin: string } };
 const results = (r: Record<string, unknown>): Result[] => r.results as Result[];
 
-async function context(partition: string, query: string): Promise<string> {
-  return (await ok('assemble_context', { partition, strategy: 'state_based', query, preview: true })).text as string;
+async function assembled(mcp: McpSession, partition: string, query: string): Promise<string> {
+  return (await mcp.ok('assemble_context', { partition, strategy: 'state_based', query, preview: true })).text as string;
 }
 
-beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-spec-mcp-'));
-  const db = path.join(dir, 'spec.db');
-  const events = path.join(dir, 'identity.jsonl');
-  fs.writeFileSync(
-    events,
-    `${JSON.stringify({ type: 'identity', partition: 'user:acme/ian', identity_role: { user_name: 'Ian', authority: 'intern', department: 'Sales', organization: 'Acme' } })}\n`,
-  );
-  const ingest = await statelens(['ingest', events, '--db', db]);
-  expect(ingest.code, ingest.stderr).toBe(0);
-  mcp = await connectMcp(db, 'statelens-spec');
-}, 60_000);
+describeStores('specification test vectors over MCP', (_open, kind) => {
+  let mcp: McpSession;
+  let dir: string;
+  const ok = (name: string, args: unknown) => mcp.ok(name, args);
+  const context = (partition: string, query: string) => assembled(mcp, partition, query);
 
-afterAll(async () => {
-  await mcp?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-spec-mcp-'));
+    const db = dbTarget(kind, 'spec').db;
+    const events = path.join(dir, 'identity.jsonl');
+    fs.writeFileSync(
+      events,
+      `${JSON.stringify({ type: 'identity', partition: 'user:acme/ian', identity_role: { user_name: 'Ian', authority: 'intern', department: 'Sales', organization: 'Acme' } })}\n`,
+    );
+    const ingest = await statelens(['ingest', events, '--db', db]);
+    expect(ingest.code, ingest.stderr).toBe(0);
+    mcp = await connectMcp(db, 'statelens-spec');
+  }, 180_000);
 
-describe('specification test vectors over MCP', () => {
+  afterAll(async () => {
+    await mcp?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it('1: basic supersession — the context says cancelled, never approved', async () => {
     const P = 'user:acme/t1';
     await ok('record_facts', { partition: P, facts: [{ key: 'status_v1', value: 'approved' }] });

@@ -1,17 +1,10 @@
 // Implicit supersession through the public interface: an agent records a fact and then the
 // user's turn over MCP (the SDK's client, the real `statelens mcp` child); the context it
-// assembles no longer presents the old statement, and the inspector can say why.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Store } from '../../electron/engine/store';
-import { connectMcp, type McpSession } from './client';
-
-let mcp: McpSession;
-let dir: string;
-let dbPath: string;
-const ok = (name: string, args: unknown) => mcp.ok(name, args);
+// assembles no longer presents the old statement, and the inspector can say why; on every store.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { dbTarget, type DbTarget } from '../helpers/db-targets';
+import { describeStores } from '../helpers/stores';
+import { connectMcp, readServed, type McpSession } from './client';
 
 interface Conflict {
   factId: string;
@@ -22,18 +15,20 @@ interface Conflict {
   reason: string;
 }
 
-beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-mcp-turns-'));
-  dbPath = path.join(dir, 'agent.db');
-  mcp = await connectMcp(dbPath, 'statelens-turns-test');
-}, 60_000);
+describeStores('a turn that contradicts a fact, over MCP', (_open, kind) => {
+  let mcp: McpSession;
+  let target: DbTarget;
+  const ok = (name: string, args: unknown) => mcp.ok(name, args);
 
-afterAll(async () => {
-  await mcp?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+  beforeAll(async () => {
+    target = dbTarget(kind, 'turns');
+    mcp = await connectMcp(target.db, 'statelens-turns-test');
+  }, 120_000);
 
-describe('a turn that contradicts a fact, over MCP', () => {
+  afterAll(async () => {
+    await mcp?.close();
+  });
+
   it('"Meeting is Tuesday at 2pm", then "Let\'s do the meeting Thursday at 3pm": only Thursday is current, and the chain says why', async () => {
     const P = 'user:acme/ana';
     const written = await ok('record_facts', { partition: P, facts: [{ key: 'meeting', value: 'Meeting is Tuesday at 2pm', ts: '2026-03-01T09:00:00Z' }] });
@@ -51,21 +46,23 @@ describe('a turn that contradicts a fact, over MCP', () => {
     expect(ctx.text).not.toContain('Tuesday');
     expect(ctx.text).not.toContain('2pm');
 
-    const store = Store.open(dbPath, { readonly: true });
-    try {
-      const h = store.scope({ kind: 'user', org: 'acme', user: 'ana' });
-      const chain = h.chain(oldId ?? '');
-      expect(chain.versions.map((v) => v.value)).toEqual(['Meeting is Tuesday at 2pm', 'Meeting is Thursday at 3pm']);
-      const old = chain.versions[0];
-      expect(old?.supersessionRule).toBe('implicit');
-      expect(old?.supersessionReason).toBe(
-        `turn 0 of session "chat" (user) names "meeting" with the change cue "let's do" and states a different day and time`,
-      );
-      expect(chain.versions[1]?.source).toMatchObject({ type: 'conversation', identity: 'user', turnIndex: 0 });
-    } finally {
-      store.close();
-    }
-  });
+    mcp = await readServed(
+      target,
+      mcp,
+      (store) => {
+        const h = store.scope({ kind: 'user', org: 'acme', user: 'ana' });
+        const chain = h.chain(oldId ?? '');
+        expect(chain.versions.map((v) => v.value)).toEqual(['Meeting is Tuesday at 2pm', 'Meeting is Thursday at 3pm']);
+        const old = chain.versions[0];
+        expect(old?.supersessionRule).toBe('implicit');
+        expect(old?.supersessionReason).toBe(
+          `turn 0 of session "chat" (user) names "meeting" with the change cue "let's do" and states a different day and time`,
+        );
+        expect(chain.versions[1]?.source).toMatchObject({ type: 'conversation', identity: 'user', turnIndex: 0 });
+      },
+      'statelens-turns-test',
+    );
+  }, 120_000);
 
   it('a hedged turn flags the fact for review instead; the context marks it and the review queue names the turn', async () => {
     const P = 'user:acme/ben';
@@ -77,21 +74,23 @@ describe('a turn that contradicts a fact, over MCP', () => {
     const ctx = await ok('assemble_context', { partition: P, strategy: 'state_based', query: 'When is the meeting?', preview: true });
     expect(ctx.text).toContain('[NEEDS REVIEW] meeting: Meeting is Tuesday at 2pm');
 
-    const store = Store.open(dbPath, { readonly: true });
-    try {
-      const h = store.scope({ kind: 'user', org: 'acme', user: 'ben' });
-      const [entry] = h.reviewQueue().entries;
-      expect(entry?.fact.id).toBe(oldId);
-      expect(entry?.cause.text).toMatch(/^contradicted by turn 0 of session "default" \(user\) names "meeting" with the change cue "instead"/);
-      expect(entry?.cause.turn).toMatchObject({
-        sessionId: 'default',
-        turnIndex: 0,
-        speaker: 'user',
-        text: 'Could we maybe move the meeting to Thursday instead?',
-        cue: 'instead',
-      });
-    } finally {
-      store.close();
-    }
-  });
+    mcp = await readServed(
+      target,
+      mcp,
+      (store) => {
+        const h = store.scope({ kind: 'user', org: 'acme', user: 'ben' });
+        const [entry] = h.reviewQueue().entries;
+        expect(entry?.fact.id).toBe(oldId);
+        expect(entry?.cause.text).toMatch(/^contradicted by turn 0 of session "default" \(user\) names "meeting" with the change cue "instead"/);
+        expect(entry?.cause.turn).toMatchObject({
+          sessionId: 'default',
+          turnIndex: 0,
+          speaker: 'user',
+          text: 'Could we maybe move the meeting to Thursday instead?',
+          cue: 'instead',
+        });
+      },
+      'statelens-turns-test',
+    );
+  }, 120_000);
 });

@@ -1,5 +1,8 @@
 // Browser mode in-process for the server tests: an engine worker with the shipped handlers
-// (output checked against the contract) on one database, behind the real HTTP server.
+// (output checked against the contract) on one database (a file, or a PostgreSQL store named as
+// `statelens serve --db` names it), behind the real HTTP server.
+import { pgStoreOf } from '../../electron/cli/database';
+import { isDatabaseUrl, redactUrl } from '../../electron/engine/db/pg/target';
 import { EngineHost } from '../../electron/engine-host/facade';
 import { createAppServices, type AppServices } from '../../electron/handlers/app-services';
 import { browserShell, DownloadRegistry } from '../../electron/server/browser-shell';
@@ -15,6 +18,7 @@ export interface HttpBackend {
 }
 
 export async function startHttpBackend(options: {
+  /** A database file, or a PostgreSQL URL / `pglite:DIR` whose store exists. */
   readonly dbPath: string;
   readonly rendererDir: string;
   /** Where finished exports wait for their download. */
@@ -27,7 +31,9 @@ export async function startHttpBackend(options: {
   const engine = new EngineHost({ workerPath: WORKER_PATH, pollMs: 100, actor: options.actor ?? 'tester (contract tests)' });
   const services = createAppServices(engine, browserShell({ downloads, token: () => server?.token ?? '' }), { validate: true });
   try {
-    await engine.call('db.openPath', { path: options.dbPath, create: false, readonly: false });
+    const db = options.dbPath;
+    const opened = isDatabaseUrl(db) ? { path: redactUrl(db), postgres: pgStoreOf({ values: {}, positionals: [] }, db) } : { path: db };
+    await engine.call('db.openPath', { ...opened, create: false, readonly: false });
     server = await startServer({ dispatch: services.dispatch, events: services.events, rendererDir: options.rendererDir, downloads });
   } catch (e) {
     await services.close();

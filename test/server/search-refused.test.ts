@@ -1,52 +1,55 @@
 // Browser mode given a search that means nothing, or a delete whose filter restricts nothing:
 // HTTP 400 with the typed INVALID_INPUT body, and not one fact deleted. Only { all: true }
-// previews the whole partition.
+// previews the whole partition. On the fixture as a file, in PGlite and on a server.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { TOKEN_HEADER, type CallResult } from '../../shared/contract';
 import type { RunningServer } from '../../electron/server/server';
 import { buildFixture, type Fixture } from '../contract/fixture';
+import { dbCopyOf } from '../helpers/db-targets';
+import { describeStores } from '../helpers/stores';
 import { startHttpBackend, type HttpBackend } from './http-backend';
 import { request } from './http-client';
 
-let dir: string;
-let fx: Fixture;
-let backend: HttpBackend;
-let server: RunningServer;
+describeStores('browser mode refuses searches and delete filters that mean nothing', (_open, kind) => {
+  let dir: string;
+  let fx: Fixture;
+  let backend: HttpBackend;
+  let server: RunningServer;
 
-beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-server-search-'));
-  fx = buildFixture(path.join(dir, 'http.db'));
-  const rendererDir = path.join(dir, 'renderer');
-  fs.mkdirSync(rendererDir);
-  fs.writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><div id="root"></div>');
-  backend = await startHttpBackend({ dbPath: fx.path, rendererDir, downloadsDir: path.join(dir, 'downloads'), actor: 'tester (search refused)' });
-  ({ server } = backend);
-}, 120_000);
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-server-search-'));
+    fx = buildFixture(path.join(dir, 'fixture.db'));
+    const db = (await dbCopyOf(kind, fx.path, 'search')).db;
+    const rendererDir = path.join(dir, 'renderer');
+    fs.mkdirSync(rendererDir);
+    fs.writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><div id="root"></div>');
+    backend = await startHttpBackend({ dbPath: db, rendererDir, downloadsDir: path.join(dir, 'downloads'), actor: 'tester (search refused)' });
+    ({ server } = backend);
+  }, 300_000);
 
-afterAll(async () => {
-  await backend?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-async function call(channel: string, input: unknown): Promise<{ status: number; body: CallResult<unknown> }> {
-  const r = await request(`${server.origin}/api/${channel}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', [TOKEN_HEADER]: server.token },
-    body: JSON.stringify(input),
+  afterAll(async () => {
+    await backend?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
   });
-  return { status: r.status, body: JSON.parse(r.body) as CallResult<unknown> };
-}
 
-async function total(): Promise<number> {
-  const r = await call('facts.list', { partitionId: fx.userPartition, page: { limit: 1 } });
-  if (!r.body.ok) throw new Error(r.body.error.message);
-  return (r.body.value as { total: { count: number } }).total.count;
-}
+  async function call(channel: string, input: unknown): Promise<{ status: number; body: CallResult<unknown> }> {
+    const r = await request(`${server.origin}/api/${channel}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [TOKEN_HEADER]: server.token },
+      body: JSON.stringify(input),
+    });
+    return { status: r.status, body: JSON.parse(r.body) as CallResult<unknown> };
+  }
 
-describe('browser mode refuses searches and delete filters that mean nothing', () => {
+  async function total(): Promise<number> {
+    const r = await call('facts.list', { partitionId: fx.userPartition, page: { limit: 1 } });
+    if (!r.body.ok) throw new Error(r.body.error.message);
+    return (r.body.value as { total: { count: number } }).total.count;
+  }
+
   it('answers 400 INVALID_INPUT for punctuation-only and oversized searches, deleting nothing', async () => {
     const before = await total();
     const p = fx.userPartition;

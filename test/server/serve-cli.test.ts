@@ -1,13 +1,17 @@
 // `statelens serve` end to end in a child process: prints a tokened URL on 127.0.0.1, refuses
-// requests without the token, answers the contract with it, refuses other hosts, stops cleanly.
+// requests without the token, answers the contract with it, refuses other hosts and a store that
+// is not there (creating none), stops cleanly; on a file, a PGlite folder and a server schema.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { TOKEN_HEADER } from '../../shared/contract';
+import { redactUrl } from '../../electron/engine/db/pg/target';
 import { buildFixture, type Fixture } from '../contract/fixture';
+import { dbCopyOf, dbTarget, type DbTarget } from '../helpers/db-targets';
 import { cliEntry, repoRoot } from '../helpers/paths';
+import { describeStores } from '../helpers/stores';
 import { request } from './http-client';
 
 let dir: string;
@@ -43,12 +47,19 @@ function serve(args: string[]): { child: ChildProcess; url: Promise<string>; exi
   return { child, url, exit, output: () => out };
 }
 
-describe('statelens serve', () => {
+describeStores('statelens serve', (_open, kind) => {
+  let db: string;
+  beforeAll(async () => {
+    db = (await dbCopyOf(kind, fx.path, 'serve')).db;
+  }, 300_000);
+
   it('serves the fixture on 127.0.0.1 behind the token and stops on SIGTERM', async () => {
-    const s = serve(['--db', fx.path, '--renderer', rendererDir]);
+    const s = serve(['--db', db, '--renderer', rendererDir]);
     try {
       const url = new URL(await s.url);
       expect(url.hostname).toBe('127.0.0.1');
+      // It says which store it serves (a server URL without its password).
+      expect(s.output()).toContain(`statelens serve: ${kind === 'sqlite' ? path.resolve(db) : redactUrl(db)}\n`);
       const token = url.searchParams.get('token') ?? '';
       expect(token.length).toBeGreaterThanOrEqual(40);
       expect((await request(`${url.origin}/`)).status).toBe(401);
@@ -70,26 +81,29 @@ describe('statelens serve', () => {
       s.child.kill('SIGTERM');
     }
     expect(await s.exit).toBe(0);
-  });
+  }, 120_000);
 
   it('refuses a non-loopback host and a missing database with a clear message', () => {
-    const host = spawnSync(process.execPath, [cliEntry, 'serve', '--db', fx.path, '--renderer', rendererDir, '--host', '0.0.0.0'], {
+    const host = spawnSync(process.execPath, [cliEntry, 'serve', '--db', db, '--renderer', rendererDir, '--host', '0.0.0.0'], {
       cwd: repoRoot,
       encoding: 'utf8',
     });
     expect(host.status).toBe(1);
     expect(host.stderr).toMatch(/binds to 127\.0\.0\.1 only.*PERMISSION_DENIED/s);
-    const missing = spawnSync(process.execPath, [cliEntry, 'serve', '--db', path.join(dir, 'nope.db'), '--renderer', rendererDir], {
+    // A store that is not there is refused, and serving it creates nothing (no file, no folder).
+    const nope: DbTarget = dbTarget(kind, 'nope');
+    const missing = spawnSync(process.execPath, [cliEntry, 'serve', '--db', nope.db, '--renderer', rendererDir], {
       cwd: repoRoot,
       encoding: 'utf8',
     });
     expect(missing.status).toBe(1);
-    expect(missing.stderr).toMatch(/does not exist.*NOT_FOUND/s);
-    const renderer = spawnSync(process.execPath, [cliEntry, 'serve', '--db', fx.path, '--renderer', path.join(dir, 'no-renderer')], {
+    expect(missing.stderr).toMatch(kind === 'server' ? /not at this build's version.*NOT_FOUND/s : /does not exist.*NOT_FOUND/s);
+    if (kind !== 'server') expect(fs.existsSync(nope.db.replace(/^pglite:/, ''))).toBe(false);
+    const renderer = spawnSync(process.execPath, [cliEntry, 'serve', '--db', db, '--renderer', path.join(dir, 'no-renderer')], {
       cwd: repoRoot,
       encoding: 'utf8',
     });
     expect(renderer.status).toBe(1);
     expect(renderer.stderr).toMatch(/holds no built renderer/);
-  });
+  }, 120_000);
 });

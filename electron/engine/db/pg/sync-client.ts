@@ -4,6 +4,7 @@
 // crash or a lost server surfaces as a typed StatelensError, never a hang.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { StatelensError } from '../../../../shared/errors';
@@ -24,6 +25,8 @@ export interface SyncPgOptions {
   readonly callTimeoutMs?: number;
   /** Longest a server connection may take to open (default 10 s). */
   readonly connectTimeoutMs?: number;
+  /** The PGlite data folder must be there already: opening a store is not creating one. */
+  readonly existing?: boolean;
 }
 
 type Request =
@@ -80,6 +83,16 @@ function checkTlsFiles(target: PgTarget): void {
   }
 }
 
+/** Refuses a PGlite data folder that cannot be (or, with `existing`, is not) there before PGlite
+ * starts: it would fail with a bare file-system error, or leave a new, empty cluster behind that
+ * holds no store. */
+function checkPgliteFolder(target: PgTarget, existing: boolean): void {
+  if (target.kind !== 'pglite' || target.dataDir === undefined) return;
+  const dir = path.resolve(target.dataDir);
+  if (existing && !fs.existsSync(dir)) throw new StatelensError('NOT_FOUND', `${describeTarget(target)} does not exist: \`statelens init --db\` creates it`);
+  if (!fs.existsSync(path.dirname(dir))) throw new StatelensError('NOT_FOUND', `The folder of ${describeTarget(target)} does not exist`);
+}
+
 /** Quotes an identifier for SQL (a schema name in search_path, say). */
 export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
@@ -134,6 +147,7 @@ export class SyncPg {
   /** Connects (or starts PGlite) and returns once the connection is usable; throws a typed error otherwise. */
   static open(target: PgTarget, options: SyncPgOptions = {}): SyncPg {
     checkTlsFiles(target);
+    checkPgliteFolder(target, options.existing ?? false);
     const conn = new SyncPg(target, options);
     try {
       // Starting PGlite (a WebAssembly PostgreSQL) takes seconds on a loaded machine.
