@@ -19,8 +19,6 @@ export interface CliCommand {
   readonly usage: string;
   readonly options: NonNullable<ParseArgsConfig['options']>;
   readonly allowPositionals?: boolean;
-  /** The command works on a PostgreSQL server given as --db URL (others refuse one). */
-  readonly acceptsDatabaseUrl?: boolean;
   run(args: ParsedCli, io: CliIO): Promise<number>;
 }
 

@@ -3,7 +3,6 @@
 import readline from 'node:readline/promises';
 import { isStatelensError } from '../../shared/errors';
 import { EXIT, parseCommandArgs, type CliIO } from './command';
-import { refuseUnsupportedUrl } from './db-url';
 import { packageVersion } from './package-root';
 import { COMMAND_GROUPS, COMMANDS } from './registry';
 import { closestName } from './suggest';
@@ -86,7 +85,6 @@ export async function runCli(argv: string[], io: CliIO = processIO()): Promise<n
       io.out(`${cmd.summary}\n\nUsage: ${cmd.usage}`);
       return EXIT.ok;
     }
-    refuseUnsupportedUrl(cmd, parsed);
     return await cmd.run(parsed, io);
   } catch (e) {
     if (isStatelensError(e)) {

@@ -67,7 +67,6 @@ with --out, to FILE; progress goes to standard error.
             baseline}, instead of the Markdown report (also what --out writes).
 Exit codes: 0 report complete, 1 a section failed (its error is in the report, or on standard
 error with --json), 2 usage error.`,
-  acceptsDatabaseUrl: true,
   options: {
     quick: { type: 'boolean' },
     only: { type: 'string' },

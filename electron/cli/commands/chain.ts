@@ -46,7 +46,6 @@ export const chainCommand: CliCommand = {
 Exit codes: 0 shown, 1 not found or failed, 2 usage error.
 ${PG_USAGE}`,
   options: { ...PG_OPTIONS, db: { type: 'string' }, partition: { type: 'string' }, json: { type: 'boolean' } },
-  acceptsDatabaseUrl: true,
   allowPositionals: true,
   async run(args, io) {
     const [ref, ...extra] = args.positionals;

@@ -47,7 +47,6 @@ ${PG_USAGE}`,
     take: { type: 'boolean' },
     json: { type: 'boolean' },
   },
-  acceptsDatabaseUrl: true,
   async run(args, io) {
     const strategy = enumOpt(args, 'strategy', AssemblyStrategy.options, { fallback: DEFAULT_STRATEGY });
     const tokenizer = enumOpt(args, 'tokenizer', TokenizerName.options);

@@ -108,7 +108,6 @@ they are recycled.
 Exit codes: 0 deleted (or nothing matched, or --dry-run), 1 failed, not confirmed or not scrubbed,
 2 usage error or refused (no terminal to confirm on and no --yes).
 ${PG_USAGE}`,
-  acceptsDatabaseUrl: true,
   options: {
     ...PG_OPTIONS,
     db: { type: 'string' },

@@ -30,7 +30,6 @@ ${PG_USAGE}`,
     seed: { type: 'string' },
     json: { type: 'boolean' },
   },
-  acceptsDatabaseUrl: true,
   async run(args, io) {
     const path = dbName(args);
     const facts = intOpt(args, 'facts', 10_000);

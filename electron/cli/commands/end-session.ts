@@ -15,7 +15,6 @@ export const endSessionCommand: CliCommand = {
 
 Exit codes: 0 ended, 1 failed, 2 usage error.
 ${PG_USAGE}`,
-  acceptsDatabaseUrl: true,
   options: {
     ...PG_OPTIONS,
     db: { type: 'string' },

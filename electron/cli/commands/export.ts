@@ -37,7 +37,6 @@ ${PG_USAGE}`,
     json: { type: 'boolean' },
     ...FILTER_OPTIONS,
   },
-  acceptsDatabaseUrl: true,
   async run(args, io) {
     const format = enumOpt(args, 'format', EXPORT_FORMATS, { required: true });
     const out = requireString(args, 'out');

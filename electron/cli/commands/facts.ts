@@ -57,7 +57,6 @@ ${PG_USAGE}`,
     limit: { type: 'string' },
     json: { type: 'boolean' },
   },
-  acceptsDatabaseUrl: true,
   async run(args, io) {
     const limit = intOpt(args, 'limit', 50);
     if (limit < 1 || limit > MAX_LIMIT) throw new StatelensError('INVALID_INPUT', `--limit must be from 1 to ${MAX_LIMIT.toLocaleString('en-US')}`);

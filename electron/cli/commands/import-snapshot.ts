@@ -21,7 +21,6 @@ line and field and nothing is imported. Exit codes: 0 imported, 1 failed, 2 usag
 ${PG_USAGE}`,
   options: { ...PG_OPTIONS, db: { type: 'string' }, json: { type: 'boolean' } },
   allowPositionals: true,
-  acceptsDatabaseUrl: true,
   async run(args, io) {
     const [file, ...extra] = args.positionals;
     if (!file || extra.length > 0) throw new StatelensError('INVALID_INPUT', 'Give exactly one snapshot FILE');

@@ -30,7 +30,6 @@ ${PG_USAGE}`,
     json: { type: 'boolean' },
   },
   allowPositionals: true,
-  acceptsDatabaseUrl: true,
   async run(args, io) {
     const [file, ...extra] = args.positionals;
     if (!file || extra.length > 0) throw new StatelensError('INVALID_INPUT', 'Give exactly one StateBench JSONL file');

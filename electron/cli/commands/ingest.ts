@@ -46,7 +46,6 @@ ${PG_USAGE} Here --org also names the org of the partitions the flags designate.
     json: { type: 'boolean' },
   },
   allowPositionals: true,
-  acceptsDatabaseUrl: true,
   async run(args, io) {
     const [file, ...extra] = args.positionals;
     if (!file || extra.length > 0) throw new StatelensError('INVALID_INPUT', 'Give exactly one EVENTS.jsonl file (or - for standard input)');

@@ -29,7 +29,6 @@ Exit codes: 0 done (or nothing to do), 1 failed, 2 usage error.`,
     schema: { type: 'string' },
     json: { type: 'boolean' },
   },
-  acceptsDatabaseUrl: true,
   async run(args, io) {
     const url = databaseUrl(args);
     let result: { store: string; from: number; to: number; changed: boolean; schema?: string };

@@ -19,7 +19,6 @@ export const maturityCommand: CliCommand = {
 
 Exit codes: 0 shown or set, 1 failed (not found, not a capability partition), 2 usage error.
 ${PG_USAGE}`,
-  acceptsDatabaseUrl: true,
   options: {
     ...PG_OPTIONS,
     db: { type: 'string' },

@@ -21,7 +21,6 @@ Failures come back as tool errors whose text is {"code", "message", "details"}.
 Example client configuration: {"command": "npx", "args": ["statelens", "mcp", "--db", "/path/memory.db"]}
 ${PG_USAGE}`,
   options: { ...PG_OPTIONS, db: { type: 'string' } },
-  acceptsDatabaseUrl: true,
   async run(args, io) {
     const url = databaseUrl(args);
     if (url !== undefined) {

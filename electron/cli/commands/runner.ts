@@ -89,7 +89,6 @@ ${PG_USAGE}`,
     json: { type: 'boolean' },
     quiet: { type: 'boolean' },
   },
-  acceptsDatabaseUrl: true,
   async run(args, io) {
     const { config, source } = resolveConfig(stringOpt(args, 'config'));
     // A bad partition is a configuration error (exit 2): check it before anything runs.

@@ -79,7 +79,6 @@ ${PG_USAGE}`,
     build: { type: 'boolean' },
     renderer: { type: 'string' },
   },
-  acceptsDatabaseUrl: true,
   async run(args, io) {
     const host = loopbackHost(stringOpt(args, 'host'));
     const port = intOpt(args, 'port', 0);

@@ -28,7 +28,6 @@ ${PG_USAGE}`,
     db: { type: 'string' },
     json: { type: 'boolean' },
   },
-  acceptsDatabaseUrl: true,
   async run(args, io) {
     const url = databaseUrl(args);
     let store: Store;
