@@ -65,6 +65,7 @@ describe('name locks on SQLite', () => {
 });
 
 describeStores('a bulk write', (openStore, kind) => {
+  const onPostgres = itWhere(kind, ['pglite', 'server'], 'SQLite takes no name locks');
   const user = { kind: 'user', org: 'acme', user: 'u1' } as const;
 
   it('of 300 keys commits and supersedes them all, with no key left with two valid facts', () => {
@@ -80,11 +81,7 @@ describeStores('a bulk write', (openStore, kind) => {
     }
   });
 
-  itWhere(
-    kind,
-    ['pglite', 'server'],
-    'SQLite takes no name locks',
-  )('of 20,000 names locks the store once: the server lock table (a few thousand slots) would run out', () => {
+  onPostgres('of 20,000 names locks the store once: the server lock table (a few thousand slots) would run out', () => {
     const store = openStore();
     try {
       store.db.transaction(() =>
@@ -98,11 +95,7 @@ describeStores('a bulk write', (openStore, kind) => {
     }
   });
 
-  itWhere(
-    kind,
-    ['pglite', 'server'],
-    'SQLite takes no name locks',
-  )('holds one shared store lock and its names up to the limit, one exclusive store lock beyond it', () => {
+  onPostgres('holds one shared store lock and its names up to the limit, one exclusive store lock beyond it', () => {
     const store = openStore();
     const held = () =>
       store.db.prepare("SELECT mode, count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() GROUP BY mode ORDER BY mode").all();
