@@ -402,30 +402,76 @@ export interface ValueContrast {
   readonly others: string;
 }
 
+/** A fact read once for contrastWith: its typed values by kind, entity stems and whole value. */
+export interface ContrastFact<F extends Pick<ConflictCandidate, 'key' | 'value'> = Pick<ConflictCandidate, 'key' | 'value'>> {
+  readonly fact: F;
+  readonly byKind: ReadonlyMap<ValueKind, { readonly norms: ReadonlySet<string>; readonly text: string }>;
+  readonly entityStems: readonly string[];
+  readonly wholeValue: string;
+}
+
+/** A turn read once for contrastWith. Only kinds it states two or more distinct values of can
+ * contrast (the current value plus another), so a turn without any is read no further. */
+export interface TurnReading {
+  readonly stems: ReadonlySet<string>;
+  /** Per kind with at least two distinct values: the values as written. */
+  readonly severalByKind: ReadonlyMap<ValueKind, readonly ValueMention[]>;
+  readonly lower: string;
+}
+
+/** The fact as contrastWith compares it; null when it states no typed value (nothing to contrast). */
+export function contrastFact<F extends Pick<ConflictCandidate, 'key' | 'value'>>(fact: F): ContrastFact<F> | null {
+  const mentions = extractValues(fact.value);
+  if (mentions.length === 0) return null;
+  const byKind = new Map<ValueKind, { norms: ReadonlySet<string>; text: string }>();
+  for (const [kind, ms] of mentionsByKind(mentions)) byKind.set(kind, { norms: new Set(ms.map((m) => m.norm)), text: ms.map((m) => m.text).join(', ') });
+  return { fact, byKind, entityStems: [...entityOf(fact, mentions).keys()], wholeValue: fact.value.trim().toLowerCase() };
+}
+
+const NO_STEMS: ReadonlySet<string> = new Set();
+// Turn texts repeat across assemblies (the same working set is assembled again on every call).
+const readings = new Map<string, TurnReading>();
+const READINGS_KEPT = 4096;
+
+export function readTurn(turn: string): TurnReading {
+  const kept = readings.get(turn);
+  if (kept) return kept;
+  const severalByKind = new Map<ValueKind, ValueMention[]>();
+  for (const [kind, ms] of mentionsByKind(extractValues(turn))) if (new Set(ms.map((m) => m.norm)).size >= 2) severalByKind.set(kind, ms);
+  const reading: TurnReading =
+    severalByKind.size === 0
+      ? { stems: NO_STEMS, severalByKind, lower: '' }
+      : { stems: new Set(queryWords(turn).map((w) => w.stem)), severalByKind, lower: turn.toLowerCase() };
+  if (readings.size >= READINGS_KEPT) readings.delete(readings.keys().next().value as string);
+  readings.set(turn, reading);
+  return reading;
+}
+
 /**
  * Whether a turn recounts a current fact against values it replaced ("it was Friday, then
  * Thursday, now Monday"): the turn names the fact's entity (or quotes its whole value) and, for
- * some kind of value, states
- * every value the fact holds plus at least one other. The fact already says which is current,
- * so the others are history. A turn that states only a different value is not a contrast (that
- * is a contradiction, decided when the turn is recorded).
+ * some kind of value, states every value the fact holds plus at least one other. The fact already
+ * says which is current, so the others are history. A turn that states only a different value is
+ * not a contrast (that is a contradiction, decided when the turn is recorded).
+ * Both sides come read once (contrastFact, readTurn): assembly compares every turn of the
+ * working set with every shown fact.
  */
-export function contrastWithCurrent(turn: string, fact: Pick<ConflictCandidate, 'key' | 'value'>): ValueContrast | null {
-  const factMentions = extractValues(fact.value);
-  if (factMentions.length === 0) return null;
-  const turnStems = new Set(queryWords(turn).map((w) => w.stem));
-  const quotes = turn.toLowerCase().includes(fact.value.trim().toLowerCase());
-  if (!quotes && ![...entityOf(fact, factMentions).keys()].some((s) => turnStems.has(s))) return null;
-  const turnByKind = mentionsByKind(extractValues(turn));
-  for (const [kind, current] of mentionsByKind(factMentions)) {
-    const said = turnByKind.get(kind) ?? [];
-    const currentNorms = new Set(current.map((m) => m.norm));
-    const saidNorms = new Set(said.map((m) => m.norm));
-    if (![...currentNorms].every((n) => saidNorms.has(n))) continue;
-    const others = said.filter((m) => !currentNorms.has(m.norm));
-    if (others.length > 0) return { kind, current: current.map((m) => m.text).join(', '), others: others.map((m) => m.text).join(', ') };
+export function contrastWith(turn: TurnReading, fact: ContrastFact): ValueContrast | null {
+  if (turn.severalByKind.size === 0) return null;
+  if (!turn.lower.includes(fact.wholeValue) && !fact.entityStems.some((s) => turn.stems.has(s))) return null;
+  for (const [kind, current] of fact.byKind) {
+    const said = turn.severalByKind.get(kind);
+    if (!said || ![...current.norms].every((n) => said.some((m) => m.norm === n))) continue;
+    const others = said.filter((m) => !current.norms.has(m.norm));
+    if (others.length > 0) return { kind, current: current.text, others: others.map((m) => m.text).join(', ') };
   }
   return null;
+}
+
+/** contrastWith for one turn and one fact given as text. */
+export function contrastWithCurrent(turn: string, fact: Pick<ConflictCandidate, 'key' | 'value'>): ValueContrast | null {
+  const prepared = contrastFact(fact);
+  return prepared ? contrastWith(readTurn(turn), prepared) : null;
 }
 
 /** A correction that points back at what was just said ("change that to Thursday", "actually,

@@ -12,7 +12,7 @@ import { agentStateRecord } from '../../agent-state/agent-state';
 import { DeadValues, normalised, restatesAgainst, type DeadSource, type Reaffirmed } from '../curation';
 import { asksForHistory, continuity, episodes } from '../conversation';
 import { agentStateLines, environmentLines, factLine, factMarks, identityLines, isTurn, itemLine, itemMarks, oneLine } from '../format';
-import { contrastWithCurrent, type ValueContrast } from '../../facts/turn-conflicts';
+import { contrastFact, contrastWith, readTurn, type ContrastFact, type ValueContrast } from '../../facts/turn-conflicts';
 import { freshSignals, sameSubject } from '../freshness';
 import { scopeLabelOf } from '../labels';
 import { withheldAudience } from '../permissions';
@@ -256,6 +256,10 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
       if (!stems) saidStems.set(w.id, (stems = stemSet(w.value)));
       return restatesAgainst(stems, value, deadValue);
     });
+  // The shown facts as turns are compared with them, read once and only if a turn needs them.
+  let contrastFacts: ContrastFact<LeanFact>[] | undefined;
+  const contrastable = (): ContrastFact<LeanFact>[] =>
+    (contrastFacts ??= shownFacts.map((f) => contrastFact(f)).filter((f): f is ContrastFact<LeanFact> => f !== null));
   const usable: Array<{ w: WorkingRow; text: string; redacted: boolean; superseded?: boolean }> = [];
   for (const w of items) {
     const why = itemExclusion(w);
@@ -282,7 +286,7 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
     }
     // A turn recounting a shown fact against the values it replaced carries those values as if
     // current; the fact already states the current one.
-    const recount = isTurn(w) ? firstContrast(text, shownFacts) : null;
+    const recount = isTurn(w) ? firstContrast(text, contrastable()) : null;
     if (recount) {
       if (history) return { text, redacted: false, superseded: true };
       return { reason: 'superseded', detail: `states ${recount.c.others} beside the current ${recount.c.current} of "${recount.f.key}" (${recount.f.id})` };
@@ -359,11 +363,13 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
   return { builder, unplaced: (id) => (tuning.includeUnmatchedFacts || matched.has(id) ? overBudget : unmatched) };
 }
 
-/** The first shown fact a turn recounts against values it replaced (see contrastWithCurrent). */
-function firstContrast(turn: string, facts: readonly LeanFact[]): { f: LeanFact; c: ValueContrast } | null {
+/** The first shown fact a turn recounts against values it replaced (see contrastWith). */
+function firstContrast(turn: string, facts: readonly ContrastFact<LeanFact>[]): { f: LeanFact; c: ValueContrast } | null {
+  if (facts.length === 0) return null;
+  const reading = readTurn(turn);
   for (const f of facts) {
-    const c = contrastWithCurrent(turn, f);
-    if (c) return { f, c };
+    const c = contrastWith(reading, f);
+    if (c) return { f: f.fact, c };
   }
   return null;
 }
