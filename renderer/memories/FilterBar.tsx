@@ -46,24 +46,47 @@ export function FilterBar({ filter, onChange }: { filter: FactFilterInput; onCha
   const filterRef = useRef(filter);
   filterRef.current = filter;
 
-  useEffect(() => setSearch(filter.search ?? ''), [filter.search]);
-
-  // Only typing restarts the debounce: re-renders (live refreshes) must not keep deferring it.
+  // Only typing restarts the debounce: re-renders (live refreshes) must not keep deferring it. The
+  // timer is restarted in the input's own handler, so a debounce that fires right after an edit
+  // can never commit the text from before it.
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
   const pendingSearch = useRef<string | null>(null);
+  const debounce = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // Searches handed to onChange whose echo (filter.search) has not come back yet.
+  const sent = useRef<string[]>([]);
   const commitSearch = () => {
+    clearTimeout(debounce.current);
     const text = pendingSearch.current;
     pendingSearch.current = null;
-    if (text !== null && (filterRef.current.search ?? '') !== text.trim())
-      onChangeRef.current(cleanFilter({ ...filterRef.current, search: text.trim() || undefined }));
+    if (text === null) return;
+    const next = text.trim();
+    const expected = sent.current[sent.current.length - 1] ?? filterRef.current.search ?? '';
+    if (expected === next) return;
+    sent.current.push(next);
+    onChangeRef.current(cleanFilter({ ...filterRef.current, search: next || undefined }));
   };
+  const editSearch = (text: string) => {
+    setSearch(text);
+    pendingSearch.current = text;
+    clearTimeout(debounce.current);
+    debounce.current = setTimeout(commitSearch, SEARCH_DEBOUNCE_MS);
+  };
+  // A search arriving from outside (navigation, Back, Clear filters) replaces the field and any
+  // edit waiting for its debounce. The echo of a search this bar committed does not: the field
+  // already holds that text or a newer edit, which a late echo must never undo.
   useEffect(() => {
-    if ((filterRef.current.search ?? '') === search) return;
-    pendingSearch.current = search;
-    const t = setTimeout(commitSearch, SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(t);
-  }, [search]);
+    const incoming = filter.search ?? '';
+    const echo = sent.current.indexOf(incoming);
+    if (echo >= 0) {
+      sent.current.splice(0, echo + 1);
+      return;
+    }
+    sent.current = [];
+    pendingSearch.current = null;
+    clearTimeout(debounce.current);
+    setSearch(incoming);
+  }, [filter.search]);
   // An edit still waiting for its debounce is committed when the bar goes away (a view switch),
   // so the filter the user left behind is the one they typed, never the one before it.
   useEffect(() => () => commitSearch(), []);
@@ -93,13 +116,13 @@ export function FilterBar({ filter, onChange }: { filter: FactFilterInput; onCha
           type="search"
           placeholder="Search key and value  ( / )"
           value={search}
-          onChange={(e) => setSearch(e.target.value)}
+          onChange={(e) => editSearch(e.target.value)}
           onKeyDown={(e) => {
             // The field's own value, not the last render's: Escape right after clearing leaves the field.
             if (e.key === 'Escape' && e.currentTarget.value) {
               e.stopPropagation();
               e.preventDefault();
-              setSearch('');
+              editSearch('');
             }
           }}
         />
