@@ -52,7 +52,12 @@ function FetchedFactRef({ id, partitionId, onOpen }: RefProps) {
 
 function FactRefView({ id, brief, loaded, onOpen }: { id: string; brief: FactBrief | null; loaded: boolean; onOpen?: (id: string) => void }) {
   const dispatch = useDispatch();
-  if (!loaded) return <span className="fact-ref faint">…</span>;
+  if (!loaded)
+    return (
+      <span className="fact-ref faint" aria-busy="true">
+        …
+      </span>
+    );
   if (!brief)
     return (
       <span className="fact-ref fact-ref-gone faint" title={`Fact ${id}`} data-fact-ref={id}>

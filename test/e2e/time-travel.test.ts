@@ -152,6 +152,8 @@ describe.skipIf(missing !== undefined)('time travel in Chromium', () => {
     const now = new Date(Date.now() + 3_600_000).toISOString().slice(0, 16);
     await page.fill('role=dialog >> input[type="datetime-local"] >> nth=1', now);
     await page.waitForFunction(() => /1 deleted$/.test(document.querySelector('[data-testid="changes-summary"]')?.textContent ?? ''));
+    // Each reference reads its fact after the list is drawn: wait until none is still loading.
+    await page.waitForFunction(() => document.querySelector('.changes-list [aria-busy="true"]') === null);
     const summary = await text('[data-testid="changes-summary"]');
     // Since 1 Feb: the release date, deploy plan, Paris, the hostile note, the new release date,
     // Berlin and Munich took effect; Lyon, the first release date, Paris and Berlin were replaced.
