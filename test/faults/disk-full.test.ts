@@ -9,12 +9,12 @@ import { sqliteOf } from '../../electron/engine/db/connection';
 import { exportStore } from '../../electron/engine/snapshot/export';
 import { importSnapshotFile } from '../../electron/engine/snapshot/import';
 import { Store } from '../../electron/engine/store';
-import { spawnFixture } from '../helpers/child';
-import { repoRoot } from '../helpers/paths';
+import { spawnFixture, unprivilegedCannotRun } from '../helpers/child';
 import { tmpDir } from '../helpers/tmp';
 import { makeStatelensDb, sqliteChecks } from '../../electron/bench/databases';
 import { factDigest, fileStates, verifyProblems } from './files';
 import { fillDisk, mountTmpfs, type MountResult } from './mounts';
+import { skipOrFail } from './skip-or-fail';
 
 const user = { kind: 'user', org: 'acme', user: 'ann' } as const;
 
@@ -32,24 +32,6 @@ function expectTyped(fn: () => unknown, codes: readonly string[]): StatelensErro
 
 function bulk(n: number, tag: string, size: number): Array<{ key: string; value: string }> {
   return Array.from({ length: n }, (_, i) => ({ key: `${tag}_${i}`, value: `${tag} ${i} ${'x'.repeat(size)}` }));
-}
-
-/** The first folder from `dir` up to the root that other users cannot enter, if any. */
-function closedAncestor(dir: string): string | undefined {
-  for (let d = dir; ; d = path.dirname(d)) {
-    if ((fs.statSync(d).mode & 0o001) === 0) return d;
-    if (path.dirname(d) === d) return undefined;
-  }
-}
-
-/**
- * Skips a case that cannot run on this machine, saying why. In CI (CI set) a skip is a failure:
- * the run must not pass with the disk-full guarantees unchecked.
- */
-function skipOrFail(ctx: { skip(): void; task: { name: string } }, reason: string): void {
-  if (process.env.CI) throw new Error(`"${ctx.task.name}" cannot run in CI: ${reason}. Run this suite as root where mount is permitted.`);
-  console.log(`[disk-full] SKIPPED "${ctx.task.name}": ${reason}`);
-  ctx.skip();
 }
 
 let mount: MountResult;
@@ -264,13 +246,8 @@ describe('read-only storage', () => {
 
   it('a read-only folder and a read-only file (unprivileged process): typed READ_ONLY, nothing changed', async (ctx) => {
     // As root the probe runs as uid 65534, which must be able to reach the project's code.
-    const closed = process.getuid?.() === 0 ? closedAncestor(repoRoot) : undefined;
-    if (closed) {
-      return skipOrFail(
-        ctx,
-        `${closed} is closed to other users (mode ${(fs.statSync(closed).mode & 0o777).toString(8)}), so the unprivileged probe cannot load the project from ${repoRoot}`,
-      );
-    }
+    const blocked = unprivilegedCannotRun();
+    if (blocked) return skipOrFail(ctx, blocked);
     const base = tmpDir('statelens-ro-');
     fs.chmodSync(base, 0o755);
     const roDir = path.join(base, 'locked');

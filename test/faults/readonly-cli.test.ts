@@ -6,11 +6,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { statelens } from '../helpers/child';
+import { statelens, unprivilegedCannotRun } from '../helpers/child';
 import { tmpDir } from '../helpers/tmp';
 import { EXPORT_FORMATS } from '../../shared/snapshot';
 import { makeStatelensDb } from '../../electron/bench/databases';
 import { fileStates } from './files';
+import { skipOrFail } from './skip-or-fail';
 
 const asRoot = process.getuid?.() === 0;
 const unprivileged = asRoot ? { uid: 65534, gid: 65534 } : undefined;
@@ -18,7 +19,9 @@ const unprivileged = asRoot ? { uid: 65534, gid: 65534 } : undefined;
 const cli = (args: readonly string[]) => statelens(args, { as: unprivileged });
 
 describe('read-only databases (unprivileged child processes)', () => {
-  it('facts, verify and export read a 0444 file in a read-only or a writable folder; ingest says the file is read-only', async () => {
+  it('facts, verify and export read a 0444 file in a read-only or a writable folder; ingest says the file is read-only', async (ctx) => {
+    const blocked = unprivilegedCannotRun();
+    if (blocked) return skipOrFail(ctx, blocked);
     const base = tmpDir('statelens-ro-cli-');
     fs.chmodSync(base, 0o777);
     const locked = path.join(base, 'locked');

@@ -1,6 +1,7 @@
 // Real child processes for tests: TypeScript fixtures under tsx (through the benchmarks'
 // child-process helper) and the real `statelens` command.
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { spawnScript, type ScriptChild } from '../../electron/bench/child-process';
 import { cliEntry, repoRoot } from './paths';
@@ -14,6 +15,18 @@ export const fixturesDir = path.join(repoRoot, 'test', 'fixtures');
  * user (root only: lets a test drop privileges so that file modes apply). */
 export function spawnFixture(name: string, args: readonly string[], env: Record<string, string> = {}, as?: { uid: number; gid: number }): ScriptChild {
   return spawnScript(path.join(fixturesDir, name), args, env, as);
+}
+
+/** Why a child dropped to another user (root only) cannot load the project's code, if it
+ * cannot: a folder from the project up to the root that other users may not enter. */
+export function unprivilegedCannotRun(): string | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  for (let d = repoRoot; ; d = path.dirname(d)) {
+    const mode = fs.statSync(d).mode;
+    if ((mode & 0o001) === 0)
+      return `${d} is closed to other users (mode ${(mode & 0o777).toString(8)}), so an unprivileged child cannot load the project from ${repoRoot}`;
+    if (path.dirname(d) === d) return undefined;
+  }
 }
 
 export interface CliResult {
