@@ -4,31 +4,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-// Vitest 5's reporter calls Map.groupBy and Object.groupBy (Node 21+); Node 20, which this
-// project supports, lacks them, and a failing test would otherwise crash the report.
-function groupInto<K, T>(items: Iterable<T>, key: (item: T, index: number) => K): Map<K, T[]> {
-  const groups = new Map<K, T[]>();
-  let i = 0;
-  for (const item of items) {
-    const k = key(item, i++);
-    const list = groups.get(k);
-    if (list) list.push(item);
-    else groups.set(k, [item]);
-  }
-  return groups;
-}
-if (typeof (Map as { groupBy?: unknown }).groupBy !== 'function') {
-  Object.defineProperty(Map, 'groupBy', { configurable: true, writable: true, value: groupInto });
-}
-if (typeof (Object as { groupBy?: unknown }).groupBy !== 'function') {
-  Object.defineProperty(Object, 'groupBy', {
-    configurable: true,
-    writable: true,
-    value: <T>(items: Iterable<T>, key: (item: T, index: number) => PropertyKey) =>
-      Object.assign(Object.create(null) as object, Object.fromEntries(groupInto(items, key))),
-  });
-}
-
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The end-to-end suite's second pass, on server databases (test/e2e/helpers/store.ts). */
 const SERVER_PASS = process.env.STATELENS_E2E_STORE === 'server';

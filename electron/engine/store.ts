@@ -16,6 +16,7 @@ import { bindPgTransaction, checkPgMembership, pgServerSetupApplied, type PgSess
 import { quoteIdent, SyncPg } from './db/pg/sync-client';
 import type { PgTarget } from './db/pg/target';
 import { retainRawFile } from './db/raw-file';
+import { olderPgSchemaError } from './db/upgrade-hint';
 import { stmt } from './db/statements';
 import { retryingConflicts } from './db/write-locks';
 import { uuidv7 } from './ids';
@@ -121,10 +122,7 @@ export class Store {
     const schema = options.schema ?? DEFAULT_PG_SCHEMA;
     const version = checkPgSchema(inspectPgSchema(conn, schema), schema, conn.where, PG_SCHEMA_VERSION);
     if (version < PG_SCHEMA_VERSION) {
-      throw new StatelensError(
-        'NOT_FOUND',
-        `Schema "${schema}" on ${conn.where} is not at this build's version (${version} < ${PG_SCHEMA_VERSION}): run \`statelens init\``,
-      );
+      throw olderPgSchemaError(schema, conn.where, version, PG_SCHEMA_VERSION);
     }
     // Other processes' commits are announced on the schema's channel (PostgreSQL migration 3).
     conn.listen(changeChannel(schema));

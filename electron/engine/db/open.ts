@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import nodePath from 'node:path';
 import Database from 'better-sqlite3';
 import { StatelensError } from '../../../shared/errors';
+import { olderFileError } from './upgrade-hint';
 import type { EngineDb } from './connection';
 import { MIGRATIONS, runMigration, SCHEMA_VERSION, type Migration } from './migrations';
 import { withRawFile } from './raw-file';
@@ -177,8 +178,7 @@ function openWholeCopy(path: string, nativeBinding?: string): Sqlite {
   const db = new Database(bytes, { readonly: true, ...(nativeBinding ? { nativeBinding } : {}) });
   try {
     const userVersion = checkStatelensDatabase(db, path, nativeBinding);
-    if (userVersion < SCHEMA_VERSION)
-      throw new StatelensError('READ_ONLY', `${path} has schema version ${userVersion} and needs a migration, which read-only mode cannot do`);
+    if (userVersion < SCHEMA_VERSION) throw olderFileError(path, userVersion, SCHEMA_VERSION);
     db.pragma('foreign_keys = ON');
     return db;
   } catch (e) {
@@ -270,7 +270,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Sqlite {
     applyPragmas(db, busy, readonly);
     if (readonly) {
       if (inspection.userVersion < SCHEMA_VERSION) {
-        throw new StatelensError('READ_ONLY', `${path} has schema version ${inspection.userVersion} and needs a migration, which read-only mode cannot do`);
+        throw olderFileError(path, inspection.userVersion, SCHEMA_VERSION);
       }
     } else {
       migrate(db, inspection.userVersion);

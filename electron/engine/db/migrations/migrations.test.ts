@@ -3,27 +3,16 @@
 // for use its indexes. A migration added without an upgrade case here fails the last test.
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { tmpDbPath } from '../../../../test/helpers/tmp';
+import { sqliteFileAt } from '../../../../test/helpers/older-store';
 import { entityKey } from '../../facts/entity';
 import { LATEST_SIGNALS_SQL } from '../../layers/environment';
 import { SORT_SPECS } from '../../query/sort-columns';
 import { Store } from '../../store';
-import { APPLICATION_ID, migrate } from '../open';
+import { migrate } from '../open';
 import { schemaMismatch } from '../schema-check';
 import { MIGRATIONS, SCHEMA_VERSION, type Migration } from '.';
 
 type Db = Database.Database;
-
-/** A real file at `version`, filled by `seed`, closed. */
-function fileAt(version: number, seed: (db: Db) => void): string {
-  const file = tmpDbPath();
-  const db = new Database(file);
-  migrate(db, 0, MIGRATIONS.slice(0, version));
-  db.pragma(`application_id = ${APPLICATION_ID}`);
-  db.transaction(() => seed(db))();
-  db.close();
-  return file;
-}
 
 /** Each table's columns, so rows can be compared over the columns a step started with. */
 function columns(db: Db): Record<string, string[]> {
@@ -135,7 +124,7 @@ describe('migration upgrades with data', () => {
     it(`${m.version} (${m.name}) upgrades a version-${m.version - 1} file: rows kept, schema as built, reads indexed`, () => {
       const upgrade = UPGRADES[m.version];
       if (!upgrade) throw new Error(`migration ${m.version} has no upgrade case`);
-      const file = fileAt(m.version - 1, seedCore);
+      const file = sqliteFileAt(m.version - 1, seedCore);
       const db = new Database(file);
       const shape = columns(db);
       const before = contents(db, shape);
@@ -151,7 +140,7 @@ describe('migration upgrades with data', () => {
   }
 
   it('a version-1 file opens as a current store with its data readable', () => {
-    const store = Store.open(fileAt(1, seedCore));
+    const store = Store.open(sqliteFileAt(1, seedCore));
     expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     const p = store.scopeById(1);
     expect(p.currentValue('budget')).toBe('$150,000 for the launch');
@@ -178,7 +167,7 @@ describe('function migrations', () => {
   const transform: Migration = { version: SCHEMA_VERSION + 1, name: 'lower-case keys', up: lowerCaseKeys };
 
   it('a data transform runs in the migration transaction and records its version', () => {
-    const file = fileAt(SCHEMA_VERSION, (db) => {
+    const file = sqliteFileAt(SCHEMA_VERSION, (db) => {
       seedCore(db);
       db.prepare("UPDATE facts SET key = 'City' WHERE id = 'f3'").run();
     });
@@ -192,7 +181,7 @@ describe('function migrations', () => {
   });
 
   it('a transform that fails leaves the file as it was, version included', () => {
-    const file = fileAt(SCHEMA_VERSION, seedCore);
+    const file = sqliteFileAt(SCHEMA_VERSION, seedCore);
     const db = new Database(file);
     const before = contents(db, columns(db));
     const failing: Migration = {
