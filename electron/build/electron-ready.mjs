@@ -33,7 +33,10 @@ function refuse(lines) {
 }
 
 if (!fs.existsSync(path.join(electronDir, 'package.json'))) {
-  refuse(['The electron package is not installed (node_modules/electron is missing).', 'Install the dependencies with `npm install`, then run `npm start` again.']);
+  refuse([
+    'The electron package is not installed (node_modules/electron is missing).',
+    'Install the dependencies with `npm install`, then run `npm start` again.',
+  ]);
 }
 
 const binary = electronBinaryPath();

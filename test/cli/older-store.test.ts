@@ -48,28 +48,32 @@ async function expectAllRefused(db: string, upgrade: string, code: string): Prom
 const SLOW = 600_000;
 
 describe('a SQLite file from an earlier Statelens', () => {
-  it('every read-only command names `statelens init --db FILE`, changes nothing, and that command upgrades it', async () => {
-    const file = sqliteFileAt(3, (db) => {
-      db.prepare("INSERT INTO partitions (id, org_id, kind, subject, created_at) VALUES (1, 'acme', 'user', 'u1', '2026-01-01')").run();
-      db.prepare(
-        `INSERT INTO facts (id, partition_id, org_id, key, value, source_type, ts, created_at, memory_type, importance, status, is_valid)
+  it(
+    'every read-only command names `statelens init --db FILE`, changes nothing, and that command upgrades it',
+    async () => {
+      const file = sqliteFileAt(3, (db) => {
+        db.prepare("INSERT INTO partitions (id, org_id, kind, subject, created_at) VALUES (1, 'acme', 'user', 'u1', '2026-01-01')").run();
+        db.prepare(
+          `INSERT INTO facts (id, partition_id, org_id, key, value, source_type, ts, created_at, memory_type, importance, status, is_valid)
          VALUES ('f1', 1, 'acme', 'city', 'Lyon', 'user', '2026-01-05', '2026-01-05', 'user', 0.3, 'active', 1)`,
-      ).run();
-    });
-    const before = createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-    await expectAllRefused(file, `statelens init --db ${file}`, 'READ_ONLY');
-    const facts = await statelens(['facts', '--db', file]);
-    expect(facts.stderr).toContain(`has schema version 3, older than this Statelens's ${SCHEMA_VERSION}`);
-    expect(createHash('sha256').update(fs.readFileSync(file)).digest('hex')).toBe(before);
-    expect(fs.existsSync(`${file}-wal`)).toBe(false);
+        ).run();
+      });
+      const before = createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+      await expectAllRefused(file, `statelens init --db ${file}`, 'READ_ONLY');
+      const facts = await statelens(['facts', '--db', file]);
+      expect(facts.stderr).toContain(`has schema version 3, older than this Statelens's ${SCHEMA_VERSION}`);
+      expect(createHash('sha256').update(fs.readFileSync(file)).digest('hex')).toBe(before);
+      expect(fs.existsSync(`${file}-wal`)).toBe(false);
 
-    const init = await statelens(namedUpgrade(facts));
-    expect(init.stderr).toBe('');
-    expect(init.code).toBe(0);
-    const after = await statelens(['facts', '--db', file, '--json']);
-    expect(after.code).toBe(0);
-    expect(JSON.stringify(JSON.parse(after.stdout))).toContain('Lyon');
-  }, SLOW);
+      const init = await statelens(namedUpgrade(facts));
+      expect(init.stderr).toBe('');
+      expect(init.code).toBe(0);
+      const after = await statelens(['facts', '--db', file, '--json']);
+      expect(after.code).toBe(0);
+      expect(JSON.stringify(JSON.parse(after.stdout))).toContain('Lyon');
+    },
+    SLOW,
+  );
 
   it('quotes a path with a space so that the printed command runs as it is', async () => {
     const file = sqliteFileAt(4, () => undefined, path.join(tmpDir(), 'my memory.db'));
@@ -102,25 +106,29 @@ const pgStores = [
 
 for (const store of pgStores) {
   describe.skipIf(!store.enabled)(`${store.name} from an earlier Statelens`, () => {
-    it('every read-only command names `statelens init --db URL` (with --schema when not the default), and it upgrades', async () => {
-      const { url, schema } = store.make();
-      const conn = SyncPg.open(parsePgTarget(url));
-      try {
-        pgSchemaAt(conn, schema, PG_SCHEMA_VERSION - 1);
-      } finally {
-        conn.close();
-      }
-      const db = schema === 'statelens' ? url : `${url}${url.includes('?') ? '&' : '?'}schema=${schema}`;
-      const upgrade = `statelens init --db ${url}${schema === 'statelens' ? '' : ` --schema ${schema}`}`;
-      await expectAllRefused(db, upgrade, 'NOT_FOUND');
-      const facts = await statelens(['facts', '--db', db]);
-      expect(facts.stderr).toContain(`has schema version ${PG_SCHEMA_VERSION - 1}, older than this Statelens's ${PG_SCHEMA_VERSION}`);
+    it(
+      'every read-only command names `statelens init --db URL` (with --schema when not the default), and it upgrades',
+      async () => {
+        const { url, schema } = store.make();
+        const conn = SyncPg.open(parsePgTarget(url));
+        try {
+          pgSchemaAt(conn, schema, PG_SCHEMA_VERSION - 1);
+        } finally {
+          conn.close();
+        }
+        const db = schema === 'statelens' ? url : `${url}${url.includes('?') ? '&' : '?'}schema=${schema}`;
+        const upgrade = `statelens init --db ${url}${schema === 'statelens' ? '' : ` --schema ${schema}`}`;
+        await expectAllRefused(db, upgrade, 'NOT_FOUND');
+        const facts = await statelens(['facts', '--db', db]);
+        expect(facts.stderr).toContain(`has schema version ${PG_SCHEMA_VERSION - 1}, older than this Statelens's ${PG_SCHEMA_VERSION}`);
 
-      const init = await statelens(namedUpgrade(facts));
-      expect(init.code).toBe(0);
-      const after = await statelens(['facts', '--db', db, '--json']);
-      expect(after.stderr).toBe('');
-      expect(after.code).toBe(0);
-    }, SLOW);
+        const init = await statelens(namedUpgrade(facts));
+        expect(init.code).toBe(0);
+        const after = await statelens(['facts', '--db', db, '--json']);
+        expect(after.stderr).toBe('');
+        expect(after.code).toBe(0);
+      },
+      SLOW,
+    );
   });
 }

@@ -97,7 +97,9 @@ describeStores('statelens serve', (_open, kind) => {
       encoding: 'utf8',
     });
     expect(missing.status).toBe(1);
-    expect(missing.stderr).toMatch(kind === 'server' ? /holds no Statelens store yet; create it with `statelens init --db .*NOT_FOUND/s : /does not exist.*NOT_FOUND/s);
+    expect(missing.stderr).toMatch(
+      kind === 'server' ? /holds no Statelens store yet; create it with `statelens init --db .*NOT_FOUND/s : /does not exist.*NOT_FOUND/s,
+    );
     if (kind !== 'server') expect(fs.existsSync(nope.db.replace(/^pglite:/, ''))).toBe(false);
     const renderer = spawnSync(process.execPath, [cliEntry, 'serve', '--db', db, '--renderer', path.join(dir, 'no-renderer')], {
       cwd: repoRoot,
