@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import nodePath from 'node:path';
 import Database from 'better-sqlite3';
 import { StatelensError } from '../../../shared/errors';
+import { nativeModuleError } from './native-module';
 import { olderFileError } from './upgrade-hint';
 import type { EngineDb } from './connection';
 import { MIGRATIONS, runMigration, SCHEMA_VERSION, type Migration } from './migrations';
@@ -109,7 +110,11 @@ export function inspectDatabaseFile(path: string, nativeBinding?: string): Inspe
     return { exists: true, userVersion: checkStatelensDatabase(db, path, nativeBinding) };
   } catch (e) {
     if (e instanceof StatelensError) throw e;
-    throw mapSqliteError(e, path) ?? new StatelensError('CORRUPT_DB', `${path} could not be read: ${e instanceof Error ? e.message : String(e)}`);
+    throw (
+      nativeModuleError(e, nativeBinding) ??
+      mapSqliteError(e, path) ??
+      new StatelensError('CORRUPT_DB', `${path} could not be read: ${e instanceof Error ? e.message : String(e)}`)
+    );
   } finally {
     db?.close();
   }
@@ -264,7 +269,11 @@ export function openDatabase(path: string, options: OpenOptions = {}): Sqlite {
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
     });
   } catch (e) {
-    throw mapSqliteError(e, path) ?? new StatelensError('READ_ONLY', `${path} cannot be opened: ${e instanceof Error ? e.message : String(e)}`);
+    throw (
+      nativeModuleError(e, options.nativeBinding) ??
+      mapSqliteError(e, path) ??
+      new StatelensError('READ_ONLY', `${path} cannot be opened: ${e instanceof Error ? e.message : String(e)}`)
+    );
   }
   try {
     applyPragmas(db, busy, readonly);
