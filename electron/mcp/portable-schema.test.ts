@@ -32,7 +32,11 @@ describe('portabilityProblems', () => {
     ['oneOf', root({ p: { oneOf: [{ type: 'string' }, { type: 'number' }] } }), /"oneOf" is outside/],
     ['allOf', root({ p: { allOf: [{ type: 'string' }] } }), /"allOf" is outside/],
     ['not', root({ p: { type: 'string', not: { const: 'x' } } }), /"not" is outside/],
-    ['a union with an object branch', root({ p: { anyOf: [{ type: 'string' }, root({ k: { type: 'string' } })] } }), /p\.anyOf\.1: a union branch must be a simple type/],
+    [
+      'a union with an object branch',
+      root({ p: { anyOf: [{ type: 'string' }, root({ k: { type: 'string' } })] } }),
+      /p\.anyOf\.1: a union branch must be a simple type/,
+    ],
     ['a nullable optional', root({ p: { anyOf: [{ type: 'string' }, { type: 'null' }] } }), /p\.anyOf\.1: a union branch must be a simple type/],
     ['an untyped property', root({ p: {} }), /p: needs one type/],
     ['a type list', root({ p: { type: ['string', 'null'] } }), /p: needs one type/],
@@ -60,7 +64,13 @@ describe('portabilityProblems', () => {
       anyOf: [{ oneOf: [root({ kind: { type: 'string', const: 'user' } })] }, { type: 'string', maxLength: 500 }],
     };
     const oldValue = {
-      anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'object', propertyNames: { type: 'string' }, additionalProperties: {} }, { type: 'array', items: {} }],
+      anyOf: [
+        { type: 'string' },
+        { type: 'number' },
+        { type: 'boolean' },
+        { type: 'object', propertyNames: { type: 'string' }, additionalProperties: {} },
+        { type: 'array', items: {} },
+      ],
     };
     const problems = portabilityProblems(root({ partition: oldPartition, value: oldValue }));
     expect(problems).toEqual(
@@ -79,7 +89,10 @@ describe('publishedSchema', () => {
       z.strictObject({
         key: z.string().min(1).max(500),
         budget: z.number().int().min(0).max(2000).default(800).describe('Tokens'),
-        facts: z.array(z.strictObject({ v: z.string() })).min(1).max(100),
+        facts: z
+          .array(z.strictObject({ v: z.string() }))
+          .min(1)
+          .max(100),
         mode: z.enum(['a', 'b']).optional(),
       }),
     );

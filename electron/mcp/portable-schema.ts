@@ -119,7 +119,8 @@ function walk(node: unknown, at: string, problems: string[]): void {
     if (node.additionalProperties !== false) problems.push(`${at}: an object must be closed (additionalProperties: false)`);
     const properties = isRecord(node.properties) ? node.properties : {};
     const required = node.required ?? [];
-    if (!Array.isArray(required) || required.some((r) => typeof r !== 'string' || !(r in properties))) problems.push(`${at}: required must name its properties`);
+    if (!Array.isArray(required) || required.some((r) => typeof r !== 'string' || !(r in properties)))
+      problems.push(`${at}: required must name its properties`);
     for (const [name, sub] of Object.entries(properties)) walk(sub, at === '(root)' ? name : `${at}.${name}`, problems);
   } else if ('properties' in node || 'required' in node || 'additionalProperties' in node) {
     problems.push(`${at}: object keywords on a ${type}`);

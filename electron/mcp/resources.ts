@@ -47,7 +47,13 @@ export function resourceUri(designation: string, kind: ResourceKind): string {
 
 function parseUri(uri: string): { designation: string; kind: ResourceKind } {
   const m = /^statelens:\/\/partition\/([^/]+)\/(facts|context)$/.exec(uri);
-  if (!m?.[1] || !m[2]) throw new StatelensError('NOT_FOUND', `No resource "${uri.slice(0, 300)}": use ${Object.values(RESOURCE_KINDS).map((k) => k.template).join(' or ')}`);
+  if (!m?.[1] || !m[2])
+    throw new StatelensError(
+      'NOT_FOUND',
+      `No resource "${uri.slice(0, 300)}": use ${Object.values(RESOURCE_KINDS)
+        .map((k) => k.template)
+        .join(' or ')}`,
+    );
   let designation: string;
   try {
     designation = decodeURIComponent(m[1]);

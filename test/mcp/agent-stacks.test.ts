@@ -95,8 +95,20 @@ describe('LangChain.js (@langchain/mcp-adapters) through the README snippet', ()
 
   it("the adapter's own schema check takes what the server takes and refuses what it refuses", async () => {
     // The call from the report that first failed: a string value, an environment of text and JSON.
-    await call('set_environment', { partition: P, signals: [{ key: 'timezone', value: 'Europe/Berlin' }, { key: 'load', value_json: '[1,2]' }] }, 'env');
-    await expect(tool('record_facts').invoke({ partition: P, facts: [{ key: 'office', value: { city: 'Paris' } }] })).rejects.toThrow(/did not match expected schema/);
+    await call(
+      'set_environment',
+      {
+        partition: P,
+        signals: [
+          { key: 'timezone', value: 'Europe/Berlin' },
+          { key: 'load', value_json: '[1,2]' },
+        ],
+      },
+      'env',
+    );
+    await expect(tool('record_facts').invoke({ partition: P, facts: [{ key: 'office', value: { city: 'Paris' } }] })).rejects.toThrow(
+      /did not match expected schema/,
+    );
   });
 });
 
@@ -134,18 +146,29 @@ describe('Vercel AI SDK (@ai-sdk/mcp) through the README snippet', () => {
                 usage,
                 warnings: [],
               }
-            : { content: [{ type: 'text' as const, text: 'The office is in Berlin.' }], finishReason: { unified: 'stop' as const, raw: undefined }, usage, warnings: [] },
+            : {
+                content: [{ type: 'text' as const, text: 'The office is in Berlin.' }],
+                finishReason: { unified: 'stop' as const, raw: undefined },
+                usage,
+                warnings: [],
+              },
         );
       },
     });
-    const run = await generateText({ model, tools: connected.tools, prompt: 'Alice moved from Hamburg to Berlin.', stopWhen: stepCountIs(ROUND_TRIP.length + 1) });
+    const run = await generateText({
+      model,
+      tools: connected.tools,
+      prompt: 'Alice moved from Hamburg to Berlin.',
+      stopWhen: stepCountIs(ROUND_TRIP.length + 1),
+    });
     expect(run.text).toBe('The office is in Berlin.');
     const outputs = run.steps.flatMap((s) => s.toolResults).map((r) => r.output as { isError?: boolean; structuredContent: Record<string, unknown> });
     expect(outputs).toHaveLength(ROUND_TRIP.length);
     for (const o of outputs) expect(o.isError ?? false).toBe(false);
     expectRoundTrip(outputs.map((o) => o.structuredContent));
     // The model was shown each tool's portable schema as its parameters.
-    const shown = model.doGenerateCalls[0]?.tools?.find((t) => t.name === 'record_facts') as { inputSchema: { properties: Record<string, unknown> } } | undefined;
+    const shown = model.doGenerateCalls[0]?.tools?.find((t) => t.name === 'record_facts') as
+      { inputSchema: { properties: Record<string, unknown> } } | undefined;
     expect(shown?.inputSchema.properties.partition).toMatchObject({ type: 'string' });
   });
 });

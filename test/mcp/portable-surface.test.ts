@@ -15,12 +15,31 @@ const P = 'user:acme/alice';
 
 /** One successful call of every tool, in an order where each finds what it needs. */
 const EVERY_TOOL: ReadonlyArray<readonly [string, Record<string, unknown>]> = [
-  ['set_identity', { partition: P, session_id: 's1', identity: { userName: 'Alice', userId: 'alice', authority: 'manager', department: 'Ops', organization: 'Acme', permissions: [] } }],
+  [
+    'set_identity',
+    {
+      partition: P,
+      session_id: 's1',
+      identity: { userName: 'Alice', userId: 'alice', authority: 'manager', department: 'Ops', organization: 'Acme', permissions: [] },
+    },
+  ],
   ['record_facts', { partition: P, facts: [{ key: 'office', value: 'Hamburg', source: { type: 'user', identity: 'alice' } }] }],
   ['record_facts', { partition: P, facts: [{ key: 'office', value: 'Actually the office moved to Berlin', supersedes: 'office' }] }],
   ['record_turns', { partition: P, session_id: 's1', turns: [{ speaker: 'user', text: 'The standup is on Monday at 9am' }] }],
-  ['set_environment', { partition: P, signals: [{ key: 'timezone', value: 'Europe/Berlin' }, { key: 'load', value_json: '{"cpu":0.4}' }] }],
-  ['update_agent_state', { partition: P, session_id: 's1', update: { expectations: [{ id: 'x1', action: 'create', expected_outcome: 'two', expected_count: 2 }] } }],
+  [
+    'set_environment',
+    {
+      partition: P,
+      signals: [
+        { key: 'timezone', value: 'Europe/Berlin' },
+        { key: 'load', value_json: '{"cpu":0.4}' },
+      ],
+    },
+  ],
+  [
+    'update_agent_state',
+    { partition: P, session_id: 's1', update: { expectations: [{ id: 'x1', action: 'create', expected_outcome: 'two', expected_count: 2 }] } },
+  ],
   ['get_agent_state', { partition: P, session_id: 's1' }],
   ['verify_expectation', { partition: P, session_id: 's1', expectation_id: 'x1', tool_result: { id: 'call-1', count: 2 } }],
   ['put_context', { partition: P, session_id: 'memory', body: '## Facts\n- office: Berlin' }],
@@ -120,7 +139,12 @@ describe('the portable MCP surface (SDK client over stdio)', () => {
       ['set_environment', { partition: P, signals: [{ key: 'a', value_json: '{nope' }] }, 'signals.0.value_json', /not JSON/],
       ['set_environment', { partition: P, signals: [{ key: 'a', value: ['storm'] }] }, 'signals.0.value', /expected string/],
       ['update_agent_state', { partition: P, session_id: 's9', update: { items: [{ op: 'remove' }] } }, 'update.items.0.id', /expected string/],
-      ['update_agent_state', { partition: P, session_id: 's9', update: { items: [{ op: 'remove', id: 'i1', item: { id: 'i1', kind: 'task', title: 't', status: 'active' } }] } }, 'update.items.0', /item/],
+      [
+        'update_agent_state',
+        { partition: P, session_id: 's9', update: { items: [{ op: 'remove', id: 'i1', item: { id: 'i1', kind: 'task', title: 't', status: 'active' } }] } },
+        'update.items.0',
+        /item/,
+      ],
       ['update_agent_state', { partition: P, session_id: 's9', update: { assumptions: [], agent_state_updates: {} } }, 'update', /not both/],
       ['update_agent_state', { partition: P, session_id: 's9', update: { mood: 'good' } }, 'update', /mood/],
     ];

@@ -63,11 +63,19 @@ describeStores('memory as MCP resources (desktop config, SDK client)', (_open, k
     const facts = resources.find((r) => r.uri === resourceUri(ALICE, 'facts'));
     expect(facts).toMatchObject({ mimeType: 'application/json', title: 'Current facts: acme / user alice', description: '1 valid facts of 2' });
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(['statelens://partition/{partition}/context', 'statelens://partition/{partition}/facts']);
+    expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual([
+      'statelens://partition/{partition}/context',
+      'statelens://partition/{partition}/facts',
+    ]);
   });
 
   it("a partition's facts resource holds its current facts only", async () => {
-    const body = JSON.parse(await text(resourceUri(ALICE, 'facts'))) as { partition: string; facts: Array<{ key: string; value: string }>; total: number; more: boolean };
+    const body = JSON.parse(await text(resourceUri(ALICE, 'facts'))) as {
+      partition: string;
+      facts: Array<{ key: string; value: string }>;
+      total: number;
+      more: boolean;
+    };
     expect(body).toMatchObject({ partition: ALICE, total: 1, more: false });
     expect(body.facts.map((f) => [f.key, f.value])).toEqual([['office', 'Berlin']]);
   });
@@ -84,7 +92,10 @@ describeStores('memory as MCP resources (desktop config, SDK client)', (_open, k
   it('an unknown partition or resource is "resource not found"; a bad partition is invalid params', async () => {
     await expect(client.readResource({ uri: resourceUri('user:acme/nobody', 'facts') })).rejects.toMatchObject({ code: RESOURCE_NOT_FOUND });
     await expect(client.readResource({ uri: 'statelens://partition/x/secrets' })).rejects.toMatchObject({ code: RESOURCE_NOT_FOUND });
-    await expect(client.readResource({ uri: resourceUri('user:acme', 'facts') })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/not a partition/) as unknown });
+    await expect(client.readResource({ uri: resourceUri('user:acme', 'facts') })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/not a partition/) as unknown,
+    });
     // Still serving.
     expect((await client.listResources()).resources.length).toBe(4);
   });
