@@ -11,6 +11,7 @@ import { RESOURCE_NOT_FOUND, resourceUri } from '../../electron/mcp/resources';
 import { dbTarget } from '../helpers/db-targets';
 import { repoRoot } from '../helpers/paths';
 import { describeStores } from '../helpers/stores';
+import { STARTUP_TIMEOUT_MS } from './client';
 
 interface DesktopConfig {
   mcpServers: Record<string, { command: string; args: string[] }>;
@@ -43,7 +44,7 @@ describeStores('memory as MCP resources (desktop config, SDK client)', (_open, k
   beforeAll(async () => {
     const { command, args } = desktopConfig(dbTarget(kind, 'resources').db);
     client = new Client({ name: 'desktop-assistant', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command, args, cwd: repoRoot, stderr: 'ignore' }));
+    await client.connect(new StdioClientTransport({ command, args, cwd: repoRoot, stderr: 'ignore' }), { timeout: STARTUP_TIMEOUT_MS });
     await tool('record_facts', { partition: ALICE, facts: [{ key: 'office', value: 'Hamburg' }] });
     await tool('record_facts', { partition: ALICE, facts: [{ key: 'office', value: 'Berlin', supersedes: 'office' }] });
     await tool('record_facts', { partition: 'org:acme', facts: [{ key: 'holiday', value: 'The office closes on 24 December' }] });
