@@ -158,7 +158,7 @@ export const TOOLS: readonly McpTool[] = [
     name: 'set_environment',
     title: 'Set environment signals',
     description:
-      'Set environment signals with the time each was observed; every observation is kept and the latest per key holds. A signal's value is text in `value`, or structured data as JSON text in `value_json`. Two keys are fields of their own: `timezone` (an IANA zone such as "Europe/Paris"; anything else is refused with INVALID_INPUT) and `location`; every other key is external data (API values, system state). Returns the signals and the environment as fields: currentTime, currentDate (in the timezone, UTC when none), timezone, location, externalData. Assembled contexts show the same fields.',
+      'Set environment signals with the time each was observed; every observation is kept and the latest per key holds. The value of a signal is text in `value`, or structured data as JSON text in `value_json`. Two keys are fields of their own: `timezone` (an IANA zone such as "Europe/Paris"; anything else is refused with INVALID_INPUT) and `location`; every other key is external data (API values, system state). Returns the signals and the environment as fields: currentTime, currentDate (in the timezone, UTC when none), timezone, location, externalData. Assembled contexts show the same fields.',
     input: z.strictObject({
       partition,
       signals: z.array(SignalArgument).min(1).max(500),
@@ -174,7 +174,7 @@ export const TOOLS: readonly McpTool[] = [
     name: 'update_agent_state',
     title: 'Update agent state',
     description:
-      "Apply one delta to a session's agent state: entities and dependencies merge; assumptions, expectations and hypotheses upsert by id; item ops add / update / remove. The delta is either flat ({current_understanding, assumptions, expectations, tentative_hypotheses, items}) or the end-of-turn summarizer's output as it returns it ({agent_state_item_updates, agent_state_updates}), which also stamps lastSummarizedAt; not both. An item op is {op: \"add\", item}, {op: \"update\", id, patch} or {op: \"remove\", id}. Assembled contexts (state_based) include the session's agent state. Returns the new state.",
+      'Apply one delta to a session\'s agent state: entities and dependencies merge; assumptions, expectations and hypotheses upsert by id; item ops add / update / remove. The delta is either flat ({current_understanding, assumptions, expectations, tentative_hypotheses, items}) or the end-of-turn summarizer\'s output as it returns it ({agent_state_item_updates, agent_state_updates}), which also stamps lastSummarizedAt; not both. An item op is {op: "add", item}, {op: "update", id, patch} or {op: "remove", id}. Assembled contexts (state_based) include the session\'s agent state. Returns the new state.',
     input: z.strictObject({ partition, session_id: sessionId, update: AgentStateDeltaArgument }),
     // An item op may remove an item.
     annotations: { ...ADDS, destructiveHint: true },
