@@ -1,22 +1,28 @@
 // `statelens mcp`: a Model Context Protocol server over stdio for agents. Tools are listed with
-// JSON Schemas made from their zod inputs and called through our own validation, so every
-// failure — a bad argument, a missing partition, a locked database — comes back as an MCP tool
-// error carrying our error shape, and never stops the server. No Electron here.
+// portable JSON Schemas made from their zod inputs, output schemas and annotations, and called
+// through our own validation, so every failure — a bad argument, a missing partition, a locked
+// database — comes back as an MCP tool error carrying our error shape, and never stops the
+// server. Memory is also served read-only as resources. No Electron here.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { StatelensError, toErrorShape, type ErrorShape } from '../../shared/errors';
 import { describeIssues, fieldIssues } from '../../shared/issues';
 import { mapSqliteError } from '../engine/db/open';
 import { Store } from '../engine/store';
+import { withoutNulls } from './inputs';
 import { LineTransport } from './line-transport';
+import { publishedSchema } from './portable-schema';
+import { serveResources } from './resources';
 import { TOOLS, type McpTool } from './tools';
 
 export const SERVER_NAME = 'statelens';
 export const SERVER_VERSION = '0.1.0';
 
+// An error carries our shape as its text only: clients validate any structuredContent against the
+// tool's output schema, which describes a successful result.
 function errorResult(shape: ErrorShape): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(shape) }], structuredContent: { error: shape } };
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(shape) }] };
 }
 
 function okResult(value: unknown): CallToolResult {
@@ -34,11 +40,23 @@ function invalidArguments(tool: string, error: z.ZodError): ErrorShape {
   };
 }
 
+/** The tools as `tools/list` shows them. */
+export function listTools(tools: readonly McpTool[] = TOOLS): Tool[] {
+  return tools.map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: publishedSchema(t.input) as Tool['inputSchema'],
+    outputSchema: z.toJSONSchema(t.output, { io: 'output', target: 'draft-7', unrepresentable: 'any' }) as Tool['outputSchema'],
+    annotations: { title: t.title, ...t.annotations },
+  }));
+}
+
 /** Runs one tool call to a result; never throws. */
 export function callTool(store: Store, tools: ReadonlyMap<string, McpTool>, name: string, args: unknown): CallToolResult {
   const tool = tools.get(name);
   if (!tool) return errorResult({ code: 'NOT_FOUND', message: `No tool named "${name}"; tools: ${[...tools.keys()].join(', ')}` });
-  const parsed = tool.input.safeParse(args ?? {});
+  const parsed = tool.input.safeParse(withoutNulls(args ?? {}));
   if (!parsed.success) return errorResult(invalidArguments(name, parsed.error));
   try {
     return okResult(tool.run(store, parsed.data as Record<string, unknown>));
@@ -51,21 +69,18 @@ export function callTool(store: Store, tools: ReadonlyMap<string, McpTool>, name
 
 export function createMcpServer(store: Store, tools: readonly McpTool[] = TOOLS): Server {
   const byName = new Map(tools.map((t) => [t.name, t]));
-  const listing = tools.map((t) => ({
-    name: t.name,
-    title: t.title,
-    description: t.description,
-    inputSchema: z.toJSONSchema(t.input, { io: 'input', target: 'draft-7' }) as { type: 'object'; [k: string]: unknown },
-  }));
+  const listing = listTools(tools);
   const server = new Server(
     { name: SERVER_NAME, version: SERVER_VERSION },
     {
-      capabilities: { tools: {} },
-      instructions: 'Statelens keeps agent memory as structured state. Every tool takes a `partition`. Agents write; people review in the inspector.',
+      capabilities: { tools: {}, resources: {} },
+      instructions:
+        'Statelens keeps agent memory as structured state. Every tool takes a `partition` as text: "user:ORG/USER", "capability:ORG/NAME" or "org:ORG". Agents write; people review in the inspector. Partitions, their current facts and their assembled contexts are also readable as resources.',
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
   server.setRequestHandler(CallToolRequestSchema, (request) => callTool(store, byName, request.params.name, request.params.arguments));
+  serveResources(server, store);
   return server;
 }
 

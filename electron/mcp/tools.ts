@@ -1,18 +1,20 @@
 // The MCP tools agents use to write state and read contexts: facts (with supersedes), turns,
 // environment signals, agent state deltas and expectation checks, context assembly, context
 // documents and fact search. Every tool names its partition. Agents write; the inspector reviews.
+// The one tool list: every transport serves it, with inputs in the portable schema subset
+// (inputs.ts), an output schema per tool (outputs.ts) and annotations saying what a call changes.
 import { z } from 'zod';
-import { AgentStateDelta, ToolResult } from '../../shared/agent-state';
+import { ToolResult } from '../../shared/agent-state';
 import { AssemblyStrategy, DEFAULT_BUDGET, DEFAULT_STRATEGY, MAX_BUDGET, TokenizerName } from '../../shared/assembly';
-import { Identity, type Fact } from '../../shared/domain';
-import { StatelensError } from '../../shared/errors';
+import type { Fact, PartitionRef } from '../../shared/domain';
 import { FactFilter } from '../../shared/query';
-import { FactWriteInput, MAX_VALUE_CHARS } from '../../shared/writes';
-import { PartitionDesignation } from '../engine/ingest/designation';
+import { MAX_VALUE_CHARS } from '../../shared/writes';
 import type { PartitionHandle } from '../engine/partition-handle';
 import { MATURITY_NOT_WRITABLE, partitionLabel } from '../engine/partitions/partitions';
 import type { Store } from '../engine/store';
 import { Timestamp } from '../../shared/timestamp';
+import { AgentStateDeltaArgument, FactArgument, IdentityArgument, PartitionArgument, SignalArgument } from './inputs';
+import { OUTPUTS, type ToolName } from './outputs';
 
 // Size: a call is one line of at most MAX_MESSAGE_BYTES (64 MiB). The largest calls are
 // record_facts and record_turns, so each takes at most MAX_ITEMS_PER_CALL items of at most
@@ -21,33 +23,51 @@ import { Timestamp } from '../../shared/timestamp';
 // under 64 MiB = 67.1 MB. A larger line is answered with a JSON-RPC error, never read.
 const MAX_ITEMS_PER_CALL = 100;
 
+/** The MCP tool annotations: hints to a client (and the person approving calls) about what a call
+ * does. No tool reaches outside the database, so none is open-world. */
+export interface ToolAnnotations {
+  readonly readOnlyHint: boolean;
+  readonly destructiveHint: boolean;
+  readonly idempotentHint: boolean;
+  readonly openWorldHint: boolean;
+}
+
 export interface McpTool {
   readonly name: string;
   readonly title: string;
   readonly description: string;
   readonly input: z.ZodObject;
+  /** The `structuredContent` of a successful call. */
+  readonly output: z.ZodObject;
+  readonly annotations: ToolAnnotations;
   /** Writes create the partition when missing; reads report NOT_FOUND. */
   run(store: Store, args: Record<string, unknown>): unknown;
 }
 
 const sessionId = z.string().min(1).max(200);
-const partition = PartitionDesignation.describe('The partition: "user:ORG/USER", "capability:ORG/NAME", "org:ORG", or {kind, org, user|capability}');
+const partition = PartitionArgument;
 
-function tool<S extends z.ZodObject>(def: {
-  name: string;
+/** Reads only: nothing changes however often it is called. */
+const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+/** Adds or updates without removing: history is kept (a superseded fact stays in its chain). */
+const ADDS: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+
+function tool<N extends ToolName, S extends z.ZodObject>(def: {
+  name: N;
   title: string;
   description: string;
   input: S;
-  run(store: Store, args: z.output<S>): unknown;
+  annotations: ToolAnnotations;
+  run(store: Store, args: z.output<S>): z.input<(typeof OUTPUTS)[N]>;
 }): McpTool {
-  return def as unknown as McpTool;
+  return { ...def, output: OUTPUTS[def.name] } as unknown as McpTool;
 }
 
-function writable(store: Store, ref: z.output<typeof PartitionDesignation>): PartitionHandle {
+function writable(store: Store, ref: PartitionRef): PartitionHandle {
   return store.scope(ref, { create: true });
 }
 
-function readable(store: Store, ref: z.output<typeof PartitionDesignation>): PartitionHandle {
+function readable(store: Store, ref: PartitionRef): PartitionHandle {
   return store.scope(ref);
 }
 
@@ -62,11 +82,12 @@ export const TOOLS: readonly McpTool[] = [
     input: z.strictObject(
       {
         partition,
-        facts: z.array(FactWriteInput).min(1).max(MAX_ITEMS_PER_CALL),
+        facts: z.array(FactArgument).min(1).max(MAX_ITEMS_PER_CALL),
         actor: z.string().min(1).max(200).optional().describe('Who wrote, for the audit log'),
       },
       { error: (issue) => (issue.code === 'unrecognized_keys' && issue.keys.includes('maturity') ? `maturity: ${MATURITY_NOT_WRITABLE}` : undefined) },
     ),
+    annotations: ADDS,
     run(store, a) {
       const h = writable(store, a.partition);
       return { ...where(h), results: h.writeFacts(a.facts, a.actor ? { actor: a.actor } : {}) };
@@ -92,6 +113,8 @@ export const TOOLS: readonly McpTool[] = [
         .min(1)
         .max(MAX_ITEMS_PER_CALL),
     }),
+    // A turn recorded again with its turn_index replaces the stored one.
+    annotations: { ...ADDS, destructiveHint: true },
     run(store, a) {
       const h = writable(store, a.partition);
       const items = h.recordTurns(
@@ -111,7 +134,8 @@ export const TOOLS: readonly McpTool[] = [
     title: 'Set the identity of a session',
     description:
       'Set who the user is (name, id, authority, department, organization, permissions) for a session. The identity is fixed for the session once set: the same identity again changes nothing, a different one in the same session is refused with CONFLICT (end the session, or use a new session id, to change it). Assembly withholds restricted text from an identity outside its audience.',
-    input: z.strictObject({ partition, session_id: sessionId.default('default'), identity: Identity }),
+    input: z.strictObject({ partition, session_id: sessionId.default('default'), identity: IdentityArgument }),
+    annotations: { ...ADDS, idempotentHint: true },
     run(store, a) {
       const h = writable(store, a.partition);
       h.setIdentity(a.identity, { sessionId: a.session_id });
@@ -124,6 +148,7 @@ export const TOOLS: readonly McpTool[] = [
     description:
       'End a session: its working set (turns and scratch items) is cleared and its identity is released, so the next session starts fresh. Persistent facts, agent state and context documents stay. Working-set items also expire on their own at their expiry time.',
     input: z.strictObject({ partition, session_id: sessionId }),
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     run(store, a) {
       const h = readable(store, a.partition);
       return { ...where(h), ...h.endSession(a.session_id) };
@@ -133,18 +158,15 @@ export const TOOLS: readonly McpTool[] = [
     name: 'set_environment',
     title: 'Set environment signals',
     description:
-      'Set environment signals with the time each was observed; every observation is kept and the latest per key holds. Two keys are fields of their own: `timezone` (an IANA zone such as "Europe/Paris"; anything else is refused with INVALID_INPUT) and `location`; every other key is external data (API values, system state). Returns the signals and the environment as fields: currentTime, currentDate (in the timezone, UTC when none), timezone, location, externalData. Assembled contexts show the same fields.',
+      'Set environment signals with the time each was observed; every observation is kept and the latest per key holds. The value of a signal is text in `value`, or structured data as JSON text in `value_json`. Two keys are fields of their own: `timezone` (an IANA zone such as "Europe/Paris"; anything else is refused with INVALID_INPUT) and `location`; every other key is external data (API values, system state). Returns the signals and the environment as fields: currentTime, currentDate (in the timezone, UTC when none), timezone, location, externalData. Assembled contexts show the same fields.',
     input: z.strictObject({
       partition,
-      signals: z
-        .array(z.strictObject({ key: z.string().min(1).max(500), value: z.unknown(), observed_at: Timestamp.optional() }))
-        .min(1)
-        .max(500),
+      signals: z.array(SignalArgument).min(1).max(500),
     }),
+    annotations: ADDS,
     run(store, a) {
       const h = writable(store, a.partition);
-      for (const [i, s] of a.signals.entries()) if (s.value === undefined) throw new StatelensError('INVALID_INPUT', `signals.${i}.value is required`);
-      h.setEnvironment(a.signals.map((s) => ({ key: s.key, value: s.value, ...(s.observed_at ? { observedAt: s.observed_at } : {}) })));
+      h.setEnvironment(a.signals);
       return { ...where(h), environment: h.environment(), state: h.environmentState() };
     },
   }),
@@ -152,8 +174,10 @@ export const TOOLS: readonly McpTool[] = [
     name: 'update_agent_state',
     title: 'Update agent state',
     description:
-      "Apply one delta to a session's agent state: entities and dependencies merge; assumptions, expectations and hypotheses upsert by id; item ops add / update / remove. The delta is either flat ({current_understanding, assumptions, expectations, tentative_hypotheses, items}) or the end-of-turn summarizer's output as it returns it ({agent_state_item_updates, agent_state_updates}), which also stamps lastSummarizedAt. Assembled contexts (state_based) include the session's agent state. Returns the new state.",
-    input: z.strictObject({ partition, session_id: sessionId, update: AgentStateDelta }),
+      'Apply one delta to a session\'s agent state: entities and dependencies merge; assumptions, expectations and hypotheses upsert by id; item ops add / update / remove. The delta is either flat ({current_understanding, assumptions, expectations, tentative_hypotheses, items}) or the end-of-turn summarizer\'s output as it returns it ({agent_state_item_updates, agent_state_updates}), which also stamps lastSummarizedAt; not both. An item op is {op: "add", item}, {op: "update", id, patch} or {op: "remove", id}. Assembled contexts (state_based) include the session\'s agent state. Returns the new state.',
+    input: z.strictObject({ partition, session_id: sessionId, update: AgentStateDeltaArgument }),
+    // An item op may remove an item.
+    annotations: { ...ADDS, destructiveHint: true },
     run(store, a) {
       const h = writable(store, a.partition);
       return { ...where(h), state: h.applyAgentStateUpdate(a.session_id, a.update) };
@@ -164,6 +188,7 @@ export const TOOLS: readonly McpTool[] = [
     title: 'Get agent state',
     description: "A session's agent state (null when the session has none).",
     input: z.strictObject({ partition, session_id: sessionId }),
+    annotations: READ,
     run(store, a) {
       const h = readable(store, a.partition);
       return { ...where(h), ...h.agentStateRecord(a.session_id) };
@@ -175,6 +200,7 @@ export const TOOLS: readonly McpTool[] = [
     description:
       'Check a structured tool result against one expectation with the deterministic matcher (ids, then type, then count, else skip): a match confirms it, a mismatch fails it and adds an assumption describing the discrepancy.',
     input: z.strictObject({ partition, session_id: sessionId, expectation_id: z.string().min(1).max(200), tool_result: ToolResult }),
+    annotations: ADDS,
     run(store, a) {
       const h = readable(store, a.partition);
       return { ...where(h), ...h.verifyExpectation(a.session_id, a.expectation_id, a.tool_result) };
@@ -197,6 +223,8 @@ export const TOOLS: readonly McpTool[] = [
       preview: z.boolean().default(false),
       include_provenance: z.boolean().default(false).describe('Return the per-item provenance (can be long)'),
     }),
+    // Taking a context counts an access on each included fact (preview: true changes nothing).
+    annotations: ADDS,
     run(store, a) {
       const h = readable(store, a.partition);
       const request = {
@@ -227,6 +255,7 @@ export const TOOLS: readonly McpTool[] = [
     title: 'Get the context document',
     description: "The session's context document (latest version, or the one asked for); null when there is none.",
     input: z.strictObject({ partition, session_id: sessionId, version: z.number().int().min(1).optional() }),
+    annotations: READ,
     run(store, a) {
       const h = readable(store, a.partition);
       return { ...where(h), document: h.contextDocument(a.session_id, a.version) };
@@ -237,6 +266,7 @@ export const TOOLS: readonly McpTool[] = [
     title: 'Put the context document',
     description: "Store a new version of the session's context document (sections Facts, Timeline, Entities, Preferences, Notes; at most 5,000 words).",
     input: z.strictObject({ partition, session_id: sessionId, body: z.string().max(200_000) }),
+    annotations: ADDS,
     run(store, a) {
       const h = writable(store, a.partition);
       return { ...where(h), document: h.putContextDocument(a.session_id, a.body) };
@@ -253,6 +283,7 @@ export const TOOLS: readonly McpTool[] = [
       filter: FactFilter.optional(),
       limit: z.number().int().min(1).max(100).default(20),
     }),
+    annotations: READ,
     run(store, a) {
       const h = readable(store, a.partition);
       const filter = { validity: 'valid' as const, ...(a.filter ?? {}), ...(a.query !== undefined ? { search: a.query } : {}) };
@@ -266,6 +297,7 @@ export const TOOLS: readonly McpTool[] = [
     title: 'Await consistency',
     description: 'Returns once every committed write is visible (Statelens commits synchronously, so at once), with the database data version.',
     input: z.strictObject({ partition: partition.optional() }),
+    annotations: READ,
     run(store, a) {
       store.pollExternalChanges();
       return { consistent: true, dataVersion: store.dataVersion(), ...(a.partition ? where(readable(store, a.partition)) : {}) };

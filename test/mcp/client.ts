@@ -49,12 +49,16 @@ export async function readServed(target: DbTarget, session: McpSession, read: (s
   return session;
 }
 
+/** How long the server may take to answer `initialize`: it opens the store first, and a PGlite
+ * folder can take longer than the SDK's 60 s default to start on a loaded machine. */
+export const STARTUP_TIMEOUT_MS = 180_000;
+
 export async function connectMcp(db: string, clientName = 'statelens-test'): Promise<McpSession> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [cliEntry, 'mcp', '--db', db], cwd: repoRoot, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
   const client = new Client({ name: clientName, version: '1.0.0' });
-  await client.connect(transport);
+  await client.connect(transport, { timeout: STARTUP_TIMEOUT_MS });
   const call = async (name: string, args: unknown): Promise<ToolAnswer> => {
     const r = (await client.callTool({ name, arguments: args as Record<string, unknown> })) as CallToolResult;
     const first = r.content[0];

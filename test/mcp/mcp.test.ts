@@ -58,7 +58,7 @@ describeStores('statelens mcp over stdio (SDK client)', (_open, kind) => {
     const results = first.results as Array<{ factId: string; outcome: string }>;
     expect(results[0]?.outcome).toBe('created');
     const second = await ok('record_facts', {
-      partition: { kind: 'user', org: 'acme', user: 'u1' },
+      partition: 'user:acme/u1',
       facts: [{ key: 'budget_v2', value: '$120,000', supersedes: 'budget', ts: '2026-01-02T10:00:00Z' }],
     });
     const r2 = (second.results as Array<{ outcome: string; supersededId: string }>)[0];
@@ -80,7 +80,7 @@ describeStores('statelens mcp over stdio (SDK client)', (_open, kind) => {
       partition: P,
       signals: [
         { key: 'now', value: '2026-01-03T00:00:00Z' },
-        { key: 'alerts', value: ['storm'] },
+        { key: 'alerts', value_json: '["storm"]' },
       ],
     });
 

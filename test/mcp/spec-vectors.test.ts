@@ -69,7 +69,7 @@ describeStores('specification test vectors over MCP', (_open, kind) => {
 
   it("3: authority override — the intern's plain suggestion does not supersede the CFO's policy", async () => {
     const P = 'user:acme/ian';
-    const policy = results(await ok('record_facts', { partition: P, facts: [{ key: 'policy', value: 'max 15%', source: 'CFO' }] }));
+    const policy = results(await ok('record_facts', { partition: P, facts: [{ key: 'policy', value: 'max 15%', source: { identity: 'CFO' } }] }));
     expect(policy[0]?.authority).toMatchObject({ role: 'executive' });
     await ok('record_turns', { partition: P, turns: [{ speaker: 'user', text: "Let's offer 25%" }] });
     const offer = results(await ok('record_facts', { partition: P, facts: [{ key: 'policy', value: "Let's offer 25%" }] }));
