@@ -65,9 +65,13 @@ function existing(store: Store, ref: z.output<typeof PartitionDesignation>): Par
   const named = PartitionRef.safeParse(ref);
   if (!named.success) {
     const issue = named.error.issues[0];
-    throw new StatelensError('INVALID_INPUT', `Partition ${partitionLabel(ref)} is not a valid name: ${issue?.path.join('.') ?? 'name'} ${issue?.message ?? 'is invalid'}`, {
-      field: issue?.path.join('.'),
-    });
+    throw new StatelensError(
+      'INVALID_INPUT',
+      `Partition ${partitionLabel(ref)} is not a valid name: ${issue?.path.join('.') ?? 'name'} ${issue?.message ?? 'is invalid'}`,
+      {
+        field: issue?.path.join('.'),
+      },
+    );
   }
   return null;
 }

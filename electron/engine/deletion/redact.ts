@@ -62,7 +62,7 @@ function redactReviewCauses(ctx: PartitionContext, gone: ReadonlySet<string>): v
     const quoted = `"${ref}"`;
     const rows = stmt<[number, string], { id: string; review_cause: string }>(
       ctx.db,
-      "SELECT id, review_cause FROM facts WHERE partition_id = ? AND needs_review = 1 AND instr(review_cause, ?) > 0",
+      'SELECT id, review_cause FROM facts WHERE partition_id = ? AND needs_review = 1 AND instr(review_cause, ?) > 0',
     ).all(ctx.partitionId, quoted);
     for (const r of rows) setCause.run(r.review_cause.split(quoted).join(REDACTED_REF), r.id, ctx.partitionId);
   }

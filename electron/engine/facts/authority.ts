@@ -107,7 +107,22 @@ const WORDS: Readonly<Record<string, AuthorityRole>> = Object.fromEntries(
 // "non-executive director" keeps director), and a modifier voids the role word right before it
 // ("CEO impersonator", "policy-violator", "CEO-not"): neither names someone holding the role.
 const NEGATIONS = new Set(['not', 'non', 'no', 'ex', 'former', 'fake', 'pseudo', 'wannabe', 'anti', 'faux', 'mock', 'would', 'self']);
-const MODIFIERS = new Set(['not', 'impersonator', 'impersonators', 'impostor', 'imposter', 'violator', 'violators', 'pretender', 'wannabe', 'lookalike', 'parody', 'breaker', 'critic', 'opponent']);
+const MODIFIERS = new Set([
+  'not',
+  'impersonator',
+  'impersonators',
+  'impostor',
+  'imposter',
+  'violator',
+  'violators',
+  'pretender',
+  'wannabe',
+  'lookalike',
+  'parody',
+  'breaker',
+  'critic',
+  'opponent',
+]);
 const FILLER = new Set(['a', 'an', 'the']);
 
 /** Title words: split at separators only, never inside a word, so that a name glued to a title
