@@ -125,6 +125,11 @@ export const ReviewCause = z.strictObject({
   cause: FactBrief.nullable(),
   /** The fact that superseded the upstream fact, when it was superseded. */
   replacement: FactBrief.nullable(),
+  /** When the upstream fact was deleted: what the audit log knows of it (its text is gone with
+   * it, by design): which fact, who deleted it, when, and the audit entry. */
+  deleted: z
+    .strictObject({ factId: z.string(), deletedBy: z.string(), deletedAt: z.string(), auditId: z.number().int(), reason: z.string().nullable() })
+    .nullable(),
 });
 export type ReviewCause = z.infer<typeof ReviewCause>;
 

@@ -44,15 +44,21 @@ function plainShape<T extends z.ZodRawShape>(shape: T): T {
   return Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, plainOptional(v as z.ZodType)])) as unknown as T;
 }
 
-/** Object properties whose value is null, removed at every depth: clients that make every
- * property required (the strict function-calling modes) send null for the ones left out. */
-export function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNulls);
+/** Deeper than any tool's arguments go: below it a value is passed on untouched, for the schema
+ * to refuse (a value nested thousands deep must not overflow the stack here). */
+const MAX_ARGUMENT_DEPTH = 16;
+
+/** Object properties whose value is null, removed at every depth the tools' arguments use:
+ * clients that make every property required (the strict function-calling modes) send null for
+ * the ones left out. */
+export function withoutNulls(value: unknown, depth = 0): unknown {
+  if (depth > MAX_ARGUMENT_DEPTH) return value;
+  if (Array.isArray(value)) return value.map((v) => withoutNulls(v, depth + 1));
   if (typeof value !== 'object' || value === null) return value;
   return Object.fromEntries(
     Object.entries(value)
       .filter(([, v]) => v !== null)
-      .map(([k, v]) => [k, withoutNulls(v)]),
+      .map(([k, v]) => [k, withoutNulls(v, depth + 1)]),
   );
 }
 

@@ -11,7 +11,10 @@ import { WriteResult } from '../../shared/writes';
 const where = {
   partitionId: z.number().int().describe("The partition's id in this database"),
   partition: z.string().describe('The partition as people read it ("acme / user alice")'),
+  exists: z.boolean().describe('Whether the partition exists (a read of one not created yet answers as an empty one)'),
 };
+/** A read may name a partition that does not exist yet: then it has no id. */
+const readWhere = { ...where, partitionId: where.partitionId.nullable() };
 const sessionId = z.string();
 
 const TurnConflict = z.strictObject({
@@ -48,14 +51,15 @@ export const OUTPUTS = {
     counts: AssemblyResult.shape.counts,
     provenance: AssemblyResult.shape.provenance.optional(),
   }),
-  get_context: z.strictObject({ ...where, document: ContextDocumentVersion.nullable() }),
+  get_context: z.strictObject({ ...readWhere, document: ContextDocumentVersion.nullable() }),
   put_context: z.strictObject({ ...where, document: ContextDocumentVersion }),
-  search_facts: z.strictObject({ ...where, facts: z.array(Fact), total: FactPage.shape.total }),
+  search_facts: z.strictObject({ ...readWhere, facts: z.array(Fact), total: FactPage.shape.total }),
   await_consistency: z.strictObject({
     consistent: z.boolean(),
     dataVersion: z.number(),
-    partitionId: where.partitionId.optional(),
+    partitionId: readWhere.partitionId.optional(),
     partition: where.partition.optional(),
+    exists: where.exists.optional(),
   }),
 } satisfies Record<string, z.ZodObject>;
 

@@ -59,7 +59,10 @@ export function callTool(store: Store, tools: ReadonlyMap<string, McpTool>, name
   const parsed = tool.input.safeParse(withoutNulls(args ?? {}));
   if (!parsed.success) return errorResult(invalidArguments(name, parsed.error));
   try {
-    return okResult(tool.run(store, parsed.data as Record<string, unknown>));
+    const run = (): unknown => tool.run(store, parsed.data as Record<string, unknown>);
+    // A write may create its partition before its input is refused: one transaction for the
+    // call rolls the new partition back with everything else.
+    return okResult(tool.writes ? store.write([], name, run) : run());
   } catch (e) {
     if (e instanceof StatelensError) return errorResult(e.toShape());
     const mapped = mapSqliteError(e, store.path);

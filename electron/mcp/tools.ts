@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { ToolResult } from '../../shared/agent-state';
 import { AssemblyStrategy, DEFAULT_BUDGET, DEFAULT_STRATEGY, MAX_BUDGET, TokenizerName } from '../../shared/assembly';
-import type { Fact, PartitionRef } from '../../shared/domain';
+import { PartitionRef, type Fact } from '../../shared/domain';
+import { StatelensError } from '../../shared/errors';
 import { FactFilter } from '../../shared/query';
 import { MAX_VALUE_CHARS } from '../../shared/writes';
 import type { PartitionHandle } from '../engine/partition-handle';
@@ -40,7 +41,9 @@ export interface McpTool {
   /** The `structuredContent` of a successful call. */
   readonly output: z.ZodObject;
   readonly annotations: ToolAnnotations;
-  /** Writes create the partition when missing; reads report NOT_FOUND. */
+  /** Writes create the partition when missing (a refused write is rolled back whole, so it
+   * creates none); reads of a missing partition answer as an empty one (see absent). */
+  readonly writes?: boolean;
   run(store: Store, args: Record<string, unknown>): unknown;
 }
 
@@ -56,6 +59,7 @@ function tool<N extends ToolName, S extends z.ZodObject>(def: {
   name: N;
   title: string;
   description: string;
+  writes?: boolean;
   input: S;
   annotations: ToolAnnotations;
   run(store: Store, args: z.output<S>): z.input<(typeof OUTPUTS)[N]>;
@@ -71,7 +75,33 @@ function readable(store: Store, ref: PartitionRef): PartitionHandle {
   return store.scope(ref);
 }
 
-const where = (h: PartitionHandle) => ({ partitionId: h.id, partition: partitionLabel(h.ref) });
+/** The partition a read names, or null when it does not exist yet (a well-formed name: a
+ * malformed one is refused as a write would refuse it). */
+function existing(store: Store, ref: PartitionRef): PartitionHandle | null {
+  try {
+    return store.scope(ref);
+  } catch (e) {
+    if (!(e instanceof StatelensError) || e.code !== 'NOT_FOUND') throw e;
+  }
+  const named = PartitionRef.safeParse(ref);
+  if (!named.success) {
+    const issue = named.error.issues[0];
+    throw new StatelensError(
+      'INVALID_INPUT',
+      `Partition ${partitionLabel(ref)} is not a valid name: ${issue?.path.join('.') ?? 'name'} ${issue?.message ?? 'is invalid'}`,
+      {
+        field: issue?.path.join('.'),
+      },
+    );
+  }
+  return null;
+}
+
+const where = (h: PartitionHandle) => ({ partitionId: h.id, partition: partitionLabel(h.ref), exists: true });
+
+/** How a read answers for a partition that does not exist yet: as an empty one, saying so (an
+ * agent's first session reads before its first write). */
+const absent = (ref: PartitionRef) => ({ partitionId: null, partition: partitionLabel(ref), exists: false });
 
 export const TOOLS: readonly McpTool[] = [
   tool({
@@ -79,6 +109,7 @@ export const TOOLS: readonly McpTool[] = [
     title: 'Record facts',
     description:
       "Write persistent facts. Name the fact a write replaces in `supersedes` (an id, a source label or a key); otherwise the engine finds the current fact of the same key, or of the same entity under another key (a versioned key such as address_v2 for address_v1, the same `entity` field, one entity with conflicting values such as meeting_time and meeting_day, or a value under a generic key that names the entity and states a change), and applies its rules: an equal value is a duplicate; a lower authority leaves a subordinate proposal; an older timestamp on a time-sensitive key is stale; otherwise it supersedes by authority, explicit correction cue, temporal or implicit conflict. Authority is read from role words in `source.authority` (policy > executive > director > manager > employee > contractor/intern > guest; unrecognised roles rank as peers); without one, the user's own words carry the partition identity's authority and a speaker given by title (source: \"CFO\") carries that title's. A stated `scope` always wins over inference. Returns one result per fact: outcome (created, superseded, proposal, stale or duplicate), the rule and reason with its evidence, and the authority role recognised. In capability memory the partition's maturity gates the `level` a fact may have (junior: event; senior: + heuristic; master: + strategy; a higher level is refused with LEVEL_NOT_ALLOWED). A write cannot carry or change the maturity: a new capability partition starts junior and only an administrator raises it (`statelens maturity`, audited); a `maturity` argument is refused with INVALID_INPUT.",
+    writes: true,
     input: z.strictObject(
       {
         partition,
@@ -98,6 +129,7 @@ export const TOOLS: readonly McpTool[] = [
     title: 'Record conversation turns',
     description:
       'Append conversation turns to a session\'s working set (numbered after the turns already stored; a turn recorded again with the same turn_index replaces it; the working set lasts until end_session clears it). A turn that names the entity of a valid fact, states a different value of the same kind (day, time, date, amount, percentage, count, address, place, name) and carries a change cue ("let\'s do", "actually", "instead", "moved to", "now", "reschedule", ...) supersedes it with a fact written from the turn (rule implicit); when the turn hedges or asks, or the match is ambiguous, or it denies the fact without a new value, the fact is flagged needs_review with the turn as the cause. Imagined states ("what if"), constraints and facts from a source above a peer are never changed by a turn. Each item lists these `conflicts`.',
+    writes: true,
     input: z.strictObject({
       partition,
       session_id: sessionId.default('default'),
@@ -134,6 +166,7 @@ export const TOOLS: readonly McpTool[] = [
     title: 'Set the identity of a session',
     description:
       'Set who the user is (name, id, authority, department, organization, permissions) for a session. The identity is fixed for the session once set: the same identity again changes nothing, a different one in the same session is refused with CONFLICT (end the session, or use a new session id, to change it). Assembly withholds restricted text from an identity outside its audience.',
+    writes: true,
     input: z.strictObject({ partition, session_id: sessionId.default('default'), identity: IdentityArgument }),
     annotations: { ...ADDS, idempotentHint: true },
     run(store, a) {
@@ -159,6 +192,7 @@ export const TOOLS: readonly McpTool[] = [
     title: 'Set environment signals',
     description:
       'Set environment signals with the time each was observed; every observation is kept and the latest per key holds. The value of a signal is text in `value`, or structured data as JSON text in `value_json`. Two keys are fields of their own: `timezone` (an IANA zone such as "Europe/Paris"; anything else is refused with INVALID_INPUT) and `location`; every other key is external data (API values, system state). Returns the signals and the environment as fields: currentTime, currentDate (in the timezone, UTC when none), timezone, location, externalData. Assembled contexts show the same fields.',
+    writes: true,
     input: z.strictObject({
       partition,
       signals: z.array(SignalArgument).min(1).max(500),
@@ -175,6 +209,7 @@ export const TOOLS: readonly McpTool[] = [
     title: 'Update agent state',
     description:
       'Apply one delta to a session\'s agent state: entities and dependencies merge; assumptions, expectations and hypotheses upsert by id; item ops add / update / remove. The delta is either flat ({current_understanding, assumptions, expectations, tentative_hypotheses, items}) or the end-of-turn summarizer\'s output as it returns it ({agent_state_item_updates, agent_state_updates}), which also stamps lastSummarizedAt; not both. An item op is {op: "add", item}, {op: "update", id, patch} or {op: "remove", id}. Assembled contexts (state_based) include the session\'s agent state. Returns the new state.',
+    writes: true,
     input: z.strictObject({ partition, session_id: sessionId, update: AgentStateDeltaArgument }),
     // An item op may remove an item.
     annotations: { ...ADDS, destructiveHint: true },
@@ -253,11 +288,13 @@ export const TOOLS: readonly McpTool[] = [
   tool({
     name: 'get_context',
     title: 'Get the context document',
-    description: "The session's context document (latest version, or the one asked for); null when there is none.",
+    description:
+      "The session's context document (latest version, or the one asked for); null when there is none. A partition that does not exist yet answers as an empty one (exists: false, partitionId null): a new memory's first session reads before it writes.",
     input: z.strictObject({ partition, session_id: sessionId, version: z.number().int().min(1).optional() }),
     annotations: READ,
     run(store, a) {
-      const h = readable(store, a.partition);
+      const h = existing(store, a.partition);
+      if (!h) return { ...absent(a.partition), document: null };
       return { ...where(h), document: h.contextDocument(a.session_id, a.version) };
     },
   }),
@@ -265,6 +302,7 @@ export const TOOLS: readonly McpTool[] = [
     name: 'put_context',
     title: 'Put the context document',
     description: "Store a new version of the session's context document (sections Facts, Timeline, Entities, Preferences, Notes; at most 5,000 words).",
+    writes: true,
     input: z.strictObject({ partition, session_id: sessionId, body: z.string().max(200_000) }),
     annotations: ADDS,
     run(store, a) {
@@ -285,7 +323,8 @@ export const TOOLS: readonly McpTool[] = [
     }),
     annotations: READ,
     run(store, a) {
-      const h = readable(store, a.partition);
+      const h = existing(store, a.partition);
+      if (!h) return { ...absent(a.partition), facts: [], total: { count: 0, capped: false } };
       const filter = { validity: 'valid' as const, ...(a.filter ?? {}), ...(a.query !== undefined ? { search: a.query } : {}) };
       const page = h.listFacts({ filter, sort: { column: 'ts', direction: 'desc' }, page: { limit: a.limit } });
       const facts = page.rows.map((r) => h.getFact(r.id)).filter((f): f is Fact => f !== undefined);
@@ -295,12 +334,15 @@ export const TOOLS: readonly McpTool[] = [
   tool({
     name: 'await_consistency',
     title: 'Await consistency',
-    description: 'Returns once every committed write is visible (Statelens commits synchronously, so at once), with the database data version.',
+    description:
+      'Returns once every committed write is visible (Statelens commits synchronously, so at once), with the database data version. With a partition: its id, and exists: false (partitionId null) when it does not exist yet.',
     input: z.strictObject({ partition: partition.optional() }),
     annotations: READ,
     run(store, a) {
       store.pollExternalChanges();
-      return { consistent: true, dataVersion: store.dataVersion(), ...(a.partition ? where(readable(store, a.partition)) : {}) };
+      if (!a.partition) return { consistent: true, dataVersion: store.dataVersion() };
+      const h = existing(store, a.partition);
+      return { consistent: true, dataVersion: store.dataVersion(), ...(h ? where(h) : absent(a.partition)) };
     },
   }),
 ];

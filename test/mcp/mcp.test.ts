@@ -149,7 +149,14 @@ describeStores('statelens mcp over stdio (SDK client)', (_open, kind) => {
     expect(badField.message).toMatch(/facts\.0/);
     const level = await fails('record_facts', { partition: 'capability:acme/billing', facts: [{ key: 'h', value: 'retry', level: 'strategy' }] });
     expect(level.code).toBe('LEVEL_NOT_ALLOWED');
-    const unknownPartition = await fails('search_facts', { partition: 'user:nobody/here', query: 'x' });
+    // A read of a partition not created yet answers as an empty one; acting on one is NOT_FOUND.
+    expect(await ok('search_facts', { partition: 'user:nobody/here', query: 'x' })).toMatchObject({ exists: false, facts: [], total: 0 });
+    const unknownPartition = await fails('verify_expectation', {
+      partition: 'user:nobody/here',
+      session_id: 's1',
+      expectation_id: 'e',
+      tool_result: { id: 'c' },
+    });
     expect(unknownPartition.code).toBe('NOT_FOUND');
     const noExpectation = await fails('verify_expectation', { partition: P, session_id: 's1', expectation_id: 'nope', tool_result: { id: 'c' } });
     expect(noExpectation.code).toBe('NOT_FOUND');

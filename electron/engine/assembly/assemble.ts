@@ -5,7 +5,7 @@ import { AssemblyRequest, type AssemblyRequestInput, type AssemblyResult } from 
 import { StatelensError } from '../../../shared/errors';
 import type { PartitionContext, WritablePartition } from '../context';
 import { stmt } from '../db/statements';
-import { getIdentity } from '../layers/identity';
+import { sessionIdentity } from '../layers/identity';
 import { readerKey } from './permissions';
 import { parseInput } from '../query/validate';
 import { ProvenanceLog } from './provenance';
@@ -46,8 +46,8 @@ function run(input: StrategyInput, options: AssembleOptions): StrategyOutput {
 /** Assembles a context for one partition. Reads only. */
 export function assembleContext(ctx: PartitionContext, request: AssemblyRequestInput, options: AssembleOptions = {}): AssemblyResult {
   const req = parseAssemblyRequest(request);
-  // The reader is the partition identity: what it may not see is withheld from every strategy.
-  const view: TimeView = { now: req.asOf ?? ctx.clock.now(), asOf: req.asOf ?? null, reader: readerKey(getIdentity(ctx)) };
+  // The reader is the session's identity: what it may not see is withheld from every strategy.
+  const view: TimeView = { now: req.asOf ?? ctx.clock.now(), asOf: req.asOf ?? null, reader: readerKey(sessionIdentity(ctx, req.sessionId)) };
   const log = new ProvenanceLog();
   const tokenizer = getTokenizer(req.tokenizer);
   // One read transaction: every query of this assembly sees the same snapshot.

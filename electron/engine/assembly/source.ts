@@ -8,7 +8,7 @@ import { stmt } from '../db/statements';
 import type { FactRow } from '../facts/rows';
 import { canRead } from '../layers/documents';
 import { LATEST_SIGNALS_SQL } from '../layers/environment';
-import { getIdentity } from '../layers/identity';
+import { sessionIdentity } from '../layers/identity';
 import { ensurePermissionFunction, readableSql, readerBinding, withheldSql } from './permissions';
 import type { WorkingRow } from '../layers/working-set';
 
@@ -558,8 +558,9 @@ export function sessionItems(
   return { items, withheld };
 }
 
-export function identityOf(ctx: PartitionContext): Identity | undefined {
-  return getIdentity(ctx);
+/** The identity of the session a context is assembled for (never another session's). */
+export function identityOf(ctx: PartitionContext, sessionId: string): Identity | undefined {
+  return sessionIdentity(ctx, sessionId);
 }
 
 export interface SignalRow {

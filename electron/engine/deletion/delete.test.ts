@@ -418,7 +418,6 @@ describeStores('query plans', (openStore, kind) => {
       sql.PLAN_FACTS,
       sql.PLAN_VALID,
       sql.DELETED_TEXTS,
-      sql.REWRITE_OLD_CAUSES,
       sql.FLAG_DEPENDENTS,
       sql.RELINK_SUPERSEDED_BY,
       sql.RELINK_SUPERSEDES,
@@ -434,5 +433,29 @@ describeStores('query plans', (openStore, kind) => {
       const scans = plan.map((r) => r.detail).filter((d) => /^SCAN (f|facts|fact_edges|e|g)\b/.test(d));
       expect(scans, s).toEqual([]);
     }
+  });
+});
+
+describeStores('review history survives a delete', (openStore) => {
+  it('keeps every earlier cause of a flagged fact and shows the deleted cause as the audit log knows it', () => {
+    const { store, p } = setup(openStore);
+    const quote = p.writeFact({ key: 'vendor_quote', value: '$12,000' }).factId;
+    const rate = p.writeFact({ key: 'fx_rate', value: '1.10' }).factId;
+    const tax = p.writeFact({ key: 'tax_rate', value: '20%' }).factId;
+    const forecast = p.writeFact({ key: 'forecast', value: 'Q3 spend $13,200', dependsOn: [quote, rate, tax] }).factId;
+    p.writeFact({ key: 'fx_rate', value: '1.12' });
+    p.writeFact({ key: 'tax_rate', value: '21%' });
+    const before = p.factDetail(forecast).reviewCause;
+    expect(before?.earlier).toHaveLength(1);
+    p.deleteFacts({ ids: [quote] }, { actor: 'root', reason: 'wrong vendor' });
+    const after = p.factDetail(forecast).reviewCause;
+    // The two earlier causes stay, behind the delete's.
+    expect(after?.earlier).toEqual([before?.text, ...(before?.earlier ?? [])]);
+    expect(after?.text).toMatch(/deleted by root/);
+    expect(after?.text).not.toContain(quote);
+    // What the audit log knows of the deleted cause: who deleted it, when, in which entry.
+    expect(after?.deleted).toMatchObject({ factId: quote, deletedBy: 'root', auditId: expect.any(Number) });
+    expect(after?.deleted?.deletedAt).toEqual(expect.any(String));
+    expectVerified(store);
   });
 });

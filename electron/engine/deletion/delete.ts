@@ -10,6 +10,7 @@ import {
   type ScrubReport,
 } from '../../../shared/deletion';
 import { StatelensError } from '../../../shared/errors';
+import { EARLIER_CAUSE_SEPARATOR, MAX_REVIEW_CAUSE_CHARS } from '../../../shared/inspect';
 import type { DeletionSelection, DeletionSelectionInput } from '../../../shared/query';
 import { recordAudit } from '../audit/audit';
 import type { PartitionContext, WritablePartition } from '../context';
@@ -34,7 +35,6 @@ import {
   RELINK_PROPOSAL_FOR,
   RELINK_SUPERSEDED_BY,
   RELINK_SUPERSEDES,
-  REWRITE_OLD_CAUSES,
   SELECTED_RANGE,
 } from './sql';
 
@@ -134,8 +134,12 @@ function apply(ctx: PartitionContext, selection: DeletionSelection, meta: Deleti
   }
 
   onProgress?.(done, total, 'relink');
-  stmt(db, REWRITE_OLD_CAUSES).run({ partition_id: partitionId });
-  stmt(db, FLAG_DEPENDENTS).run({ partition_id: partitionId, actor: meta.actor });
+  stmt(db, FLAG_DEPENDENTS).run({
+    partition_id: partitionId,
+    cause: `rests on a fact deleted by ${meta.actor} at ${ctx.clock.now()}`,
+    sep: EARLIER_CAUSE_SEPARATOR,
+    max: MAX_REVIEW_CAUSE_CHARS,
+  });
   stmt(db, RELINK_SUPERSEDED_BY).run();
   stmt(db, RELINK_SUPERSEDES).run();
   stmt(db, RELINK_PROPOSAL_FOR).run();

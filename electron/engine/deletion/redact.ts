@@ -1,7 +1,8 @@
 // The write path records how a `supersedes` reference was resolved ("superseding <ref>
 // (resolved by key|label)") in the superseded fact's reason and in the audit log. When the fact
 // whose key or label that was is deleted, and no surviving fact of the partition holds that text,
-// the reference is redacted from the audit log so the deleted text does not outlive the fact.
+// the reference is redacted from the audit log so the deleted text does not outlive the fact;
+// so is a review cause's quote of that key ("depends on "<key>", …"), the rest of the cause kept.
 import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
 import type { DeletedText } from './scrub';
@@ -34,6 +35,7 @@ export function redactDeletedRefs(ctx: PartitionContext, texts: readonly Deleted
       .all(JSON.stringify([...deleted]), partitionId, partitionId),
   );
   if (gone.size === 0) return 0;
+  redactReviewCauses(ctx, gone);
   // No surviving fact's reason needs reading: a reason quoting <ref> sits on the fact the ref
   // resolved to, which holds that key or label itself; had it survived, the ref would not be
   // gone. (Reading every reason of a million-fact partition cost most of a second.)
@@ -51,4 +53,17 @@ export function redactDeletedRefs(ctx: PartitionContext, texts: readonly Deleted
     }
   }
   return changed;
+}
+
+/** Review causes quoting a key in `gone` ("<key>") keep their history with the quote replaced. */
+function redactReviewCauses(ctx: PartitionContext, gone: ReadonlySet<string>): void {
+  const setCause = stmt(ctx.db, 'UPDATE facts SET review_cause = ? WHERE id = ? AND partition_id = ?');
+  for (const ref of gone) {
+    const quoted = `"${ref}"`;
+    const rows = stmt<[number, string], { id: string; review_cause: string }>(
+      ctx.db,
+      'SELECT id, review_cause FROM facts WHERE partition_id = ? AND needs_review = 1 AND instr(review_cause, ?) > 0',
+    ).all(ctx.partitionId, quoted);
+    for (const r of rows) setCause.run(r.review_cause.split(quoted).join(REDACTED_REF), r.id, ctx.partitionId);
+  }
 }

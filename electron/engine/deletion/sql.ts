@@ -81,11 +81,16 @@ export const PLAN_PROPOSALS = "SELECT count(*) FROM temp.sl_relink WHERE field =
 
 // Applying the plan.
 export const DELETED_TEXTS = 'SELECT f.key, f.value, f.label FROM temp.sl_del d CROSS JOIN facts f ON f.rid = d.rid';
-/** An older flag whose cause is now deleted loses the cause's key text (it quoted it). */
-export const REWRITE_OLD_CAUSES = `UPDATE facts SET review_cause = 'rested on ' || review_cause_fact || ', since deleted'
-  WHERE partition_id = @partition_id AND needs_review = 1 AND review_cause_fact IN (SELECT id FROM temp.sl_del)
-    AND NOT EXISTS (SELECT 1 FROM temp.sl_del d WHERE d.id = facts.id)`;
-export const FLAG_DEPENDENTS = `UPDATE facts SET needs_review = 1, review_cause = 'rests on ' || d.root || ', deleted by ' || @actor, review_cause_fact = d.root
+/** A dependent of a deleted fact is flagged with a cause that names who deleted it and when (never
+ * the deleted fact's id or text); a fact already awaiting review keeps its earlier causes after
+ * it, as the write path's flag does (see facts/dependencies FLAG). Quotes of a deleted key are
+ * redacted afterwards (see redact.ts). */
+export const FLAG_DEPENDENTS = `UPDATE facts SET needs_review = 1,
+  review_cause = CASE
+    WHEN facts.needs_review = 1 AND facts.review_cause IS NOT NULL AND facts.review_cause <> ''
+      THEN substr(@cause || @sep || facts.review_cause, 1, @max)
+    ELSE @cause END,
+  review_cause_fact = d.root
   FROM temp.sl_dep d WHERE facts.id = d.id AND d.depth > 0 AND +facts.partition_id = @partition_id`;
 export const RELINK_SUPERSEDED_BY = `UPDATE facts SET superseded_by = r.new,
     supersession_reason = CASE WHEN r.new IS NULL

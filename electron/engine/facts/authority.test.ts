@@ -50,6 +50,32 @@ describe('recogniseRole', () => {
     expect(recogniseRole('former manager')).toBeNull();
   });
 
+  it('negating and modifying words, before or after the title, give no rank', () => {
+    for (const text of [
+      'anti-policy',
+      'policy-violator',
+      'CEO impersonator',
+      'CFO impostor',
+      'non-manager',
+      'fake VP',
+      'former CEO',
+      'CEO-not',
+      'VP wannabe',
+      'anti policy activist',
+    ]) {
+      expect(recogniseRole(text), text).toBeNull();
+    }
+    // A negated word leaves the rest of the title its rank.
+    expect(recogniseRole('non-executive director')?.role).toBe('director');
+    expect(recogniseRole('CEO impersonator, intern')?.role).toBe('intern');
+  });
+
+  it('a name glued to a title is a name, not the title', () => {
+    for (const text of ['ceoSmith', 'CFOjones', 'vpSales', 'JohnCEO', 'policyBot']) expect(recogniseRole(text), text).toBeNull();
+    expect(recogniseRole('CEO Smith')?.role).toBe('executive');
+    expect(recogniseRole('Sales_Manager')?.role).toBe('manager');
+  });
+
   it('says which words decided', () => {
     expect(recogniseRole('Head of International Sales')).toEqual({ role: 'director', by: 'head of' });
     expect(recogniseRole('VP Sales')).toEqual({ role: 'executive', by: 'vp' });

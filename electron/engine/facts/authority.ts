@@ -1,7 +1,6 @@
 // Authority of a fact's source, read from its role text word by word (never by substring): a
 // table of role words and common titles ranks policy > executive > director > manager >
 // employee > contractor/intern > guest. Text that names no known role ranks as a peer and says so.
-import { wordsOf } from './words';
 
 export type AuthorityRole = 'policy' | 'executive' | 'director' | 'manager' | 'employee' | 'peer' | 'contractor' | 'intern' | 'guest';
 
@@ -104,10 +103,36 @@ const WORDS: Readonly<Record<string, AuthorityRole>> = Object.fromEntries(
   ).flatMap(([role, words]) => words.map((w) => [w, role] as const)),
 );
 
-// A negation voids the role word right after it ("not-a-ceo", "ex-CFO", "non-executive director"
-// keeps director).
-const NEGATIONS = new Set(['not', 'non', 'no', 'ex', 'former', 'fake', 'pseudo', 'wannabe']);
+// A negation voids the role word right after it ("not-a-ceo", "ex-CFO", "anti-policy";
+// "non-executive director" keeps director), and a modifier voids the role word right before it
+// ("CEO impersonator", "policy-violator", "CEO-not"): neither names someone holding the role.
+const NEGATIONS = new Set(['not', 'non', 'no', 'ex', 'former', 'fake', 'pseudo', 'wannabe', 'anti', 'faux', 'mock', 'would', 'self']);
+const MODIFIERS = new Set([
+  'not',
+  'impersonator',
+  'impersonators',
+  'impostor',
+  'imposter',
+  'violator',
+  'violators',
+  'pretender',
+  'wannabe',
+  'lookalike',
+  'parody',
+  'breaker',
+  'critic',
+  'opponent',
+]);
 const FILLER = new Set(['a', 'an', 'the']);
+
+/** Title words: split at separators only, never inside a word, so that a name glued to a title
+ * ("ceoSmith", "JohnCEO") stays one word that names no role. */
+function titleWords(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
 
 // Titles repeat (every write of one source carries the same one): each is read once.
 const recognised = new Map<string, { role: AuthorityRole; by: string } | null>();
@@ -124,7 +149,7 @@ export function recogniseRole(text: string): { role: AuthorityRole; by: string }
 }
 
 function readRole(text: string): { role: AuthorityRole; by: string } | null {
-  const ws = wordsOf(text);
+  const ws = titleWords(text);
   let best: { role: AuthorityRole; by: string } | null = null;
   const consider = (role: AuthorityRole, by: string): void => {
     if (!best || ROLE_RANKS[role] > ROLE_RANKS[best.role] || (role !== 'peer' && best.role === 'peer' && ROLE_RANKS[role] === ROLE_RANKS.peer))
@@ -141,7 +166,8 @@ function readRole(text: string): { role: AuthorityRole; by: string } | null {
     const phrase = PHRASES.find(([p]) => p.every((pw, j) => ws[i + j] === pw));
     const role = phrase ? phrase[1] : WORDS[w];
     const span = phrase ? phrase[0].length : 1;
-    if (role && !negated) consider(role, ws.slice(i, i + span).join(' '));
+    const modified = MODIFIERS.has(ws[i + span] ?? '');
+    if (role && !negated && !modified) consider(role, ws.slice(i, i + span).join(' '));
     if (role || phrase) negated = false;
     i += span - 1;
   }

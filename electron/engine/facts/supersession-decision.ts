@@ -98,3 +98,41 @@ export function decideSupersession(input: DecisionInput, sameKey: CurrentFact | 
   if (timeSensitive) return supersede('temporal', `newer timestamp on a time-sensitive key (${input.ts} after ${current.ts})`);
   return supersede('implicit', evidence ? 'same entity with a conflicting value' : 'same key with a conflicting value');
 }
+
+/** What a write that names its target in `supersedes` may do to it. */
+export interface NamedTargetWrite {
+  readonly scope: string;
+  readonly scopeId: string | null;
+  readonly authorityText: string | null;
+  readonly sourceType: string;
+  readonly ranked: RecognisedAuthority;
+  /** The reference as the source gave it (id, label or key). */
+  readonly named: string;
+}
+
+/**
+ * Naming a target does not bypass the rules a write without one meets: authority is checked
+ * before the write (a lower source leaves a subordinate proposal, as the implicit path does),
+ * and a scoped write (task, hypothetical, draft, session) never invalidates a fact outside its
+ * own scope: it is stored beside it and shadows it there only. Null: the write supersedes.
+ */
+export function checkNamedTarget(
+  target: Pick<CurrentFact, 'source_type' | 'source_authority'> & { readonly scope: string; readonly scope_id: string | null },
+  write: NamedTargetWrite,
+): { readonly kind: 'proposal' | 'shadow'; readonly reason: string } | null {
+  const theirs = recogniseAuthority(target.source_authority, target.source_type);
+  if (write.ranked.rank < theirs.rank) {
+    const ours = describeAuthority(write.authorityText, write.sourceType, write.ranked);
+    const them = describeAuthority(target.source_authority, target.source_type, theirs);
+    return { kind: 'proposal', reason: `named ${write.named} as superseded, but ${ours} may not override ${them}; kept as a subordinate proposal` };
+  }
+  const sameScope = target.scope === write.scope && target.scope_id === write.scopeId;
+  if (write.scope !== 'global' && !sameScope) {
+    const where = write.scopeId ? `${write.scope} scope (${write.scopeId})` : `${write.scope} scope`;
+    return {
+      kind: 'shadow',
+      reason: `named ${write.named} (${target.scope} scope) as superseded; a scoped write never invalidates a fact outside its scope, so it shadows it only in its ${where} and the ${target.scope} fact stays valid`,
+    };
+  }
+  return null;
+}

@@ -12,7 +12,7 @@ import { FACT_COLUMNS, type FactRow } from './rows';
 import { inferConstraintType, inferMemoryType, inferScope, inferTimeSensitive, levelAllowed, looksLikeConstraint } from './inference';
 import { recogniseAuthority, recogniseRole, type RecognisedAuthority } from './authority';
 import { entityKey, lookupEntities } from './entity';
-import { decideSupersession } from './supersession-decision';
+import { checkNamedTarget, decideSupersession } from './supersession-decision';
 import type { SourceInput } from '../../../shared/writes';
 import { addEdge, derivedFactsOf, flagDependents, flagFact, nextReviewCause } from './dependencies';
 import { recordAudit } from '../audit/audit';
@@ -385,6 +385,8 @@ function writeVia(ctx: PartitionContext, access: FactAccess, raw: FactWriteInput
   let ownValidTo: string | null = null;
   let proposalFor: string | null = null;
   let outcome: WriteResult['outcome'] = 'created';
+  /** A scoped write named a global fact: created beside it, the reason says what it shadows. */
+  let shadowing = false;
 
   if (input.supersedes) {
     let resolved = resolveVia(access, input.supersedes);
@@ -400,6 +402,20 @@ function writeVia(ctx: PartitionContext, access: FactAccess, raw: FactWriteInput
       if (target.status === 'superseded') target = undefined; // chain ends in a deleted head: nothing valid to replace
       rule = input.rule ?? 'explicit';
       reason = input.reason ?? `named by the source as superseding ${input.supersedes} (resolved by ${resolved.via})`;
+      const check = target ? checkNamedTarget(target, { scope, scopeId, authorityText: authority, sourceType, ranked, named: input.supersedes }) : null;
+      if (check?.kind === 'proposal') {
+        status = 'proposal';
+        proposalFor = (target as FactRow).id;
+        outcome = 'proposal';
+        rule = 'authority';
+        reason = check.reason;
+        target = undefined;
+      } else if (check?.kind === 'shadow') {
+        rule = null;
+        reason = check.reason;
+        shadowing = true;
+        target = undefined;
+      }
     } else {
       unresolvedSupersedes = input.supersedes;
     }
@@ -522,7 +538,7 @@ function writeVia(ctx: PartitionContext, access: FactAccess, raw: FactWriteInput
     outcome,
     supersededId: target ? target.id : null,
     rule: outcome === 'created' ? null : rule,
-    reason: outcome === 'created' ? null : reason,
+    reason: outcome === 'created' && !shadowing ? null : reason,
     authority: authorityOf(ranked),
     unresolvedSupersedes,
     unresolvedDependencies,

@@ -65,3 +65,25 @@ describeStores('identity is fixed for a session', (openStore) => {
     store.close();
   });
 });
+
+describeStores('identity belongs to its session', (openStore) => {
+  const ANALYST: Identity = { ...ANN, authority: 'analyst', department: 'Finance' };
+  const VP: Identity = { ...ANN, userName: 'Vic', userId: 'vic', authority: 'VP Finance', department: 'Finance' };
+  const SECRET = '[CONFIDENTIAL — restricted to VP+] Layoffs planned for Q3';
+
+  it('a session never reads another session’s identity, nor one set by none', () => {
+    const store = openStore();
+    const p = store.scope(USER, { create: true });
+    p.writeFact({ key: 'plan', value: SECRET });
+    p.setIdentity(ANALYST, { sessionId: 'analyst' });
+    const seen = (sessionId: string): string => p.assemble({ strategy: 'state_based', budget: 4000, query: 'plan', sessionId }).text;
+    expect(seen('analyst')).not.toContain('Layoffs');
+    p.setIdentity(VP, { sessionId: 'vp' });
+    expect(seen('vp')).toContain('Layoffs');
+    // The VP's session start changes neither the analyst's session nor one that set no identity.
+    expect(seen('analyst')).not.toContain('Layoffs');
+    expect(seen('nobody')).not.toContain('Layoffs');
+    expect(p.assemble({ strategy: 'reference', budget: 4000, query: 'plan', sessionId: 'nobody' }).text).not.toContain('VP Finance');
+    store.close();
+  });
+});

@@ -80,11 +80,25 @@ export function setIdentity(ctx: PartitionContext, identity: Identity, sessionId
   );
 }
 
-/** Ends the identity's binding to `sessionId` (the session ended): the next session sets its own. */
+/** Ends the identity's binding to `sessionId` (the session ended): it is removed, so no later
+ * session reads it (an unbound identity would be the default session's, see sessionIdentity);
+ * the next session sets its own. */
 export function releaseIdentity(ctx: PartitionContext, sessionId: string): boolean {
-  return stmt(ctx.db, 'UPDATE identities SET session_id = NULL WHERE partition_id = ? AND session_id = ?').run(ctx.partitionId, sessionId).changes > 0;
+  return stmt(ctx.db, 'DELETE FROM identities WHERE partition_id = ? AND session_id = ?').run(ctx.partitionId, sessionId).changes > 0;
 }
 
+/** The identity every check of `sessionId` reads: the one that session set; one bound to no
+ * session (recorded before sessions bound identities, or imported) belongs to the default
+ * session. Another session's identity is never read: a session without one has none. */
+export function sessionIdentity(ctx: PartitionContext, sessionId: string): Identity | undefined {
+  const row = stmt<[number], IdentityRow>(ctx.db, 'SELECT * FROM identities WHERE partition_id = ?').get(ctx.partitionId);
+  if (!row) return undefined;
+  const owner = row.session_id ?? DEFAULT_SESSION;
+  return owner === sessionId ? identityFromRow(row) : undefined;
+}
+
+/** The partition's recorded identity, whichever session set it (the inspector's view; checks
+ * read sessionIdentity). */
 export function getIdentity(ctx: PartitionContext): Identity | undefined {
   const row = stmt<[number], IdentityRow>(ctx.db, 'SELECT * FROM identities WHERE partition_id = ?').get(ctx.partitionId);
   return row ? identityFromRow(row) : undefined;

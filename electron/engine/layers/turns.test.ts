@@ -103,7 +103,11 @@ describeStores('recording a turn applies the facts it contradicts', (openStore) 
 describeStores('who may change a fact by saying so', (openStore) => {
   it("the user's turn changes the user's own words, which carry the identity's authority, but not a higher source's", () => {
     const { store, p } = setup(openStore);
-    p.setIdentity({ userName: 'Ann', userId: 'u1', authority: 'Sales Manager', department: 'Sales', organization: 'Acme', permissions: [] });
+    // The identity of the session the turns are recorded in (a session reads only its own).
+    p.setIdentity(
+      { userName: 'Ann', userId: 'u1', authority: 'Sales Manager', department: 'Sales', organization: 'Acme', permissions: [] },
+      { sessionId: 's1' },
+    );
     const own = p.writeFact({ key: 'meeting', value: 'Meeting is Tuesday at 2pm' });
     const cap = p.writeFact({ key: 'offsite', value: 'Offsite is Monday', source: { type: 'user', identity: 'CEO', authority: 'CEO' } });
     const [turn] = p.recordTurns('s1', [{ speaker: 'user', text: "Let's do the meeting Thursday at 3pm" }]);

@@ -12,7 +12,7 @@ import { dialectOf, type Dialect } from '../db/dialect';
 import { stmt } from '../db/statements';
 import { flagFact } from '../facts/dependencies';
 import { authorityRank, ROLE_RANKS } from '../facts/authority';
-import { getIdentity } from './identity';
+import { sessionIdentity } from './identity';
 import { backReference, describeKinds, detectTurnConflicts, mayChangeFacts, type TurnConflict, type ValueChange } from '../facts/turn-conflicts';
 import { writeFact } from '../facts/write';
 import { addWorkingItem } from './working-set';
@@ -95,8 +95,8 @@ function outranksSpeaker(f: CandidateRow, speakerRank: number): boolean {
   return f.is_constraint === 1 || authorityRank(f.source_authority, f.source_type) > speakerRank;
 }
 
-function speakerRankOf(ctx: PartitionContext, speaker: string): number {
-  const identity = speaker.trim().toLowerCase() === 'user' ? getIdentity(ctx) : undefined;
+function speakerRankOf(ctx: PartitionContext, sessionId: string, speaker: string): number {
+  const identity = speaker.trim().toLowerCase() === 'user' ? sessionIdentity(ctx, sessionId) : undefined;
   return Math.max(ROLE_RANKS.peer, identity ? authorityRank(identity.authority, 'user') : ROLE_RANKS.peer);
 }
 
@@ -185,7 +185,7 @@ export function recordTurn(ctx: PartitionContext, sessionId: string, raw: TurnIn
   const byId = new Map(facts.map((f) => [f.id, f]));
   const ref = turnRef(sessionId, turnIndex, turn.speaker);
   const conflicts: TurnConflictOutcome[] = [];
-  const speakerRank = speakerRankOf(ctx, turn.speaker);
+  const speakerRank = speakerRankOf(ctx, sessionId, turn.speaker);
   const detected = detectTurnConflicts(
     turn.text,
     facts.filter((f) => !outranksSpeaker(f, speakerRank)),

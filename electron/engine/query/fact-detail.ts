@@ -68,7 +68,19 @@ export function reviewCauseOf(ctx: PartitionContext, fact: Pick<Fact, 'id' | 'ne
     turn: fact.reviewCauseFact ? null : turnCauseOf(ctx, fact.id),
     cause,
     replacement: supersededBy ? briefOf(ctx, supersededBy) : null,
+    deleted: fact.reviewCauseFact && !cause ? deletionOf(ctx, fact.reviewCauseFact) : null,
   };
+}
+
+/** The audit log's record of a fact's deletion: who, when, why (never its text, which the
+ * delete scrubbed); null when the log has none. */
+export function deletionOf(ctx: PartitionContext, factId: string): ReviewCause['deleted'] {
+  const row = stmt<[number, string], { id: number; at: string; actor: string; reason: string | null }>(
+    ctx.db,
+    `SELECT id, at, actor, reason FROM audit_log WHERE partition_id = ? AND action = 'delete' AND EXISTS (SELECT 1 FROM json_each(target_ids) WHERE value = ?)
+     ORDER BY id DESC LIMIT 1`,
+  ).get(ctx.partitionId, factId);
+  return row ? { factId, deletedBy: row.actor, deletedAt: row.at, auditId: row.id, reason: row.reason } : null;
 }
 
 /** With `asOf`: also how the fact stood then, and its edges as they stood then. */

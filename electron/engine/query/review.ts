@@ -46,6 +46,7 @@ export function reviewQueue(ctx: PartitionContext, pageInput: z.input<typeof Pag
         turn: null,
         cause: null,
         replacement: null,
+        deleted: null,
       },
     })),
     nextCursor: more && last ? encodeRidCursor(last.rid) : null,

@@ -24,7 +24,7 @@ const SECTIONS = [
 export function assembleReference(input: StrategyInput): StrategyOutput {
   const { ctx, req, view, tokenizer, log } = input;
   const builder = new ContextBuilder(tokenizer, null, SECTIONS);
-  for (const line of identityLines(identityOf(ctx))) builder.add('identity', line);
+  for (const line of identityLines(identityOf(ctx, req.sessionId))) builder.add('identity', line);
   for (const line of environmentLines(view.now, signals(ctx, view.now))) builder.add('environment', line);
 
   for (const f of validFactsOrderedByTs(ctx, view)) {

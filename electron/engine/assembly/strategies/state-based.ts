@@ -84,7 +84,7 @@ function sectionOf(marks: readonly ItemMark[]): string {
 export function assembleStateBased(input: StrategyInput, tuning: StateBasedTuning = DEFAULT_TUNING): StrategyOutput {
   const { ctx, req, view, tokenizer, log } = input;
   const builder = new ContextBuilder(tokenizer, req.budget, STATE_SECTIONS);
-  const identity = identityOf(ctx);
+  const identity = identityOf(ctx, req.sessionId);
 
   /** Labels in the text itself: an audience the identity is outside, or another scope. */
   const labelled = (text: string): Exclusion | undefined => {
