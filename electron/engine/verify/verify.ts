@@ -130,9 +130,21 @@ function pointerInPartition(db: EngineDb, column: 'superseded_by' | 'supersedes'
   );
 }
 
+/** The chain checks a snapshot import also runs before it commits: following either pointer
+ * always ends, and a fact that supersedes another is that fact's successor. */
+export function chainChecks(db: EngineDb): VerifyCheck[] {
+  return [
+    violations('superseded_by_acyclic', 'following superseded_by always ends', cycles(db, 'superseded_by')),
+    violations('supersedes_acyclic', 'following supersedes always ends', cycles(db, 'supersedes')),
+    violations(
+      'supersedes_mirrored',
+      'a fact that supersedes another is that fact’s superseded_by',
+      ids(db, 'SELECT f.id FROM facts f JOIN facts g ON g.id = f.supersedes WHERE g.superseded_by IS NOT f.id ORDER BY f.rid'),
+    ),
+  ];
+}
+
 function modelChecks(db: EngineDb): VerifyCheck[] {
-  const superseded = cycles(db, 'superseded_by');
-  const supersedes = cycles(db, 'supersedes');
   const orphaned = db.prepare("SELECT count(*) FROM facts WHERE status = 'superseded' AND superseded_by IS NULL").pluck().get() as number;
   const deletedCause = db
     .prepare('SELECT count(*) FROM facts f WHERE f.review_cause_fact IS NOT NULL AND NOT EXISTS (SELECT 1 FROM facts g WHERE g.id = f.review_cause_fact)')
@@ -150,16 +162,10 @@ function modelChecks(db: EngineDb): VerifyCheck[] {
       // A CASE, not a comparison's value: PostgreSQL's is boolean, is_valid an integer.
       ids(db, "SELECT id FROM facts WHERE is_valid <> CASE WHEN status = 'active' THEN 1 ELSE 0 END ORDER BY rid"),
     ),
-    violations('superseded_by_acyclic', 'following superseded_by always ends', superseded),
-    violations('supersedes_acyclic', 'following supersedes always ends', supersedes),
+    ...chainChecks(db),
     pointerInPartition(db, 'superseded_by'),
     pointerInPartition(db, 'supersedes'),
     pointerInPartition(db, 'proposal_for'),
-    violations(
-      'supersedes_mirrored',
-      'a fact that supersedes another is that fact’s superseded_by',
-      ids(db, 'SELECT f.id FROM facts f JOIN facts g ON g.id = f.supersedes WHERE g.superseded_by IS NOT f.id ORDER BY f.rid'),
-    ),
     violations(
       'review_cause_in_partition',
       'every review cause that still exists is in the flagged fact’s partition',
