@@ -20,7 +20,7 @@ import { stmt } from './db/statements';
 import { retryingConflicts } from './db/write-locks';
 import { uuidv7 } from './ids';
 import { PartitionHandle } from './partition-handle';
-import { partitionLabel, partitionSubject, refFromRow, type PartitionRow } from './partitions/partitions';
+import { normalisedRef, partitionLabel, partitionSubject, refFromRow, type PartitionRow } from './partitions/partitions';
 
 export interface StoreOptions extends OpenOptions {
   readonly clock?: EngineClock;
@@ -191,7 +191,9 @@ export class Store {
   /** A handle on one partition. With `create`, a missing partition is made (agent side only); a
    * new capability partition starts at the lowest maturity. Writing never changes a partition's
    * maturity: an agent cannot raise its own tier (see setMaturity). */
-  scope(ref: PartitionRef, options: { create?: boolean } = {}): PartitionHandle {
+  scope(given: PartitionRef, options: { create?: boolean } = {}): PartitionHandle {
+    // Names are stored in one normal form, so a fullwidth or composed spelling finds the same partition.
+    const ref = normalisedRef(given);
     const subject = partitionSubject(ref);
     let row = stmt<[string, string, string], PartitionRow>(this.db, 'SELECT * FROM partitions WHERE org_id = ? AND kind = ? AND subject = ?').get(
       ref.org,
@@ -206,7 +208,7 @@ export class Store {
         const issue = named.error.issues[0];
         throw new StatelensError(
           'INVALID_INPUT',
-          `Partition ${showUnsafe(partitionLabel(ref))} cannot be created: ${issue?.path.join('.') ?? 'name'} ${issue?.message ?? 'is invalid'}`,
+          `Partition ${showUnsafe(partitionLabel(given))} cannot be created: ${issue?.path.join('.') ?? 'name'} ${issue?.message ?? 'is invalid'}`,
           { field: issue?.path.join('.') },
         );
       }

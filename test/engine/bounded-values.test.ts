@@ -52,7 +52,7 @@ describeStores('bounded fact values', (open) => {
       const h = store.scope(USER, { create: true });
       expect(h.writeFact({ key: 'at_limit', value: objectOfLength(MAX_VALUE_CHARS) }).outcome).toBe('created');
       expect(h.getFact(h.currentFact('at_limit')?.id ?? '')?.value).toHaveLength(MAX_VALUE_CHARS);
-      expect(h.writeFact({ key: 'deep_ok', value: nested(MAX_VALUE_DEPTH) }).outcome).toBe('created');
+      expect(h.writeFact({ key: 'deep_ok', value: nested(MAX_VALUE_DEPTH) as unknown[] }).outcome).toBe('created');
       for (const value of tooLong) expect(codeOf(() => h.writeFact({ key: 'big', value: value as Record<string, unknown> }))).toMatch(/^INVALID_INPUT: .*over the limit of 100000/);
       for (const value of tooDeep) expect(codeOf(() => h.writeFact({ key: 'deep', value: value as unknown[] }))).toMatch(/^INVALID_INPUT: .*deeper than 64 levels/);
       // A batch with one refused value writes none of it.

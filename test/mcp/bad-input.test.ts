@@ -134,7 +134,7 @@ describeStores('statelens mcp answers bad input and keeps serving', (_open, kind
       ],
     });
     expect(turns.body).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('not a date-time') as unknown });
-    for (const partition of ['user:acme/u\u202e1', 'user:acme/u\u00001', { kind: 'user', org: 'a/b', user: 'u' }]) {
+    for (const partition of ['user:acme/u\u202e1', 'user:acme/u\u00001', { kind: 'user', org: 'a/b', user: 'u' }, 'user:\u0430cme/u1', 'user:acme/u\u200b1']) {
       const r = await tool(32, 'record_facts', { partition, facts: [{ key: 'k', value: 'v' }] });
       expect(r.isError, JSON.stringify(partition)).toBe(true);
       expect(r.body.code).toBe('INVALID_INPUT');
