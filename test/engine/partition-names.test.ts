@@ -16,7 +16,7 @@ describeStores('lookalike partition names', (open) => {
       const acme = store.scope({ kind: 'user', org: 'acme', user: 'rene\u0301' }, { create: true });
       acme.writeFact({ key: 'budget', value: '$100' });
       const fullwidth = store.scope({ kind: 'user', org: 'ａｃｍｅ', user: 'ren\u00e9' }, { create: true });
-      expect(fullwidth.partitionId).toBe(acme.partitionId);
+      expect(fullwidth.id).toBe(acme.id);
       expect(fullwidth.currentValue('budget')).toBe('$100');
       for (const ref of [
         { kind: 'user', org: '\u0430cme', user: 'u1' },
