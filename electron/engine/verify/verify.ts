@@ -5,6 +5,7 @@
 import { canonicalTimestamp } from '../../../shared/timestamp';
 import { sqliteOf, type EngineDb } from '../db/connection';
 import type { Sqlite } from '../db/open';
+import { foreignObjects } from '../db/schema-check';
 import { postgresOf, type PgDatabase } from '../db/pg/database';
 import { PG_SCHEMA_VERSION } from '../db/pg/migrations';
 import { VERSION_TABLE } from '../db/pg/schema';
@@ -303,6 +304,13 @@ function pgForeignKeys(db: PgDatabase): VerifyCheck {
   };
 }
 
+/** Tables, indexes, triggers and views Statelens did not create: any of them could act on what
+ * Statelens writes or deletes (a trigger copying deleted text into a table of its own). */
+function foreignObjectCheck(db: Sqlite): VerifyCheck {
+  const found = foreignObjects(db, db.pragma('user_version', { simple: true }) as number);
+  return violations('foreign_objects', 'every table, index, trigger and view is one Statelens created', { count: found.length, sample: found.slice(0, SAMPLE) });
+}
+
 /** Runs every check; `ok` only when all pass. Changes nothing in the database. On PostgreSQL the
  * file-level checks (SQLite's integrity check, the FTS index, which there is an expression the
  * server keeps) give way to the schema version and the server's constraints; the foreign-key
@@ -316,6 +324,7 @@ export function verifyDatabase(store: Store): VerifyReport {
         ...guarded('integrity_check', () => integrity(sqliteOf(db, 'PRAGMA integrity_check'))),
         ...guarded('foreign_key_check', () => foreignKeys(sqliteOf(db, 'PRAGMA foreign_key_check'))),
         ...guarded('fts_index', () => ftsIndex(db, store.readonly)),
+        ...guarded('foreign_objects', () => foreignObjectCheck(sqliteOf(db, 'Listing the schema objects'))),
       ];
   // Each group in a savepoint of its own: a statement PostgreSQL refuses aborts the transaction
   // it runs in, which would fail every later check too.
