@@ -11,6 +11,7 @@ import { verifyDatabase } from '../../electron/engine/verify/verify';
 import { statelens } from '../helpers/child';
 import { thrownBy } from '../helpers/errors';
 import { tmpDir } from '../helpers/tmp';
+import { startHarness } from '../contract/harness';
 
 const USER = { kind: 'user', org: 'acme', user: 'u1' } as const;
 const SECRET = 'card number 4111-1111-1111-1111';
@@ -105,5 +106,21 @@ describe('a database with objects Statelens did not create', () => {
     }
     // What the trigger did: the deleted text lives on in its table.
     expect(kept(db)).toEqual([SECRET]);
+  });
+});
+
+describe('the desktop contract for such a file', () => {
+  it('db.info lists the objects and says read-only; db.trustForeignObjects reopens it for writing', async () => {
+    const { db } = hostileDatabase();
+    const dataDir = path.join(tmpDir(), 'data');
+    const h = await startHarness({ dataDir, dbPath: db });
+    try {
+      const before = await h.bridge.db.info();
+      expect(before).toMatchObject({ ok: true, value: { db: { readonly: true, foreignObjects: ['table kept', 'trigger keep_deleted'] } } });
+      const after = await h.bridge.db.trustForeignObjects();
+      expect(after).toMatchObject({ ok: true, value: { db: { readonly: false, foreignObjects: ['table kept', 'trigger keep_deleted'] } } });
+    } finally {
+      await h.close();
+    }
   });
 });
