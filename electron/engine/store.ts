@@ -215,7 +215,9 @@ export class Store {
 
   assertWritable(): void {
     if (this.readonly && this.foreignObjects.length > 0 && !this.openedReadonly)
-      throw new StatelensError('READ_ONLY', `${this.path} is open read-only: ${foreignObjectsNotice(this.foreignObjects)}`, { foreignObjects: this.foreignObjects });
+      throw new StatelensError('READ_ONLY', `${this.path} is open read-only: ${foreignObjectsNotice(this.foreignObjects)}`, {
+        foreignObjects: this.foreignObjects,
+      });
     if (this.readonly) throw new StatelensError('READ_ONLY', `${this.path} is open read-only`);
   }
 

@@ -9,7 +9,18 @@ export type Samples = { readonly [C in CallChannel]: ReadonlyArray<ChannelInput<
 /** Inputs that only read: answered identically by every transport, whenever asked. */
 export function readSamples(
   fx: Fixture,
-): Omit<Samples, 'db.open' | 'db.connect' | 'db.close' | 'db.trustForeignObjects' | 'review.dismiss' | 'review.undoDismiss' | 'deletion.apply' | 'export.start' | 'export.cancel'> {
+): Omit<
+  Samples,
+  | 'db.open'
+  | 'db.connect'
+  | 'db.close'
+  | 'db.trustForeignObjects'
+  | 'review.dismiss'
+  | 'review.undoDismiss'
+  | 'deletion.apply'
+  | 'export.start'
+  | 'export.cancel'
+> {
   const p = fx.userPartition;
   return {
     'db.info': [{}],

@@ -43,7 +43,8 @@ function codeOf(fn: () => unknown): string {
 const deepObjectText = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
 const tooLong = [objectOfLength(MAX_VALUE_CHARS + 1), ['y'.repeat(MAX_VALUE_CHARS)], { a: 'z'.repeat(3_000_000) }];
 const tooDeep = [nested(MAX_VALUE_DEPTH + 1), nested(10_000), JSON.parse(deepObjectText) as unknown];
-const textOf = (value: unknown): string => (value === tooDeep[1] ? `${'['.repeat(10_000)}"core"${']'.repeat(10_000)}` : value === tooDeep[2] ? deepObjectText : JSON.stringify(value));
+const textOf = (value: unknown): string =>
+  value === tooDeep[1] ? `${'['.repeat(10_000)}"core"${']'.repeat(10_000)}` : value === tooDeep[2] ? deepObjectText : JSON.stringify(value);
 
 describeStores('bounded fact values', (open) => {
   it('the library: an object at the limit is stored; one character over, or nested too deep, is INVALID_INPUT and writes nothing', () => {
@@ -53,11 +54,25 @@ describeStores('bounded fact values', (open) => {
       expect(h.writeFact({ key: 'at_limit', value: objectOfLength(MAX_VALUE_CHARS) }).outcome).toBe('created');
       expect(h.getFact(h.currentFact('at_limit')?.id ?? '')?.value).toHaveLength(MAX_VALUE_CHARS);
       expect(h.writeFact({ key: 'deep_ok', value: nested(MAX_VALUE_DEPTH) as unknown[] }).outcome).toBe('created');
-      for (const value of tooLong) expect(codeOf(() => h.writeFact({ key: 'big', value: value as Record<string, unknown> }))).toMatch(/^INVALID_INPUT: .*over the limit of 100000/);
-      for (const value of tooDeep) expect(codeOf(() => h.writeFact({ key: 'deep', value: value as unknown[] }))).toMatch(/^INVALID_INPUT: .*deeper than 64 levels/);
+      for (const value of tooLong)
+        expect(codeOf(() => h.writeFact({ key: 'big', value: value as Record<string, unknown> }))).toMatch(/^INVALID_INPUT: .*over the limit of 100000/);
+      for (const value of tooDeep)
+        expect(codeOf(() => h.writeFact({ key: 'deep', value: value as unknown[] }))).toMatch(/^INVALID_INPUT: .*deeper than 64 levels/);
       // A batch with one refused value writes none of it.
-      expect(codeOf(() => h.writeFacts([{ key: 'fine', value: 'v' }, { key: 'deep', value: nested(10_000) as unknown[] }]))).toMatch(/^INVALID_INPUT/);
-      expect(h.allFacts().map((f) => f.key).sort()).toEqual(['at_limit', 'deep_ok']);
+      expect(
+        codeOf(() =>
+          h.writeFacts([
+            { key: 'fine', value: 'v' },
+            { key: 'deep', value: nested(10_000) as unknown[] },
+          ]),
+        ),
+      ).toMatch(/^INVALID_INPUT/);
+      expect(
+        h
+          .allFacts()
+          .map((f) => f.key)
+          .sort(),
+      ).toEqual(['at_limit', 'deep_ok']);
     } finally {
       store.close();
     }
@@ -68,9 +83,16 @@ describeStores('bounded fact values', (open) => {
     try {
       const h = store.scope(USER, { create: true });
       for (const value of [...tooLong, ...tooDeep]) {
-        const ingest = codeOf(() => ingestEvents(store, [{ type: 'state_write', ts: '2026-01-01T00:00:00Z', writes: [{ key: 'k', value }] }], { partition: USER }));
+        const ingest = codeOf(() =>
+          ingestEvents(store, [{ type: 'state_write', ts: '2026-01-01T00:00:00Z', writes: [{ key: 'k', value }] }], { partition: USER }),
+        );
         expect(ingest).toMatch(/^IMPORT_FAILED: .*field writes\.0\.value/);
-        const timeline = { id: 't1', actors: { user: { id: 'u1', org: 'acme' } }, initial_state: { persistent_facts: [{ id: 'F-1', key: 'k', value: '__value__' }] }, events: [] };
+        const timeline = {
+          id: 't1',
+          actors: { user: { id: 'u1', org: 'acme' } },
+          initial_state: { persistent_facts: [{ id: 'F-1', key: 'k', value: '__value__' }] },
+          events: [],
+        };
         const line = JSON.stringify(timeline).replace('"value":"__value__"', `"value":${textOf(value)}`);
         expect(codeOf(() => importStatebenchText(store, `${line}\n`))).toMatch(/^(IMPORT_FAILED|INVALID_INPUT): .*value/);
         expect(codeOf(() => h.setEnvironment([{ key: 'alert', value }]))).toMatch(/^INVALID_INPUT: Environment signal alert: the value/);

@@ -25,14 +25,16 @@ describeStores('lookalike partition names', (open) => {
         { kind: 'capability', org: 'acme', capability: 'b\u0456lling' },
         { kind: 'organizational', org: 'acme\ufeff' },
       ] as const) {
-        expect(codeOf(() => store.scope(ref, { create: true })), JSON.stringify(ref)).toBe('INVALID_INPUT');
+        expect(
+          codeOf(() => store.scope(ref, { create: true })),
+          JSON.stringify(ref),
+        ).toBe('INVALID_INPUT');
       }
       expect(store.listPartitions().map((p) => p.label)).toEqual(['acme / user rené']);
     } finally {
       store.close();
     }
   });
-
 });
 
 describe('lookalike partition names on the command line', () => {

@@ -157,11 +157,16 @@ describeStores('statelens mcp answers bad input and keeps serving', (_open, kind
     expect(list.body.code).toBe('INVALID_INPUT');
     // Written as text: JSON.stringify itself cannot serialise a value this deep.
     const deep = `${'['.repeat(10_000)}1${']'.repeat(10_000)}`;
-    send(`{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"record_facts","arguments":{"partition":"user:acme/u1","facts":[{"key":"deep","value":${deep}}]}}}`);
+    send(
+      `{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"record_facts","arguments":{"partition":"user:acme/u1","facts":[{"key":"deep","value":${deep}}]}}}`,
+    );
     const answer = await next();
     expect(answer.id).toBe(42);
     expect(answer.result?.isError).toBe(true);
-    expect(JSON.parse(answer.result?.content[0]?.text ?? '{}')).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/deeper than 64 levels/) as unknown });
+    expect(JSON.parse(answer.result?.content[0]?.text ?? '{}')).toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/deeper than 64 levels/) as unknown,
+    });
   });
 
   it('what was refused wrote nothing: only the accepted facts are in the store', async () => {

@@ -19,7 +19,12 @@ beforeAll(async () => {
   const db = path.join(dir, 's.db');
   Store.open(db).close();
   fs.mkdirSync(path.join(dir, 'renderer'));
-  backend = await startHttpBackend({ dbPath: db, rendererDir: path.join(dir, 'renderer'), downloadsDir: path.join(dir, 'downloads'), requestTimeoutMs: TIMEOUT_MS });
+  backend = await startHttpBackend({
+    dbPath: db,
+    rendererDir: path.join(dir, 'renderer'),
+    downloadsDir: path.join(dir, 'downloads'),
+    requestTimeoutMs: TIMEOUT_MS,
+  });
 }, 120_000);
 afterAll(async () => {
   await backend?.close();

@@ -61,16 +61,7 @@ describe('statelens export never replaces its own database', () => {
     fs.symlinkSync(db, path.join(dir, 'link.db'));
     fs.linkSync(db, path.join(dir, 'hard.db'));
     fs.symlinkSync(dir, path.join(dir, 'dirlink'));
-    const outs = [
-      './d/../s.db',
-      'link.db',
-      'hard.db',
-      'dirlink/s.db',
-      's.db-wal',
-      's.db-shm',
-      's.db-journal',
-      path.join(dir, 'd', '..', 's.db'),
-    ];
+    const outs = ['./d/../s.db', 'link.db', 'hard.db', 'dirlink/s.db', 's.db-wal', 's.db-shm', 's.db-journal', path.join(dir, 'd', '..', 's.db')];
     for (const out of outs) {
       const r = await statelens(['export', '--db', db, '--format', 'csv', '--out', out, '--overwrite'], { cwd: dir });
       expect({ out, code: r.code }).toEqual({ out, code: 2 });
@@ -106,7 +97,11 @@ describe('statelens export never replaces its own database', () => {
     const { db } = makeDb(dir);
     const dataDir = path.join(dir, 'data');
     const base = scriptedDesktopShell(dataDir, { openPath: db, exportDir: dataDir });
-    const h = await startHarness({ dataDir, dbPath: db, shell: { ...base, chooseExportTarget: async () => ({ kind: 'file', path: path.join(dir, 'd', '..', 's.db') }) } });
+    const h = await startHarness({
+      dataDir,
+      dbPath: db,
+      shell: { ...base, chooseExportTarget: async () => ({ kind: 'file', path: path.join(dir, 'd', '..', 's.db') }) },
+    });
     try {
       fs.mkdirSync(path.join(dir, 'd'));
       for (const format of ['csv', 'sqlite'] as const) {

@@ -2,7 +2,15 @@
 // the four supersession rules, inference of unspecified fields, dependency edges and
 // needs_review propagation. Callers wrap batches in one transaction (see PartitionHandle).
 import { StatelensError } from '../../../shared/errors';
-import { DEFAULT_CONSTRAINT_IMPORTANCE, DEFAULT_IMPORTANCE, FactWriteInput, MAX_VALUE_DEPTH, nestsDeeperThan, type WriteAuthority, type WriteResult } from '../../../shared/writes';
+import {
+  DEFAULT_CONSTRAINT_IMPORTANCE,
+  DEFAULT_IMPORTANCE,
+  FactWriteInput,
+  MAX_VALUE_DEPTH,
+  nestsDeeperThan,
+  type WriteAuthority,
+  type WriteResult,
+} from '../../../shared/writes';
 import type { SupersessionRule } from '../../../shared/domain';
 import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';

@@ -308,7 +308,10 @@ function pgForeignKeys(db: PgDatabase): VerifyCheck {
  * Statelens writes or deletes (a trigger copying deleted text into a table of its own). */
 function foreignObjectCheck(db: Sqlite): VerifyCheck {
   const found = foreignObjects(db, db.pragma('user_version', { simple: true }) as number);
-  return violations('foreign_objects', 'every table, index, trigger and view is one Statelens created', { count: found.length, sample: found.slice(0, SAMPLE) });
+  return violations('foreign_objects', 'every table, index, trigger and view is one Statelens created', {
+    count: found.length,
+    sample: found.slice(0, SAMPLE),
+  });
 }
 
 /** Runs every check; `ok` only when all pass. Changes nothing in the database. On PostgreSQL the
