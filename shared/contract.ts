@@ -77,6 +77,9 @@ export const DbInfo = z.strictObject({
   isDefault: z.boolean(),
   /** Set when the memory lives on a shared PostgreSQL server rather than in a file. */
   server: ServerInfo.optional(),
+  /** Tables, indexes, triggers and views of the file that Statelens did not create ("trigger
+   * name"); while any is listed and not trusted (`db.trustForeignObjects`) the file is read-only. */
+  foreignObjects: z.array(z.string()).max(1000).optional(),
 });
 export type DbInfo = z.infer<typeof DbInfo>;
 
@@ -384,6 +387,9 @@ export const CONTRACT = {
   'db.recent': query(NoInput, z.strictObject({ entries: z.array(RecentEntry) })),
   'db.open': mutation(DbOpenInput, DbOpenResult),
   'db.close': mutation(NoInput, DbState),
+  /** The user trusts the objects the open file holds that Statelens did not create: reopens it
+   * for writing (deletions still never report their text as removed while they exist). */
+  'db.trustForeignObjects': mutation(NoInput, DbState),
   /** Opens a PostgreSQL server's memory instead of a file (desktop); reads like any database. */
   'db.connect': mutation(DbConnectInput, DbConnectResult),
   'db.recentServers': query(NoInput, z.strictObject({ servers: z.array(RecentServer).max(MAX_RECENT) })),

@@ -2,6 +2,7 @@
 // Schemas are zod so the IPC contract, the CLI and the engine validate with one definition;
 // every TypeScript type here is inferred from a schema, never written twice.
 import { z } from 'zod';
+import { OrgName, PartitionName } from './partition-name';
 
 export const MEMORY_TYPES = ['user', 'capability', 'organizational'] as const;
 export const SCOPES = ['global', 'task', 'hypothetical', 'draft', 'session'] as const;
@@ -34,30 +35,15 @@ export type FactStatus = z.infer<typeof FactStatus>;
 const id = z.string().min(1).max(200);
 const shortText = z.string().max(1000);
 
-// Partition names are shown in every interface and typed back in the short forms
-// (user:ORG/USER, ...): control characters (NUL, newlines) and bidirectional overrides would let
-// one name display as another, and an org holding "/" or spaces could not be typed back.
-const UNSAFE_NAME = /[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
-const UNSAFE_NAME_ALL = new RegExp(UNSAFE_NAME.source, 'gu');
-
-/** `text` with every character a partition name refuses shown as a \\u escape, for messages. */
-export function showUnsafe(text: string): string {
-  return text.replace(UNSAFE_NAME_ALL, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
-}
-
-const partitionName = id
-  .refine((s) => !UNSAFE_NAME.test(s), { message: 'must not contain control characters, line breaks or bidirectional marks' })
-  .refine((s) => s.trim() === s, { message: 'must not start or end with spaces' });
-const orgName = partitionName.refine((s) => !/[/\s]/.test(s), { message: 'an org must not contain "/" or spaces (it is the first part of user:ORG/USER)' });
-/** An organisation's name, as partitions hold it (the server form names one). */
-export const OrgName = orgName;
+// Partition names: normalised and checked by the rules in partition-name.ts.
+export { OrgName, showUnsafe } from './partition-name';
 
 /** Names one partition: org -> user memory, org + capability -> capability memory,
  * org -> organisational knowledge. */
 export const PartitionRef = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('user'), org: orgName, user: partitionName }),
-  z.strictObject({ kind: z.literal('capability'), org: orgName, capability: partitionName }),
-  z.strictObject({ kind: z.literal('organizational'), org: orgName }),
+  z.strictObject({ kind: z.literal('user'), org: OrgName, user: PartitionName }),
+  z.strictObject({ kind: z.literal('capability'), org: OrgName, capability: PartitionName }),
+  z.strictObject({ kind: z.literal('organizational'), org: OrgName }),
 ]);
 export type PartitionRef = z.infer<typeof PartitionRef>;
 

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { AuditEntry, ContextDocumentVersion, EnvironmentSignal, Fact, Identity, Maturity, OrgDocument, PartitionRef, SavedQuery, WorkingItem } from './domain';
 import { FactFilter } from './query';
 import { Timestamp } from './timestamp';
+import { MAX_VALUE_CHARS } from './writes';
 
 export const SNAPSHOT_FORMAT = 'statelens-snapshot';
 /** Bumped when a record changes shape; an importer refuses newer versions. */
@@ -93,7 +94,8 @@ const MAX_TEXT = 1_000_000;
 
 /** A stored fact without its edges: dependency edges travel as their own records. */
 export const SnapshotFact = Fact.omit({ dependsOn: true, derivedFacts: true })
-  .extend({ value: z.string().max(MAX_TEXT), ts: Timestamp })
+  // The stored text of a value, bound by the same limit as every write.
+  .extend({ value: z.string().max(MAX_VALUE_CHARS), ts: Timestamp })
   .refine((f) => f.isValid === (f.status === 'active'), { message: 'isValid must be true exactly when status is "active"', path: ['isValid'] })
   .refine((f) => !f.isValid || f.supersededBy === null, { message: 'a valid fact cannot have supersededBy', path: ['supersededBy'] });
 export type SnapshotFact = z.infer<typeof SnapshotFact>;

@@ -5,6 +5,43 @@ import { CapabilityLevel, ConstraintType, MemoryType, Scope, SupersessionRule } 
 import { Timestamp } from './timestamp';
 
 export const MAX_VALUE_CHARS = 100_000;
+/** How deep objects and arrays may nest inside one value (a value is data, not a tree walk). */
+export const MAX_VALUE_DEPTH = 64;
+
+/** Whether `value` nests objects or arrays deeper than `limit`, found without recursion so that
+ * a hostile value cannot overflow the stack while it is being judged. */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: Array<{ node: unknown; depth: number }> = [{ node: value, depth: 0 }];
+  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
+    if (typeof item.node !== 'object' || item.node === null) continue;
+    const depth = item.depth + 1;
+    if (depth > limit) return true;
+    for (const child of Object.values(item.node)) if (typeof child === 'object' && child !== null) pending.push({ node: child, depth });
+  }
+  return false;
+}
+
+/** Why a structured value (an object or array) is refused, or undefined when it is within the
+ * limits: nested at most MAX_VALUE_DEPTH deep and at most MAX_VALUE_CHARS as JSON text, the form
+ * in which it is stored. */
+export function structuredValueProblem(value: unknown): string | undefined {
+  if (nestsDeeperThan(value, MAX_VALUE_DEPTH)) return `nests objects or arrays deeper than ${MAX_VALUE_DEPTH} levels`;
+  const text = JSON.stringify(value);
+  if (text.length > MAX_VALUE_CHARS) return `is ${text.length} characters as JSON, over the limit of ${MAX_VALUE_CHARS}`;
+  return undefined;
+}
+
+/** A fact's value: text, a number, a boolean, or an object or array kept as its JSON text; the
+ * same size limit applies to the text however the value is given. */
+export const FactValue = z.union([
+  z.string().max(MAX_VALUE_CHARS),
+  z.number(),
+  z.boolean(),
+  z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]).superRefine((v, ctx) => {
+    const problem = structuredValueProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: `the value ${problem}` });
+  }),
+]);
 const ref = z.string().min(1).max(500);
 
 export const SourceInput = z.strictObject({
@@ -26,7 +63,7 @@ export const FactWriteInput = z.strictObject({
   /** The source's own label for the fact (not unique: StateBench reuses `W-AUTO`). */
   label: z.string().max(500).nullable().optional(),
   key: z.string().min(1).max(500),
-  value: z.union([z.string().max(MAX_VALUE_CHARS), z.number(), z.boolean(), z.record(z.string(), z.unknown()), z.array(z.unknown())]),
+  value: FactValue,
   /** The source, or only the name of who said it ("CFO"). */
   source: z
     .union([

@@ -16,6 +16,8 @@ export interface OpenRequest {
   /** Create the file when missing (the embedded default database); never for a chosen file. */
   readonly create: boolean;
   readonly readonly: boolean;
+  /** Open for writing even when the file holds objects Statelens did not create (the user confirmed). */
+  readonly trustForeignObjects?: boolean;
   /** Seed an empty database with generated demo data (the embedded default, first run). */
   readonly seedDemo?: { readonly facts: number; readonly seed: number };
   /** A PostgreSQL store instead of the file (`path` is then only its name, password redacted). */
@@ -38,6 +40,7 @@ export interface OpenDbInfo {
   readonly sizeBytes: number;
   readonly schemaVersion: number;
   readonly server?: { readonly url: string; readonly schema: string; readonly org: string };
+  readonly foreignObjects?: string[];
 }
 
 /** The connection target for `request`: its URL with the password put in (the URL shown never has it). */
@@ -133,6 +136,7 @@ export class EngineSession {
     const next = Store.open(resolved, {
       readonly: request.readonly,
       create: request.create,
+      ...(request.trustForeignObjects ? { trustForeignObjects: true } : {}),
       ...(this.nativeBinding ? { nativeBinding: this.nativeBinding } : {}),
     });
     try {
@@ -186,7 +190,15 @@ export class EngineSession {
     } catch {
       // The file may have been moved while open; the connection still works.
     }
-    return { path: p, name: path.basename(p), readonly: this.current.readonly, sizeBytes, schemaVersion: this.current.schemaVersion };
+    const foreign = this.current.foreignObjects;
+    return {
+      path: p,
+      name: path.basename(p),
+      readonly: this.current.readonly,
+      sizeBytes,
+      schemaVersion: this.current.schemaVersion,
+      ...(foreign.length > 0 ? { foreignObjects: [...foreign] } : {}),
+    };
   }
 }
 

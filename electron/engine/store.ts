@@ -17,13 +17,25 @@ import { quoteIdent, SyncPg } from './db/pg/sync-client';
 import type { PgTarget } from './db/pg/target';
 import { retainRawFile } from './db/raw-file';
 import { olderPgSchemaError } from './db/upgrade-hint';
+import { foreignObjects } from './db/schema-check';
+import { SCHEMA_VERSION } from './db/migrations';
 import { stmt } from './db/statements';
 import { retryingConflicts } from './db/write-locks';
 import { uuidv7 } from './ids';
 import { PartitionHandle } from './partition-handle';
-import { partitionLabel, partitionSubject, refFromRow, type PartitionRow } from './partitions/partitions';
+import { normalisedRef, partitionLabel, partitionSubject, refFromRow, type PartitionRow } from './partitions/partitions';
+
+/** What the user is told about a file carrying objects Statelens did not create. */
+export function foreignObjectsNotice(objects: readonly string[]): string {
+  const shown = objects.slice(0, 5).join(', ') + (objects.length > 5 ? `, … (${objects.length} in all)` : '');
+  return `the database holds objects Statelens did not create (${shown}); they could copy or change what Statelens writes and deletes, so it is opened read-only until you confirm you trust them`;
+}
 
 export interface StoreOptions extends OpenOptions {
+  /** Open read-write even when the file holds objects Statelens did not create (the user confirmed). */
+  readonly trustForeignObjects?: boolean;
+  /** Internal: whether read-only was asked for (false when foreign objects imposed it). */
+  readonly openedReadonly?: boolean;
   readonly clock?: EngineClock;
   /** Deterministic ids (tests, demo data): a prefix-free counter source. */
   readonly idSource?: () => string;
@@ -61,6 +73,11 @@ export type ChangeListener = (event: ChangeEvent) => void;
 export class Store {
   readonly path: string;
   readonly readonly: boolean;
+  /** Tables, indexes, triggers and views of a SQLite file that Statelens did not create ("trigger
+   * name"); while there are any the file opens read-only unless the user trusts them. */
+  foreignObjects: readonly string[] = [];
+  /** Read-only because the caller asked, rather than because of foreign objects. */
+  private readonly openedReadonly: boolean;
   readonly services: EngineServices;
   private readonly listeners = new Set<ChangeListener>();
   private lastDataVersion: number;
@@ -75,6 +92,7 @@ export class Store {
   private constructor(path: string, db: EngineDb, options: StoreOptions) {
     this.path = path;
     this.readonly = options.readonly ?? false;
+    this.openedReadonly = options.openedReadonly ?? this.readonly;
     const idSource = options.idSource;
     this.services = {
       db,
@@ -89,7 +107,18 @@ export class Store {
   }
 
   static open(path: string, options: StoreOptions = {}): Store {
-    const store = new Store(path, openDatabase(path, options), options);
+    let db = openDatabase(path, options);
+    const foreign = foreignObjects(db, SCHEMA_VERSION, options.nativeBinding);
+    let opened: StoreOptions = options;
+    if (foreign.length > 0 && !options.readonly && !options.trustForeignObjects) {
+      // Objects Statelens did not create could act on every write (a trigger copying deleted
+      // text away): read-only until the user confirms.
+      db.close();
+      opened = { ...options, readonly: true, openedReadonly: false };
+      db = openDatabase(path, opened);
+    }
+    const store = new Store(path, db, opened);
+    store.foreignObjects = foreign;
     // Raw reads of the file (the deletion scrub) go through one held descriptor: see raw-file.
     store.afterClose(retainRawFile(path));
     return store;
@@ -183,13 +212,19 @@ export class Store {
   }
 
   assertWritable(): void {
+    if (this.readonly && this.foreignObjects.length > 0 && !this.openedReadonly)
+      throw new StatelensError('READ_ONLY', `${this.path} is open read-only: ${foreignObjectsNotice(this.foreignObjects)}`, {
+        foreignObjects: this.foreignObjects,
+      });
     if (this.readonly) throw new StatelensError('READ_ONLY', `${this.path} is open read-only`);
   }
 
   /** A handle on one partition. With `create`, a missing partition is made (agent side only); a
    * new capability partition starts at the lowest maturity. Writing never changes a partition's
    * maturity: an agent cannot raise its own tier (see setMaturity). */
-  scope(ref: PartitionRef, options: { create?: boolean } = {}): PartitionHandle {
+  scope(given: PartitionRef, options: { create?: boolean } = {}): PartitionHandle {
+    // Names are stored in one normal form, so a fullwidth or composed spelling finds the same partition.
+    const ref = normalisedRef(given);
     const subject = partitionSubject(ref);
     let row = stmt<[string, string, string], PartitionRow>(this.db, 'SELECT * FROM partitions WHERE org_id = ? AND kind = ? AND subject = ?').get(
       ref.org,
@@ -204,7 +239,7 @@ export class Store {
         const issue = named.error.issues[0];
         throw new StatelensError(
           'INVALID_INPUT',
-          `Partition ${showUnsafe(partitionLabel(ref))} cannot be created: ${issue?.path.join('.') ?? 'name'} ${issue?.message ?? 'is invalid'}`,
+          `Partition ${showUnsafe(partitionLabel(given))} cannot be created: ${issue?.path.join('.') ?? 'name'} ${issue?.message ?? 'is invalid'}`,
           { field: issue?.path.join('.') },
         );
       }

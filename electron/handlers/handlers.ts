@@ -93,6 +93,13 @@ export function createHandlers({ engine, shell }: HandlerDeps): Handlers {
       return { state: await state(), credential };
     },
     'db.recentServers': async () => ({ servers: shell.servers ? await shell.servers.list() : [] }),
+    'db.trustForeignObjects': async () => {
+      const current = await engine.call('db.current', {});
+      if (!current) throw new StatelensError('NO_DATABASE', 'No database is open');
+      if (current.server || !current.foreignObjects?.length) return state();
+      await engine.call('db.openPath', { path: current.path, create: false, readonly: false, trustForeignObjects: true }, newOperationId('open'));
+      return state();
+    },
     'db.close': async () => {
       assertDesktop();
       await engine.call('db.closeStore', {});

@@ -25,6 +25,8 @@ export interface ServerOptions {
   readonly rendererDir: string;
   readonly downloads?: DownloadRegistry;
   readonly heartbeatMs?: number;
+  /** How long a request may take to arrive whole, headers and body (default 30 s). */
+  readonly requestTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -63,6 +65,9 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorShape['code'], number>> = {
   DISK_FULL: 507,
 };
 
+const REQUEST_TIMEOUT_MS = 30_000;
+const HEADERS_TIMEOUT_MS = 20_000;
+
 const UNAUTHORIZED_PAGE = 'Statelens: this address needs the session token. Open the exact URL that `statelens serve` printed (it ends with ?token=...).\n';
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
@@ -78,13 +83,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
 
   function send(res: ServerResponse, status: number, body: string | Buffer, type: string, extra: Record<string, string> = {}): void {
+    // Answered before its body arrived (a refusal): the connection closes rather than waiting
+    // for a body that may trickle in for ever.
+    const unread = !res.req.complete;
     res.writeHead(status, {
       ...SECURITY_HEADERS,
       'content-type': type,
       'content-length': String(Buffer.byteLength(body)),
       'cache-control': 'no-store',
+      ...(unread ? { connection: 'close' } : {}),
       ...extra,
     });
+    if (unread) res.once('finish', () => res.req.socket.destroy());
     res.end(body);
   }
   function sendJson(res: ServerResponse, status: number, value: unknown): void {
@@ -233,14 +243,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     return handleStatic(req, res, url, viaQuery);
   }
 
-  const server = http.createServer((req, res) => {
+  // Every request must arrive whole within the timeout. The event stream is not cut by it: its
+  // request (a GET without a body) has arrived whole when its response starts and stays open.
+  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  const timeouts = {
+    requestTimeout,
+    headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeout),
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(requestTimeout / 4))),
+  };
+  const server = http.createServer(timeouts, (req, res) => {
     route(req, res).catch((e: unknown) => {
       if (!res.headersSent) sendError(res, 500, 'INTERNAL', e instanceof Error ? e.message : String(e));
       else res.destroy();
     });
   });
-  server.headersTimeout = 20_000;
-  server.requestTimeout = 0; // SSE streams stay open
   await new Promise<void>((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) =>
       reject(e.code === 'EADDRINUSE' ? new StatelensError('BUSY', `Port ${options.port} on ${host} is in use; pick another with --port`) : e),

@@ -1,6 +1,7 @@
 // The database picker: which file or server is open, and (desktop) open another, connect to a
 // server, or reopen a recent one. Browser mode serves one database fixed on the `statelens serve`
 // command line.
+import { useState } from 'react';
 import { serverScope, type DbState } from '../../shared/contract';
 import { useDispatch } from '../app/state';
 import { useMutation, useQuery } from '../api/hooks';
@@ -45,6 +46,52 @@ export function DatabaseSummary({ state }: { state: DbState }) {
   );
 }
 
+/** A file carrying objects Statelens did not create opens read-only: this says which, and lets the
+ * user confirm they trust them (two steps, so a stray click cannot). */
+export function ForeignObjectsNotice({ objects }: { objects: readonly string[] }) {
+  const trust = useMutation('db.trustForeignObjects');
+  const toast = useToast();
+  const [confirming, setConfirming] = useState(false);
+  async function doTrust() {
+    try {
+      await trust.mutate({});
+      toast('The database is open for writing');
+    } catch (e) {
+      toast(`Could not open the database for writing: ${e instanceof Error ? e.message : String(e)}`, 'error');
+    }
+    setConfirming(false);
+  }
+  return (
+    <div className="db-foreign" role="alert" aria-label="Objects Statelens did not create">
+      <p>
+        This database holds {objects.length === 1 ? 'an object' : `${objects.length} objects`} Statelens did not create. They could copy or change what is
+        written and deleted (a trigger can keep deleted text), so the file is open read-only.
+      </p>
+      <ul className="list-plain mono">
+        {objects.slice(0, 10).map((o) => (
+          <li key={o}>{o}</li>
+        ))}
+        {objects.length > 10 ? <li>… and {objects.length - 10} more</li> : null}
+      </ul>
+      {confirming ? (
+        <div className="row wrap">
+          <span>Deletions will never be reported as removing the text while these exist.</span>
+          <Button small onClick={() => void doTrust()} disabled={trust.pending}>
+            Trust them and allow writing
+          </Button>
+          <Button small className="btn-ghost" onClick={() => setConfirming(false)} disabled={trust.pending}>
+            Keep read-only
+          </Button>
+        </div>
+      ) : (
+        <Button small onClick={() => setConfirming(true)}>
+          Allow writing…
+        </Button>
+      )}
+    </div>
+  );
+}
+
 export function DatabasePanel() {
   const info = useQuery('db.info', {});
   const canOpen = info.data?.canOpenOther === true;
@@ -76,6 +123,7 @@ export function DatabasePanel() {
   return (
     <section className="db-panel" aria-label="Database">
       {info.data ? <DatabaseSummary state={info.data} /> : info.error ? <p className="muted">{info.error.message}</p> : <p className="muted">Connecting…</p>}
+      {info.data?.db?.foreignObjects?.length && info.data.db.readonly ? <ForeignObjectsNotice objects={info.data.db.foreignObjects} /> : null}
       {canOpen ? (
         <div className="row wrap">
           <Button small onClick={() => void doOpen({ source: 'dialog' })} disabled={open.pending}>

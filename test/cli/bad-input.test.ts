@@ -39,6 +39,25 @@ describe('statelens CLI refuses input that cannot mean anything', () => {
     expect((await statelens(['verify', '--db', db])).code).toBe(0);
   });
 
+  it('ingest refuses an object value over 100,000 characters as JSON and one nested 10,000 deep', async () => {
+    const dir = tmpDir();
+    const db = path.join(dir, 'agent.db');
+    const line = (value: string): string => `{"type":"state_write","ts":"2026-01-01T10:00:00Z","writes":[{"key":"blob","value":${value}}]}\n`;
+    const cases = [
+      [JSON.stringify({ a: 'z'.repeat(1_000_000) }), /field writes\.0\.value: the value is \d+ characters as JSON, over the limit of 100000/],
+      [`${'['.repeat(10_000)}1${']'.repeat(10_000)}`, /field writes\.0\.value: the value nests objects or arrays deeper than 64 levels/],
+    ] as const;
+    for (const [value, message] of cases) {
+      const file = path.join(dir, 'bad.jsonl');
+      fs.writeFileSync(file, line(value));
+      const r = await statelens(['ingest', file, '--db', db, '--partition', 'user:acme/u1']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).toMatch(/\[IMPORT_FAILED\]/);
+      expect(fs.existsSync(db)).toBe(false);
+    }
+  });
+
   it('import statebench: a supersedes that matches no fact fails with exit 1 and writes nothing', async () => {
     const dir = tmpDir();
     const file = path.join(dir, 'ghost.jsonl');

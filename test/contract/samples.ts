@@ -9,7 +9,18 @@ export type Samples = { readonly [C in CallChannel]: ReadonlyArray<ChannelInput<
 /** Inputs that only read: answered identically by every transport, whenever asked. */
 export function readSamples(
   fx: Fixture,
-): Omit<Samples, 'db.open' | 'db.connect' | 'db.close' | 'review.dismiss' | 'review.undoDismiss' | 'deletion.apply' | 'export.start' | 'export.cancel'> {
+): Omit<
+  Samples,
+  | 'db.open'
+  | 'db.connect'
+  | 'db.close'
+  | 'db.trustForeignObjects'
+  | 'review.dismiss'
+  | 'review.undoDismiss'
+  | 'deletion.apply'
+  | 'export.start'
+  | 'export.cancel'
+> {
   const p = fx.userPartition;
   return {
     'db.info': [{}],
@@ -80,6 +91,7 @@ export function allSamples(fx: Fixture): Samples {
     ...readSamples(fx),
     'db.open': [{ source: 'dialog' }, { source: 'recent', index: 0 }],
     'db.close': [{}],
+    'db.trustForeignObjects': [{}],
     // The first recent server is a PGlite store where a test puts one (no-fact-creation.test.ts);
     // the form names a port nothing listens on, so it is refused without a network.
     'db.connect': [

@@ -134,7 +134,7 @@ describeStores('statelens mcp answers bad input and keeps serving', (_open, kind
       ],
     });
     expect(turns.body).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('not a date-time') as unknown });
-    for (const partition of ['user:acme/u\u202e1', 'user:acme/u\u00001', { kind: 'user', org: 'a/b', user: 'u' }]) {
+    for (const partition of ['user:acme/u\u202e1', 'user:acme/u\u00001', { kind: 'user', org: 'a/b', user: 'u' }, 'user:\u0430cme/u1', 'user:acme/u\u200b1']) {
       const r = await tool(32, 'record_facts', { partition, facts: [{ key: 'k', value: 'v' }] });
       expect(r.isError, JSON.stringify(partition)).toBe(true);
       expect(r.body.code).toBe('INVALID_INPUT');
@@ -147,6 +147,26 @@ describeStores('statelens mcp answers bad input and keeps serving', (_open, kind
       ],
     });
     expect((late.body.results as Array<{ outcome: string }>).map((x) => x.outcome)).toEqual(['created', 'stale']);
+  });
+
+  it('an object or array value over 100,000 characters as JSON, or nested 10,000 deep, is INVALID_INPUT', async () => {
+    const big = await tool(40, 'record_facts', { partition: 'user:acme/u1', facts: [{ key: 'blob', value: { a: 'z'.repeat(3_000_000) } }] });
+    expect(big.isError).toBe(true);
+    expect(big.body).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/over the limit of 100000/) as unknown });
+    const list = await tool(41, 'record_facts', { partition: 'user:acme/u1', facts: [{ key: 'list', value: ['y'.repeat(100_000)] }] });
+    expect(list.body.code).toBe('INVALID_INPUT');
+    // Written as text: JSON.stringify itself cannot serialise a value this deep.
+    const deep = `${'['.repeat(10_000)}1${']'.repeat(10_000)}`;
+    send(
+      `{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"record_facts","arguments":{"partition":"user:acme/u1","facts":[{"key":"deep","value":${deep}}]}}}`,
+    );
+    const answer = await next();
+    expect(answer.id).toBe(42);
+    expect(answer.result?.isError).toBe(true);
+    expect(JSON.parse(answer.result?.content[0]?.text ?? '{}')).toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/deeper than 64 levels/) as unknown,
+    });
   });
 
   it('what was refused wrote nothing: only the accepted facts are in the store', async () => {

@@ -25,6 +25,7 @@ export async function startHttpBackend(options: {
   readonly downloadsDir: string;
   /** Who the audit log says acted. */
   readonly actor?: string;
+  readonly requestTimeoutMs?: number;
 }): Promise<HttpBackend> {
   const downloads = new DownloadRegistry(options.downloadsDir);
   let server: RunningServer | undefined;
@@ -34,7 +35,13 @@ export async function startHttpBackend(options: {
     const db = options.dbPath;
     const opened = isDatabaseUrl(db) ? { path: redactUrl(db), postgres: pgStoreOf({ values: {}, positionals: [] }, db) } : { path: db };
     await engine.call('db.openPath', { ...opened, create: false, readonly: false });
-    server = await startServer({ dispatch: services.dispatch, events: services.events, rendererDir: options.rendererDir, downloads });
+    server = await startServer({
+      dispatch: services.dispatch,
+      events: services.events,
+      rendererDir: options.rendererDir,
+      downloads,
+      ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    });
   } catch (e) {
     await services.close();
     downloads.dispose();

@@ -181,6 +181,48 @@ describeStores('bad snapshot files import nothing and say where', (openStore) =>
     expect(e.message).toMatch(new RegExp(`line ${i + 1}: field fact\\.supersedes: .*f_nowhere`));
   });
 
+  /** The file with two facts of one chain (`older` superseded by `newer`) rewritten by `fn`. */
+  const chainEdited = (fn: (older: Record<string, unknown>, newer: Record<string, unknown>) => void): string => {
+    const copy = [...ndjson];
+    const newerAt = copy.findIndex((l) => l.includes('"supersedes":"f_'));
+    const newer = JSON.parse(copy[newerAt] as string) as { fact: Record<string, unknown> };
+    const olderAt = copy.findIndex((l) => l.includes(`"id":"${String(newer.fact.supersedes)}"`));
+    const older = JSON.parse(copy[olderAt] as string) as { fact: Record<string, unknown> };
+    fn(older.fact, newer.fact);
+    copy[newerAt] = JSON.stringify(newer);
+    copy[olderAt] = JSON.stringify(older);
+    return lines(...copy);
+  };
+  const supersededBy = (fact: Record<string, unknown>, successor: unknown): void => {
+    Object.assign(fact, { supersededBy: successor, isValid: false, status: 'superseded' });
+  };
+
+  it('two facts superseding each other: IMPORT_FAILED before commit', () => {
+    const e = failure(
+      chainEdited((older, newer) => {
+        older.supersedes = newer.id;
+        supersededBy(newer, older.id);
+      }),
+    );
+    expect(e.code).toBe('IMPORT_FAILED');
+    expect(e.message).toMatch(/supersession chains are broken \((superseded_by|supersedes)_acyclic\)/);
+  });
+
+  it('a fact superseding itself', () => {
+    const e = failure(
+      chainEdited((older) => {
+        older.supersedes = older.id;
+        supersededBy(older, older.id);
+      }),
+    );
+    expect(e.message).toMatch(/supersession chains are broken/);
+  });
+
+  it('pointers that disagree (a successor its predecessor does not name)', () => {
+    const e = failure(chainEdited((older) => (older.supersededBy = null)));
+    expect(e.message).toMatch(/supersession chains are broken \(supersedes_mirrored\)/);
+  });
+
   it('an edge crossing partitions', () => {
     const i = indexOfType('edge');
     const e = failure(lines(...edit(i, (r) => (r.partition = 2))));

@@ -191,6 +191,25 @@ describe('statelens export and import snapshot', () => {
     expect(r.stderr).toMatch(/line 3: field identity\.userName/);
     expect(fs.existsSync(target)).toBe(false); // the failed run created it, so it removed it
   });
+
+  it('two facts superseding each other: exit 1 with IMPORT_FAILED, no database left to fail verify', async () => {
+    const source = path.join(dir, 'cycle-source.ndjson');
+    expect((await cli(['export', '--db', db, '--format', 'ndjson', '--out', source])).code).toBe(0);
+    const lines = fs.readFileSync(source, 'utf8').trimEnd().split('\n');
+    const records = lines.map((l) => JSON.parse(l) as { type: string; fact?: Record<string, unknown> });
+    const newer = records.find((r) => r.fact?.supersedes)?.fact;
+    const older = records.find((r) => r.fact?.id === newer?.supersedes)?.fact;
+    if (!newer || !older) throw new Error('the CLI fixture has a chain of two facts');
+    older.supersedes = newer.id;
+    Object.assign(newer, { supersededBy: older.id, isValid: false, status: 'superseded' });
+    const bad = path.join(dir, 'cycle.ndjson');
+    fs.writeFileSync(bad, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const target = path.join(dir, 'cycle-target.db');
+    const r = await cli(['import', 'snapshot', bad, '--db', target]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/supersession chains are broken.*\[IMPORT_FAILED\]/);
+    expect(fs.existsSync(target)).toBe(false);
+  });
 });
 
 describe('statelens delete', () => {

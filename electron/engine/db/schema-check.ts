@@ -1,6 +1,8 @@
 // Checks that a file's schema is the one its recorded version stands for: every table with its
 // columns and every index the migrations create. A flipped byte in the stored CREATE text can
-// leave a structurally valid file (quick_check passes) whose `facts` table lacks a column.
+// leave a structurally valid file (quick_check passes) whose `facts` table lacks a column. Also
+// lists the objects Statelens did not create (a trigger copying deleted rows elsewhere defeats
+// the deletion scrub), which a file must not carry silently.
 import Database from 'better-sqlite3';
 import { MIGRATIONS, runMigration } from './migrations';
 
@@ -57,4 +59,40 @@ export function schemaMismatch(db: Database.Database, version: number, nativeBin
     }
   }
   return null;
+}
+
+/** type:name -> CREATE text of every table, index, trigger and view the migrations up to
+ * `version` create. */
+const expectedObjects = new Map<number, Map<string, string | null>>();
+
+function objectsOf(db: Database.Database): Map<string, string | null> {
+  const rows = db
+    .prepare("SELECT type, name, sql FROM sqlite_schema WHERE type IN ('table', 'index', 'trigger', 'view') AND name NOT LIKE 'sqlite_%'")
+    .all() as Array<{ type: string; name: string; sql: string | null }>;
+  return new Map(rows.map((r) => [`${r.type} ${r.name}`, r.sql]));
+}
+
+/**
+ * The tables, indexes, triggers and views of `db` that the migrations up to `version` do not
+ * create, or whose definition differs from theirs, as "trigger name" (empty when there are none).
+ */
+export function foreignObjects(db: Database.Database, version: number, nativeBinding?: string): string[] {
+  let want = expectedObjects.get(version);
+  if (!want) {
+    const fresh = new Database(':memory:', nativeBinding ? { nativeBinding } : {});
+    try {
+      for (const m of MIGRATIONS) if (m.version <= version) runMigration(fresh, m);
+      want = objectsOf(fresh);
+    } finally {
+      fresh.close();
+    }
+    expectedObjects.set(version, want);
+  }
+  const found: string[] = [];
+  for (const [name, sql] of objectsOf(db)) {
+    if (!want.has(name)) found.push(name);
+    // A trigger or view of ours rewritten to do something else is not ours either.
+    else if ((name.startsWith('trigger ') || name.startsWith('view ')) && want.get(name) !== sql) found.push(`${name} (changed)`);
+  }
+  return found.sort();
 }

@@ -22,6 +22,7 @@ import { buildPlan, clearPlan, parseSelection, readImpact } from './plan';
 import { redactDeletedRefs } from './redact';
 import { parseInput } from '../query/validate';
 import { enforceReferences, withoutForeignKeyEnforcement } from './references';
+import { foreignObjects } from '../db/schema-check';
 import { needlesFor, scrubDeletedText, type DeletedText } from './scrub';
 import { currentTransactionId, scrubPostgres } from './scrub-pg';
 import {
@@ -208,6 +209,16 @@ export function deleteFacts(partition: WritablePartition, selection: DeletionSel
   else {
     const file = sqliteOf(ctx.db, 'Scrubbing deleted text from the file');
     scrub = scrubDeletedText(file, partition.path, needlesFor(file, applied.texts));
+    // An object Statelens did not create (a trigger copying deleted rows away) may hold the text
+    // where no scrub looks: the removal is never claimed complete while one exists.
+    const foreign = foreignObjects(file, file.pragma('user_version', { simple: true }) as number);
+    if (foreign.length > 0) {
+      scrub = {
+        ...scrub,
+        complete: false,
+        detail: `${scrub.detail} The database holds objects Statelens did not create (${foreign.slice(0, 5).join(', ')}), which may keep copies of the deleted text.`,
+      };
+    }
   }
   after('done');
   return { ...applied.result, scrub };

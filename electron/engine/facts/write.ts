@@ -2,7 +2,15 @@
 // the four supersession rules, inference of unspecified fields, dependency edges and
 // needs_review propagation. Callers wrap batches in one transaction (see PartitionHandle).
 import { StatelensError } from '../../../shared/errors';
-import { DEFAULT_CONSTRAINT_IMPORTANCE, DEFAULT_IMPORTANCE, FactWriteInput, type WriteAuthority, type WriteResult } from '../../../shared/writes';
+import {
+  DEFAULT_CONSTRAINT_IMPORTANCE,
+  DEFAULT_IMPORTANCE,
+  FactWriteInput,
+  MAX_VALUE_DEPTH,
+  nestsDeeperThan,
+  type WriteAuthority,
+  type WriteResult,
+} from '../../../shared/writes';
 import type { SupersessionRule } from '../../../shared/domain';
 import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
@@ -330,6 +338,8 @@ function writeLockNames(ctx: PartitionContext, inputs: readonly FactWriteInput[]
     // Unparsed input: what is not an object naming a key locks nothing, and is refused later.
     if (typeof raw !== 'object' || raw === null || typeof (raw as { key?: unknown }).key !== 'string') continue;
     const w = raw as FactWriteInput;
+    // Too deep to serialise safely: refused by the parse, so it locks nothing.
+    if (nestsDeeperThan(w.value, MAX_VALUE_DEPTH)) continue;
     names.push(keyLockName(ctx, w.key));
     // A `supersedes` ref may name a key: locked up front too, in the same order as the rest.
     if (typeof w.supersedes === 'string' && w.supersedes !== w.key) names.push(keyLockName(ctx, w.supersedes));

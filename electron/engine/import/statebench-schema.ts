@@ -3,12 +3,13 @@
 // that the importer ignores; the keys it reads are checked strictly for type.
 import { z } from 'zod';
 import { Timestamp } from '../../../shared/timestamp';
+import { FactValue } from '../../../shared/writes';
 
 const text = z.string().max(100_000);
 const nullableText = text.nullable().optional();
 const refList = z.array(z.string().min(1).max(500)).max(1000).nullable().optional();
 /** StateBench values are strings; structured values are kept as their JSON text. */
-const value = z.union([text, z.number(), z.boolean(), z.record(z.string(), z.unknown()), z.array(z.unknown())]);
+const value = FactValue;
 
 export const StatebenchSource = z.looseObject({
   type: z.string().min(1).max(100).nullable().optional(),

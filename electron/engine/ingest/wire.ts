@@ -3,14 +3,14 @@
 // its partition. Strict objects: a misspelt field is an error naming it, not a silent default.
 import { z } from 'zod';
 import { ConstraintType, CapabilityLevel, MemoryType, Scope, SupersessionRule } from '../../../shared/domain';
-import { MAX_VALUE_CHARS } from '../../../shared/writes';
+import { FactValue, MAX_VALUE_CHARS } from '../../../shared/writes';
 import { PartitionDesignation } from './designation';
 import { Timestamp } from '../../../shared/timestamp';
 
 const ts = Timestamp;
 const ref = z.string().min(1).max(500);
 const refs = z.array(ref).max(1000).nullable().optional();
-const value = z.union([z.string().max(MAX_VALUE_CHARS), z.number(), z.boolean(), z.record(z.string(), z.unknown()), z.array(z.unknown())]);
+const value = FactValue;
 
 const common = {
   /** Overrides the run's partition for this line. */

@@ -5,13 +5,16 @@
 import { ENVIRONMENT_FIELD_KEYS, type Environment, type EnvironmentSignal } from '../../../shared/domain';
 import { StatelensError } from '../../../shared/errors';
 import { requireTimestamp } from '../../../shared/timestamp';
+import { MAX_VALUE_CHARS, structuredValueProblem } from '../../../shared/writes';
 import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
 
 export function setSignal(ctx: PartitionContext, key: string, value: unknown, observedAt?: string): void {
   if (!key || key.length > 500) throw new StatelensError('INVALID_INPUT', 'An environment signal needs a key of at most 500 characters');
+  const problem = typeof value === 'object' && value !== null ? structuredValueProblem(value) : undefined;
+  if (problem) throw new StatelensError('INVALID_INPUT', `Environment signal ${key}: the value ${problem}`);
   const text = typeof value === 'string' ? value : JSON.stringify(value);
-  if (text === undefined || text.length > 100_000) throw new StatelensError('INVALID_INPUT', `Environment signal ${key} is missing or too large`);
+  if (text === undefined || text.length > MAX_VALUE_CHARS) throw new StatelensError('INVALID_INPUT', `Environment signal ${key} is missing or too large`);
   if (key === ENVIRONMENT_FIELD_KEYS.timezone && !isTimeZone(text))
     throw new StatelensError('INVALID_INPUT', `timezone must be an IANA time zone such as "Europe/Paris" or "UTC"; got "${text}"`);
   const observed = observedAt === undefined ? ctx.clock.now() : requireTimestamp(observedAt, `observedAt of environment signal ${key}`);

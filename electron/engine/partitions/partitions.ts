@@ -1,6 +1,7 @@
 // Partition naming: org -> user memory, org + capability -> capability memory,
 // org -> organisational knowledge. One row per partition; every data row carries its id.
 import type { Maturity, PartitionKind, PartitionRef } from '../../../shared/domain';
+import { normalisePartitionName } from '../../../shared/partition-name';
 
 export interface PartitionRow {
   id: number;
@@ -9,6 +10,23 @@ export interface PartitionRow {
   subject: string;
   maturity: Maturity | null;
   created_at: string;
+}
+
+/** `ref` with each name in the normal form partitions are stored in (unchecked: creating a
+ * partition checks the names). */
+export function normalisedRef(ref: PartitionRef): PartitionRef {
+  // A caller outside TypeScript may pass anything: what is not text is left for the check to refuse.
+  const normal = (name: string): string => (typeof name === 'string' ? normalisePartitionName(name) : name);
+  switch (ref.kind) {
+    case 'user':
+      return { kind: 'user', org: normal(ref.org), user: normal(ref.user) };
+    case 'capability':
+      return { kind: 'capability', org: normal(ref.org), capability: normal(ref.capability) };
+    case 'organizational':
+      return { kind: 'organizational', org: normal(ref.org) };
+    default:
+      return ref;
+  }
 }
 
 export function partitionSubject(ref: PartitionRef): string {

@@ -9,6 +9,7 @@ import { fieldIssues } from '../../../shared/issues';
 import { SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_VERSION, SNAPSHOT_RECORD_ORDER, SnapshotEnd, SnapshotHeader, SnapshotRecord } from '../../../shared/snapshot';
 import type { EngineDb } from '../db/connection';
 import { brokenConstraint } from '../db/dialect';
+import { chainChecks } from '../verify/verify';
 import { SCHEMA_VERSION } from '../db/migrations';
 import { partitionSubject } from '../partitions/partitions';
 
@@ -376,6 +377,9 @@ export class RecordApplier {
         `fact ${dangling.id} points at ${dangling.target}, which is not a fact of the same partition in the snapshot`,
       );
     }
+    // A cycle or a one-sided supersession would import and then fail `verify`.
+    const broken = chainChecks(this.db).find((c) => !c.ok);
+    if (broken) throw importError(whereEnd, 'fact.supersedes', `the supersession chains are broken (${broken.name}): ${broken.detail}`);
   }
 }
 

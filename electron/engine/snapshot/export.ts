@@ -15,6 +15,7 @@ import { writeCsv } from './csv';
 import { writeMarkdown } from './markdown';
 import { openStoreSnapshotReader, type ReaderOptions, type SnapshotReader } from './reader';
 import { countRecords, iterateRecords, totalOf } from './records';
+import { checkExportTarget } from './output-target';
 import { selectFacts, type ExportSelection } from './selection';
 import { Ticker, tempPathFor, throwIfAborted, withFileSink, type ExportControl, type FileSink } from './sink';
 import { writeStatebench } from './statebench';
@@ -122,10 +123,7 @@ export async function exportStore(store: Store, options: ExportOptions): Promise
   const format = ExportFormat.parse(options.format);
   const target = options.out;
   const partitionId = options.partitionId ?? null;
-  if (fs.existsSync(target)) {
-    if (!options.overwrite) throw new StatelensError('CONFLICT', `${target} already exists (choose another name or overwrite it)`);
-    if (fs.statSync(target).isDirectory()) throw new StatelensError('INVALID_INPUT', `${target} is a folder`);
-  }
+  checkExportTarget(target, store.path, options.overwrite === true);
   throwIfAborted(options.signal);
   const reader = openStoreSnapshotReader(store, options);
   try {

@@ -5,6 +5,7 @@
 import { canonicalTimestamp } from '../../../shared/timestamp';
 import { sqliteOf, type EngineDb } from '../db/connection';
 import type { Sqlite } from '../db/open';
+import { foreignObjects } from '../db/schema-check';
 import { postgresOf, type PgDatabase } from '../db/pg/database';
 import { PG_SCHEMA_VERSION } from '../db/pg/migrations';
 import { VERSION_TABLE } from '../db/pg/schema';
@@ -130,9 +131,21 @@ function pointerInPartition(db: EngineDb, column: 'superseded_by' | 'supersedes'
   );
 }
 
+/** The chain checks a snapshot import also runs before it commits: following either pointer
+ * always ends, and a fact that supersedes another is that fact's successor. */
+export function chainChecks(db: EngineDb): VerifyCheck[] {
+  return [
+    violations('superseded_by_acyclic', 'following superseded_by always ends', cycles(db, 'superseded_by')),
+    violations('supersedes_acyclic', 'following supersedes always ends', cycles(db, 'supersedes')),
+    violations(
+      'supersedes_mirrored',
+      'a fact that supersedes another is that fact’s superseded_by',
+      ids(db, 'SELECT f.id FROM facts f JOIN facts g ON g.id = f.supersedes WHERE g.superseded_by IS NOT f.id ORDER BY f.rid'),
+    ),
+  ];
+}
+
 function modelChecks(db: EngineDb): VerifyCheck[] {
-  const superseded = cycles(db, 'superseded_by');
-  const supersedes = cycles(db, 'supersedes');
   const orphaned = db.prepare("SELECT count(*) FROM facts WHERE status = 'superseded' AND superseded_by IS NULL").pluck().get() as number;
   const deletedCause = db
     .prepare('SELECT count(*) FROM facts f WHERE f.review_cause_fact IS NOT NULL AND NOT EXISTS (SELECT 1 FROM facts g WHERE g.id = f.review_cause_fact)')
@@ -150,16 +163,10 @@ function modelChecks(db: EngineDb): VerifyCheck[] {
       // A CASE, not a comparison's value: PostgreSQL's is boolean, is_valid an integer.
       ids(db, "SELECT id FROM facts WHERE is_valid <> CASE WHEN status = 'active' THEN 1 ELSE 0 END ORDER BY rid"),
     ),
-    violations('superseded_by_acyclic', 'following superseded_by always ends', superseded),
-    violations('supersedes_acyclic', 'following supersedes always ends', supersedes),
+    ...chainChecks(db),
     pointerInPartition(db, 'superseded_by'),
     pointerInPartition(db, 'supersedes'),
     pointerInPartition(db, 'proposal_for'),
-    violations(
-      'supersedes_mirrored',
-      'a fact that supersedes another is that fact’s superseded_by',
-      ids(db, 'SELECT f.id FROM facts f JOIN facts g ON g.id = f.supersedes WHERE g.superseded_by IS NOT f.id ORDER BY f.rid'),
-    ),
     violations(
       'review_cause_in_partition',
       'every review cause that still exists is in the flagged fact’s partition',
@@ -297,6 +304,16 @@ function pgForeignKeys(db: PgDatabase): VerifyCheck {
   };
 }
 
+/** Tables, indexes, triggers and views Statelens did not create: any of them could act on what
+ * Statelens writes or deletes (a trigger copying deleted text into a table of its own). */
+function foreignObjectCheck(db: Sqlite): VerifyCheck {
+  const found = foreignObjects(db, db.pragma('user_version', { simple: true }) as number);
+  return violations('foreign_objects', 'every table, index, trigger and view is one Statelens created', {
+    count: found.length,
+    sample: found.slice(0, SAMPLE),
+  });
+}
+
 /** Runs every check; `ok` only when all pass. Changes nothing in the database. On PostgreSQL the
  * file-level checks (SQLite's integrity check, the FTS index, which there is an expression the
  * server keeps) give way to the schema version and the server's constraints; the foreign-key
@@ -310,6 +327,7 @@ export function verifyDatabase(store: Store): VerifyReport {
         ...guarded('integrity_check', () => integrity(sqliteOf(db, 'PRAGMA integrity_check'))),
         ...guarded('foreign_key_check', () => foreignKeys(sqliteOf(db, 'PRAGMA foreign_key_check'))),
         ...guarded('fts_index', () => ftsIndex(db, store.readonly)),
+        ...guarded('foreign_objects', () => foreignObjectCheck(sqliteOf(db, 'Listing the schema objects'))),
       ];
   // Each group in a savepoint of its own: a statement PostgreSQL refuses aborts the transaction
   // it runs in, which would fail every later check too.
