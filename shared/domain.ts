@@ -37,7 +37,9 @@ const shortText = z.string().max(1000);
 // Partition names are shown in every interface and typed back in the short forms
 // (user:ORG/USER, ...): control characters (NUL, newlines) and bidirectional overrides would let
 // one name display as another, and an org holding "/" or spaces could not be typed back.
-const UNSAFE_NAME = /[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+/** Characters no name or audit text may hold: control characters (line breaks included) and
+ * bidirectional marks, which would let text rewrite how a log line or a name reads. */
+export const UNSAFE_NAME = /[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 const UNSAFE_NAME_ALL = new RegExp(UNSAFE_NAME.source, 'gu');
 
 /** `text` with every character a partition name refuses shown as a \\u escape, for messages. */

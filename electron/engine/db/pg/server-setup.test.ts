@@ -252,7 +252,9 @@ for (const store of stores) {
       tx(login.alice, { org: 'acme' }, (c) => {
         insertFact(c, 'acme-new', parts.u1!, 'acme');
         c.query(`UPDATE ${s}.facts SET access_count = access_count + 1 WHERE id = 'acme-new'`);
-        c.query(`INSERT INTO ${s}.audit_log (at, actor, action, partition_id) VALUES ($1, 'alice', 'fact.write', $2)`, [T0, parts.u1]);
+        // An audit entry is the agent's own: its login is the actor, whatever the row claims.
+        c.query(`INSERT INTO ${s}.audit_log (at, actor, action, partition_id) VALUES ($1, 'alice', 'supersede', $2)`, [T0, parts.u1]);
+        expect(c.query(`SELECT actor, details::jsonb->>'via' AS via FROM ${s}.audit_log WHERE at = $1`, [T0]).rows).toEqual([{ actor: login.alice, via: 'alice' }]);
         // The org of a row written without one is filled from its (visible) partition.
         c.query(`INSERT INTO ${s}.working_items (id, partition_id, key, value, created_at) VALUES ('w-acme', $1, 'turn', 'hi', $2)`, [parts.u1, T0]);
         expect(c.query(`DELETE FROM ${s}.working_items WHERE id = 'w-acme'`).rowCount).toBe(1);

@@ -4,7 +4,7 @@
 // Applied by an administrator after the migrations; idempotent, so it is re-run after each one.
 import { StatelensError } from '../../../../shared/errors';
 import { PG_SCHEMA_VERSION } from './migrations';
-import { checkPgSchema, DEFAULT_PG_SCHEMA, inspectPgSchema, MIGRATION_LOCK, VERSION_TABLE } from './schema';
+import { checkPgSchema, DEFAULT_PG_SCHEMA, inspectPgSchema, MIGRATION_LOCK, requirePgSchemaName, VERSION_TABLE } from './schema';
 import { PG_ALL_ORGS_SETTING, PG_ORG_SETTING, PG_PARTITION_SETTING } from './session-settings';
 import { quoteIdent, type SyncPg } from './sync-client';
 
@@ -290,8 +290,8 @@ export function pgServerSetupScript(): string {
  * superuser, or a role with CREATEROLE that owns the schema (it becomes an administrator).
  */
 export function applyPgServerSetup(conn: SyncPg, options: PgServerSetupOptions = {}): PgServerSetupResult {
-  const schema = options.schema ?? DEFAULT_PG_SCHEMA;
-  const roles = pgRoleNames(options.rolePrefix ?? schema);
+  const schema = requirePgSchemaName(options.schema ?? DEFAULT_PG_SCHEMA);
+  const roles = pgRoleNames(requirePgSchemaName(options.rolePrefix ?? schema));
   return conn.transaction(() => {
     conn.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     const state = inspectPgSchema(conn, schema);
