@@ -259,6 +259,21 @@ export function pgSetupRoles(conn: SyncPg, schema: string): PgRoles | undefined 
   return conn.query<{ agent: string; reviewer: string; admin: string }>(`SELECT agent, reviewer, admin FROM ${quoteIdent(schema)}.statelens_roles()`).rows[0];
 }
 
+/**
+ * What each group role may do, table by table, as the setup grants it (the README's grant table
+ * is this text; a test keeps them equal). Row-level security narrows every row to the session's org.
+ */
+export function pgGrantTable(): string {
+  const lines = ['| Table | agent | reviewer |', '| --- | --- | --- |'];
+  for (const [table, spec] of Object.entries(PG_ORG_TABLES)) lines.push(`| \`${table}\` | ${spec.agent.join(', ')} | ${spec.reviewer.join(', ')} |`);
+  lines.push(`| ${PG_SHARED_TABLES.map((t) => `\`${t}\``).join(', ')} | SELECT | SELECT |`);
+  lines.push(
+    `| audit actions (actor = the login) | ${PG_AUDIT_ACTIONS.agent.join(', ')} | ${PG_AUDIT_ACTIONS.reviewer.join(', ')} |`,
+    "| capability levels | within the partition's tier | none |",
+  );
+  return lines.join('\n');
+}
+
 /** Re-indents a statement written inside a template literal: continuation lines by two spaces. */
 function tidy(statement: string): string {
   const [first = '', ...rest] = statement.split('\n');

@@ -56,7 +56,10 @@ function recoversSavepoint(req: Request): boolean {
 /** The error a commit that could not happen raises: the failure that aborted the transaction,
  * with its code (a permission stays PERMISSION_DENIED), saying nothing was committed. */
 function notCommitted(cause: StatelensError): StatelensError {
-  return new StatelensError(cause.code, `Nothing was committed: a statement of the transaction failed (${cause.message})`, { ...cause.details, committed: false });
+  return new StatelensError(cause.code, `Nothing was committed: a statement of the transaction failed (${cause.message})`, {
+    ...cause.details,
+    committed: false,
+  });
 }
 
 /** How often a blocked call looks whether the worker is still alive. */
