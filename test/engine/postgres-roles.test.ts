@@ -4,7 +4,7 @@
 // changes nothing, through the engine and through hand-written SQL.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SyncPg } from '../../electron/engine/db/pg/sync-client';
 import { ingestEvents } from '../../electron/engine/ingest/ingest';
 import { exportStore } from '../../electron/engine/snapshot/export';
@@ -12,7 +12,7 @@ import { importSnapshotFile } from '../../electron/engine/snapshot/import';
 import type { Store } from '../../electron/engine/store';
 import { verifyDatabase } from '../../electron/engine/verify/verify';
 import { thrownBy } from '../helpers/errors';
-import { openRoleStores, ROLE_ORG, ROLE_STORE_KINDS, type RoleStores } from '../helpers/role-stores';
+import { openRoleStores, ROLE_ORG, ROLE_STORE_KINDS, startRoleStores, type RoleStores } from '../helpers/role-stores';
 import { tmpDir } from '../helpers/tmp';
 
 const USER = { kind: 'user', org: ROLE_ORG, user: 'u1' } as const;
@@ -21,6 +21,7 @@ const TOOL = { kind: 'capability', org: ROLE_ORG, capability: 'search' } as cons
 for (const kind of ROLE_STORE_KINDS) {
   describe(`every role on a store under the server setup [${kind}]`, () => {
     const open: Store[] = [];
+    beforeAll(() => startRoleStores(kind));
     afterEach(() => {
       for (const s of open.splice(0)) s.close();
     });

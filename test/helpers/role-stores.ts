@@ -65,6 +65,12 @@ afterAll(() => {
   shared.clear();
 });
 
+/** Starts the file's connection for `kind` (PGlite takes many seconds on a loaded machine): call
+ * it in a beforeAll so that no test's time goes to it. */
+export function startRoleStores(kind: RoleStoreKind): void {
+  sharedFor(kind);
+}
+
 function sharedFor(kind: RoleStoreKind): Shared {
   let entry = shared.get(kind);
   if (!entry) {
