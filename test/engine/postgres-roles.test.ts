@@ -5,7 +5,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { postgresOf } from '../../electron/engine/db/pg/database';
+import { pgRoleReport } from '../../electron/engine/db/pg/role-report';
 import { SyncPg } from '../../electron/engine/db/pg/sync-client';
+import { statelens } from '../helpers/child';
 import { ingestEvents } from '../../electron/engine/ingest/ingest';
 import { exportStore } from '../../electron/engine/snapshot/export';
 import { importSnapshotFile } from '../../electron/engine/snapshot/import';
@@ -187,6 +190,34 @@ for (const kind of ROLE_STORE_KINDS) {
       const report = verifyDatabase(admin);
       const failed = report.checks.filter((c) => !c.ok).map((c) => c.name);
       expect(failed).toEqual(expect.arrayContaining(['level_within_tier', 'audit_authorship']));
+    });
+
+    it('lists what each role can do as the server answers it, and shows a grant added by hand as a difference', async () => {
+      const r = openRoleStores(kind);
+      const owner = as(r, 'owner');
+      const conn = postgresOf(owner.db)?.conn;
+      if (!conn) throw new Error('a PostgreSQL store has a connection');
+      const report = pgRoleReport(conn, r.schema);
+      expect(report?.differences).toEqual([]);
+      expect(report?.roles.find((x) => x.group === 'reviewer')?.tables.facts).toEqual([
+        'SELECT',
+        'DELETE',
+        'UPDATE (superseded_by, supersedes, supersession_reason, proposal_for, needs_review, review_cause, review_cause_fact)',
+      ]);
+      r.root(`GRANT UPDATE ON "${r.schema}".facts TO "${r.groups.reviewer}"`);
+      expect(pgRoleReport(conn, r.schema)?.differences).toEqual([expect.stringMatching(/facts: has SELECT, UPDATE, DELETE, the setup grants/)]);
+      if (kind === 'server') {
+        const cli = await statelens(['verify', '--roles', '--db', r.url('admin')]);
+        expect(cli.code).toBe(1);
+        expect(cli.stdout).toMatch(/1 grants differ from the server setup/);
+        r.root(`REVOKE UPDATE ON "${r.schema}".facts FROM "${r.groups.reviewer}"`);
+        r.root(
+          `GRANT UPDATE (needs_review, review_cause, review_cause_fact, superseded_by, supersedes, proposal_for, supersession_reason) ON "${r.schema}".facts TO "${r.groups.reviewer}"`,
+        );
+        const again = await statelens(['verify', '--roles', '--db', r.url('admin')]);
+        expect(again.stdout).toMatch(/Grants match the server setup/);
+        expect(again.code).toBe(0);
+      }
     });
 
     it.skipIf(kind !== 'server')('another org holding every lock it can take delays no writer; a held lock of its own org ends in BUSY, not a hang', () => {
