@@ -15,6 +15,7 @@ import { PgDatabase, postgresOf } from './db/pg/database';
 import { PG_SCHEMA_VERSION } from './db/pg/migrations';
 import { changeChannel, checkPgSchema, DEFAULT_PG_SCHEMA, inspectPgSchema, requirePgSchemaName } from './db/pg/schema';
 import { bindPgTransaction, checkPgMembership, pgServerSetupApplied, type PgSessionBinding } from './db/pg/server-setup';
+import { pgRoleReport, type PgRoleReport } from './db/pg/role-report';
 import { quoteIdent, SyncPg } from './db/pg/sync-client';
 import type { PgTarget } from './db/pg/target';
 import { retainRawFile } from './db/raw-file';
@@ -259,6 +260,16 @@ export class Store {
       );
     });
     return { partitionId, from, to: parsed.data, changed: true };
+  }
+
+  /** What each role of a PostgreSQL schema under the server setup can do there (see role-report). */
+  roleReport(): PgRoleReport {
+    const pg = postgresOf(this.db);
+    if (!pg) throw new StatelensError('INVALID_INPUT', 'Roles belong to a PostgreSQL schema under the server setup; a SQLite file has none');
+    const schema = pg.conn.query<{ s: string }>('SELECT current_schema() AS s').rows[0]?.s ?? '';
+    const report = pgRoleReport(pg.conn, schema);
+    if (!report) throw new StatelensError('NOT_FOUND', `Schema "${schema}" is not under the server setup: it has no roles to list`);
+    return report;
   }
 
   /** The partition holding the fact with this id (ids are unique in the file), if any. */

@@ -6,8 +6,7 @@ import { StatelensError } from '../../../shared/errors';
 import { Store } from '../../engine/store';
 import { formatVerifyReport, verifyDatabase } from '../../engine/verify/verify';
 import { EXIT, requireString, type CliCommand, type CliIO } from '../command';
-import { postgresOf } from '../../engine/db/pg/database';
-import { formatPgRoleReport, pgRoleReport } from '../../engine/db/pg/role-report';
+import { formatPgRoleReport } from '../../engine/db/pg/role-report';
 import { openPgStore, PG_OPTIONS, PG_USAGE } from '../database';
 import { databaseUrl } from '../db-url';
 
@@ -55,11 +54,7 @@ ${PG_USAGE}`,
 };
 
 function rolesReport(store: Store, json: boolean, io: CliIO): number {
-  const pg = postgresOf(store.db);
-  if (!pg) throw new StatelensError('INVALID_INPUT', '--roles lists the roles of a PostgreSQL schema under the server setup; a SQLite file has none');
-  const schema = pg.conn.query<{ s: string }>('SELECT current_schema() AS s').rows[0]?.s ?? '';
-  const report = pgRoleReport(pg.conn, schema);
-  if (!report) throw new StatelensError('NOT_FOUND', `Schema "${schema}" is not under the server setup: it has no roles to list`);
+  const report = store.roleReport();
   if (json) io.out(JSON.stringify(report));
   else for (const line of formatPgRoleReport(report)) io.out(line);
   return report.differences.length === 0 ? EXIT.ok : EXIT.failed;
