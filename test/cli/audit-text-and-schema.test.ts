@@ -24,7 +24,7 @@ describe('statelens CLI: audit text and schema names', () => {
     ];
     for (const extra of bad) {
       const r = await statelens(['maturity', '--db', db, '--partition', 'capability:acme/search', '--set', 'senior', ...extra]);
-      expect(r.code, extra.join(' ').slice(0, 60)).toBe(1);
+      expect(r.code, extra.join(' ').slice(0, 60)).toBe(2);
       expect(r.stderr).toMatch(/INVALID_INPUT/);
     }
     const shown = await statelens(['maturity', '--db', db, '--partition', 'capability:acme/search', '--json']);
@@ -42,7 +42,7 @@ describe('statelens CLI: audit text and schema names', () => {
       '--reason',
       'x\u2066y',
     ]);
-    expect(deleted.code).toBe(1);
+    expect(deleted.code).toBe(2);
     expect(deleted.stderr).toMatch(/INVALID_INPUT/);
     const ok = await statelens([
       'maturity',
@@ -70,7 +70,7 @@ describe('statelens CLI: audit text and schema names', () => {
       ['facts', '--db', 'postgres://nobody@127.0.0.1:1/none?schema=1st', '--org', 'acme', '--partition', 'user:acme/u1'],
     ]) {
       const r = await statelens(args);
-      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/INVALID_INPUT/);
       expect(r.stderr).toMatch(/schema/i);
     }
