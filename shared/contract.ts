@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { AgentStateRecord } from './agent-state';
 import { AuditEntry, ContextDocumentVersion, OrgDocument, OrgName, PartitionSummary, SavedQuery } from './domain';
 import { AssemblyRequest, AssemblyResult, AssemblyStrategy, DEFAULT_BUDGET, DEFAULT_STRATEGY, MAX_BUDGET, ProvenanceKind, TokenizerName } from './assembly';
-import { DeletionImpact, DeletionResult } from './deletion';
+import { AuditReason, DeletionImpact, DeletionResult } from './deletion';
 import { ErrorShape } from './errors';
 import {
   ContextDocumentVersionSummary,
@@ -51,7 +51,7 @@ export const SessionId = z.string().min(1).max(200);
 export const OperationId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'an operation id is 8-64 letters, digits, _ or -');
 export type OperationId = z.infer<typeof OperationId>;
 const NoInput = z.strictObject({});
-const Reason = z.string().max(2000);
+const Reason = AuditReason;
 
 export { AssemblyStrategy, ExportFormat, TokenizerName };
 

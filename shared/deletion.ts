@@ -2,17 +2,29 @@
 // delete, and what a delete did (including whether the text is provably gone from the file).
 // Lists are capped at DELETION_LIST_LIMIT entries; the counts beside them are exact.
 import { z } from 'zod';
-import { FactStatus } from './domain';
+import { FactStatus, UNSAFE_NAME } from './domain';
 
 export const DELETION_LIST_LIMIT = 1000;
 /** Characters of each listed fact's value in an impact preview. */
 export const IMPACT_VALUE_SNIPPET = 120;
 
+const auditText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((s) => !UNSAFE_NAME.test(s), { message: 'must not contain control characters, line breaks or bidirectional marks' });
+/** Who an audit entry names (a user name, 'cli', 'inspector'), from any caller: app, HTTP, CLI. */
+export const AuditActor = auditText(200)
+  .transform((s) => s.trim())
+  .pipe(z.string().min(1, 'an actor is required'));
+/** Why, as an audit entry records it. */
+export const AuditReason = auditText(2000);
+
 export const DeletionMeta = z.strictObject({
-  /** Who deletes (a user name, 'cli', 'inspector'); recorded in the audit log. */
-  actor: z.string().trim().min(1).max(200),
+  /** Who deletes; recorded in the audit log. */
+  actor: AuditActor,
   /** Why; recorded in the audit log. Never put the deleted text here. */
-  reason: z.string().max(2000).nullable().optional(),
+  reason: AuditReason.nullable().optional(),
 });
 export type DeletionMeta = z.infer<typeof DeletionMeta>;
 export type DeletionMetaInput = z.input<typeof DeletionMeta>;

@@ -36,7 +36,7 @@ const id = z.string().min(1).max(200);
 const shortText = z.string().max(1000);
 
 // Partition names: normalised and checked by the rules in partition-name.ts.
-export { OrgName, showUnsafe } from './partition-name';
+export { OrgName, showUnsafe, UNSAFE_NAME } from './partition-name';
 
 /** Names one partition: org -> user memory, org + capability -> capability memory,
  * org -> organisational knowledge. */

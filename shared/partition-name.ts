@@ -7,7 +7,9 @@ import { z } from 'zod';
 
 /** Control characters, line breaks, bidirectional marks and every default-ignorable (invisible)
  * code point: zero-width space/joiners, word joiner, soft hyphen, BOM, variation selectors, tags. */
-const UNSAFE_NAME = /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+/** Characters no name or audit text may hold: control, format and invisible characters and
+ * bidirectional marks, which would let text rewrite how a log line or a name reads. */
+export const UNSAFE_NAME = /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 const UNSAFE_NAME_ALL = new RegExp(UNSAFE_NAME.source, 'gu');
 
 /** `text` with every character a partition name refuses shown as a \u escape, for messages. */

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import { StatelensError } from '../../shared/errors';
 import { parseDesignation } from '../engine/ingest/designation';
-import { DEFAULT_PG_SCHEMA, inspectPgSchema, migratePg } from '../engine/db/pg/schema';
+import { DEFAULT_PG_SCHEMA, inspectPgSchema, migratePg, requirePgSchemaName } from '../engine/db/pg/schema';
 import { SyncPg } from '../engine/db/pg/sync-client';
 import { parsePgTarget, redactUrl, type PgTarget } from '../engine/db/pg/target';
 import { isTextSnapshot, openSnapshotReadOnly } from '../engine/snapshot/open';
@@ -38,7 +38,7 @@ export function pgStoreOf(args: ParsedCli, url: string, env: NodeJS.ProcessEnv =
     for (const p of OWN_PARAMS) u.searchParams.delete(p);
     clean = { kind: 'server', url: u.href };
   }
-  const schema = stringOpt(args, 'schema') ?? fromUrl.schema ?? DEFAULT_PG_SCHEMA;
+  const schema = requirePgSchemaName(stringOpt(args, 'schema') ?? fromUrl.schema ?? DEFAULT_PG_SCHEMA);
   const org = stringOpt(args, 'org') ?? fromUrl.org ?? (env[ORG_ENV]?.trim() || undefined);
   return { target: clean, options: { schema, ...(org === ALL_ORGS ? { allOrgs: true } : org !== undefined ? { org } : {}) } };
 }

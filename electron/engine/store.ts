@@ -4,15 +4,18 @@
 import { Maturity as MaturitySchema, PartitionRef, showUnsafe, type AuditEntry, type Maturity, type PartitionSummary } from '../../shared/domain';
 import { recordAudit } from './audit/audit';
 import { auditPage, type AuditPageQuery } from './audit/audit-page';
+import { DeletionMeta } from '../../shared/deletion';
 import { StatelensError } from '../../shared/errors';
+import { parseInput } from './query/validate';
 import { requireTimestamp } from '../../shared/timestamp';
 import type { AgentStateChange, ChangeEvent, EngineClock, EngineServices, PartitionContext } from './context';
 import type { EngineDb } from './db/connection';
 import { closeConnection, mapSqliteError, openDatabase, type OpenOptions } from './db/open';
 import { PgDatabase, postgresOf } from './db/pg/database';
 import { PG_SCHEMA_VERSION } from './db/pg/migrations';
-import { changeChannel, checkPgSchema, DEFAULT_PG_SCHEMA, inspectPgSchema } from './db/pg/schema';
+import { changeChannel, checkPgSchema, DEFAULT_PG_SCHEMA, inspectPgSchema, requirePgSchemaName } from './db/pg/schema';
 import { bindPgTransaction, checkPgMembership, pgServerSetupApplied, type PgSessionBinding } from './db/pg/server-setup';
+import { pgRoleReport, type PgRoleReport } from './db/pg/role-report';
 import { quoteIdent, SyncPg } from './db/pg/sync-client';
 import type { PgTarget } from './db/pg/target';
 import { retainRawFile } from './db/raw-file';
@@ -134,7 +137,7 @@ export class Store {
    * included, starts by binding it.
    */
   static openPostgres(target: PgTarget, options: StoreOptions & PgStoreOptions = {}): Store {
-    const schema = options.schema ?? DEFAULT_PG_SCHEMA;
+    const schema = requirePgSchemaName(options.schema ?? DEFAULT_PG_SCHEMA);
     // Opening never makes a store: that is `statelens init` (or a command that creates one).
     const conn = SyncPg.open(target, { searchPath: quoteIdent(schema), existing: true });
     try {
@@ -148,7 +151,7 @@ export class Store {
   /** A store on an open PostgreSQL connection whose search_path is already `options.schema`;
    * closing the store closes the connection (tests hand in one that outlives it). */
   static onPostgresConnection(conn: SyncPg, options: StoreOptions & PgStoreOptions = {}): Store {
-    const schema = options.schema ?? DEFAULT_PG_SCHEMA;
+    const schema = requirePgSchemaName(options.schema ?? DEFAULT_PG_SCHEMA);
     const version = checkPgSchema(inspectPgSchema(conn, schema), schema, conn.where, PG_SCHEMA_VERSION);
     if (version < PG_SCHEMA_VERSION) {
       throw olderPgSchemaError(schema, conn.where, version, PG_SCHEMA_VERSION);
@@ -274,7 +277,7 @@ export class Store {
   ): { partitionId: number; from: Maturity | null; to: Maturity; changed: boolean } {
     const parsed = MaturitySchema.safeParse(maturity);
     if (!parsed.success) throw new StatelensError('INVALID_INPUT', `Maturity must be one of ${MaturitySchema.options.join(', ')}; got "${String(maturity)}"`);
-    if (!options.actor.trim()) throw new StatelensError('INVALID_INPUT', 'A maturity change needs an actor for the audit log');
+    const meta = parseInput(DeletionMeta, { actor: options.actor, reason: options.reason ?? null }, 'maturity change');
     const handle = this.scopeById(partitionId);
     if (handle.kind !== 'capability')
       throw new StatelensError('PARTITION_MISMATCH', `Only capability partitions have a maturity; ${partitionLabel(handle.ref)} is ${handle.kind}`, {
@@ -286,10 +289,20 @@ export class Store {
       stmt(this.db, 'UPDATE partitions SET maturity = ? WHERE id = ?').run(parsed.data, partitionId);
       recordAudit(
         { ...this.services, partitionId },
-        { actor: options.actor, action: 'maturity.set', targetIds: [], reason: options.reason ?? null, details: { from, to: parsed.data } },
+        { actor: meta.actor, action: 'maturity.set', targetIds: [], reason: meta.reason ?? null, details: { from, to: parsed.data } },
       );
     });
     return { partitionId, from, to: parsed.data, changed: true };
+  }
+
+  /** What each role of a PostgreSQL schema under the server setup can do there (see role-report). */
+  roleReport(): PgRoleReport {
+    const pg = postgresOf(this.db);
+    if (!pg) throw new StatelensError('INVALID_INPUT', 'Roles belong to a PostgreSQL schema under the server setup; a SQLite file has none');
+    const schema = pg.conn.query<{ s: string }>('SELECT current_schema() AS s').rows[0]?.s ?? '';
+    const report = pgRoleReport(pg.conn, schema);
+    if (!report) throw new StatelensError('NOT_FOUND', `Schema "${schema}" is not under the server setup: it has no roles to list`);
+    return report;
   }
 
   /** The partition holding the fact with this id (ids are unique in the file), if any. */

@@ -50,6 +50,30 @@ function connectionFor(kind: 'pglite' | 'server'): Shared {
   return entry;
 }
 
+/**
+ * Makes every commit on `conn` prove itself: the transaction's id is read before COMMIT and its
+ * fate after, so a write the store acknowledged but the server rolled back (an error swallowed
+ * inside the transaction turns COMMIT into a rollback) fails the test where it happens.
+ */
+export function readBackCommits(conn: SyncPg): void {
+  const commit = conn.commit;
+  conn.commit = function (this: SyncPg) {
+    let xid: string | null = null;
+    let unreadable: unknown;
+    try {
+      xid = this.query<{ x: string | null }>('SELECT pg_current_xact_id_if_assigned()::text AS x').rows[0]?.x ?? null;
+    } catch (e) {
+      // An aborted transaction answers nothing; it must still end (and its commit say so).
+      unreadable = e;
+    }
+    commit.call(this);
+    if (unreadable !== undefined) throw new Error(`An acknowledged write was not stored: its transaction had failed (${String(unreadable)})`);
+    if (xid === null) return;
+    const fate = this.query<{ s: string }>('SELECT pg_xact_status($1::xid8) AS s', [xid]).rows[0]?.s;
+    if (fate !== 'committed') throw new Error(`An acknowledged write was not stored: transaction ${xid} is ${String(fate)} after COMMIT`);
+  };
+}
+
 /** The same deterministic clock and ids as openTmpStore. */
 function deterministic(options: StoreOptions & { start?: string }): StoreOptions {
   let counter = 0;
@@ -80,6 +104,7 @@ export function openStoreOf(kind: StoreKind, options: StoreOptions & { start?: s
     }
     return call.call(this, req, timeoutMs);
   };
+  readBackCommits(lease);
   // A second connection the store opens (an export's snapshot on a server) must see the same schema.
   Object.defineProperty(lease, 'options', { value: { ...conn.options, searchPath: quoteIdent(schema) } });
   lease.close = () => {

@@ -3,7 +3,7 @@
 // Running it again changes nothing; a store newer than this build is refused.
 import { SCHEMA_VERSION } from '../../engine/db/migrations';
 import { inspectDatabaseFile } from '../../engine/db/open';
-import { DEFAULT_PG_SCHEMA, migratePg } from '../../engine/db/pg/schema';
+import { DEFAULT_PG_SCHEMA, migratePg, requirePgSchemaName } from '../../engine/db/pg/schema';
 import { SyncPg } from '../../engine/db/pg/sync-client';
 import { describeTarget, parsePgTarget } from '../../engine/db/pg/target';
 import { Store } from '../../engine/store';
@@ -34,9 +34,10 @@ Exit codes: 0 done (or nothing to do), 1 failed, 2 usage error.`,
     let result: { store: string; from: number; to: number; changed: boolean; schema?: string };
     if (url !== undefined) {
       const target = parsePgTarget(url);
+      const schema = requirePgSchemaName(stringOpt(args, 'schema') ?? DEFAULT_PG_SCHEMA);
       const conn = SyncPg.open(target);
       try {
-        const r = migratePg(conn, { schema: stringOpt(args, 'schema') ?? DEFAULT_PG_SCHEMA });
+        const r = migratePg(conn, { schema });
         result = { store: describeTarget(target), schema: r.schema, from: r.from, to: r.to, changed: r.changed };
       } finally {
         conn.close();

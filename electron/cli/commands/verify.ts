@@ -5,14 +5,15 @@ import fs from 'node:fs';
 import { StatelensError } from '../../../shared/errors';
 import { Store } from '../../engine/store';
 import { formatVerifyReport, verifyDatabase } from '../../engine/verify/verify';
-import { EXIT, requireString, type CliCommand } from '../command';
+import { EXIT, requireString, type CliCommand, type CliIO } from '../command';
+import { formatPgRoleReport } from '../../engine/db/pg/role-report';
 import { openPgStore, PG_OPTIONS, PG_USAGE } from '../database';
 import { databaseUrl } from '../db-url';
 
 export const verifyCommand: CliCommand = {
   name: 'verify',
   summary: 'Check database integrity and the engine invariants; exit 0 only when all hold',
-  usage: `statelens verify --db FILE [--json]
+  usage: `statelens verify --db FILE|URL [--roles] [--json]
 
 Runs SQLite's integrity and foreign-key checks, compares the full-text index with the facts and
 checks every invariant of the engine's model (a valid fact has no successor, chains are acyclic
@@ -22,11 +23,14 @@ one JSON object. Exit codes: 0 every check holds, 1 a check failed or the file c
 verified (not a Statelens database, corrupt, newer schema), 2 usage error.
 On PostgreSQL the file checks give way to the schema version, the server's constraints (every
 one validated) and its foreign keys (every one resolving); the model's invariants are the same.
+--roles (a schema under the server setup) lists instead what each role can do there, table by
+table, as the server answers for it, and fails when a grant differs from what the setup grants.
 ${PG_USAGE}`,
   options: {
     ...PG_OPTIONS,
     db: { type: 'string' },
     json: { type: 'boolean' },
+    roles: { type: 'boolean' },
   },
   async run(args, io) {
     const url = databaseUrl(args);
@@ -38,6 +42,7 @@ ${PG_USAGE}`,
       store = Store.open(path, { readonly: true });
     }
     try {
+      if (args.values.roles) return rolesReport(store, args.values.json === true, io);
       const report = verifyDatabase(store);
       if (args.values.json) io.out(JSON.stringify(report));
       else for (const line of formatVerifyReport(report)) io.out(line);
@@ -47,3 +52,10 @@ ${PG_USAGE}`,
     }
   },
 };
+
+function rolesReport(store: Store, json: boolean, io: CliIO): number {
+  const report = store.roleReport();
+  if (json) io.out(JSON.stringify(report));
+  else for (const line of formatPgRoleReport(report)) io.out(line);
+  return report.differences.length === 0 ? EXIT.ok : EXIT.failed;
+}

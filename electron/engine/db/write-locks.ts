@@ -30,10 +30,15 @@ export function lockNames(db: EngineDb, names: Iterable<string>): void {
   else if (sorted.length > 0) pg?.lockNames(sorted);
 }
 
-/** SQLSTATEs after which a whole transaction may simply run again: serialisation failure, deadlock. */
-const RETRYABLE_SQLSTATES: ReadonlySet<string> = new Set(['40001', '40P01']);
+/** SQLSTATEs after which a whole transaction may simply run again: serialisation failure,
+ * deadlock, and a lock wait that timed out (see LOCK_WAIT_MS). */
+const LOCK_TIMEOUT = '55P03';
+const RETRYABLE_SQLSTATES: ReadonlySet<string> = new Set(['40001', '40P01', LOCK_TIMEOUT]);
 /** Attempts before a conflict is reported (the back-off sums to a few seconds by then). */
 const MAX_ATTEMPTS = 16;
+/** Attempts after lock waits that timed out: each waited LOCK_WAIT_MS, so the writer hears BUSY
+ * within about half a minute whoever holds the lock. */
+export const MAX_LOCK_TIMEOUT_ATTEMPTS = 4;
 const MAX_BACKOFF_MS = 250;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
@@ -46,11 +51,13 @@ export function isRetryableConflict(e: unknown): boolean {
  * failure: the writers that collided then retry out of step. Bounded: a conflict that outlasts
  * every attempt is reported as BUSY. */
 export function retryingConflicts<T>(transaction: () => T, attempts = MAX_ATTEMPTS): T {
+  let lockTimeouts = 0;
   for (let attempt = 1; ; attempt++) {
     try {
       return transaction();
     } catch (e) {
       if (attempt >= attempts || !isRetryableConflict(e)) throw e;
+      if ((e as StatelensError).details?.sqlstate === LOCK_TIMEOUT && ++lockTimeouts >= MAX_LOCK_TIMEOUT_ATTEMPTS) throw e;
       Atomics.wait(sleeper, 0, 0, Math.min(MAX_BACKOFF_MS, 2 ** attempt) * (0.5 + Math.random()));
     }
   }

@@ -9,6 +9,7 @@ import { foreignObjects } from '../db/schema-check';
 import { postgresOf, type PgDatabase } from '../db/pg/database';
 import { PG_SCHEMA_VERSION } from '../db/pg/migrations';
 import { VERSION_TABLE } from '../db/pg/schema';
+import { PG_AUDIT_ACTIONS, pgSetupRoles } from '../db/pg/server-setup';
 import { quoteIdent } from '../db/pg/sync-client';
 import type { Store } from '../store';
 
@@ -262,6 +263,46 @@ function pgSchemaVersion(db: PgDatabase): VerifyCheck {
 
 /** PostgreSQL enforces keys, foreign keys and checks itself; one added NOT VALID (or left so by
  * an interrupted migration) holds only for new rows, so every constraint must be validated. */
+/** Capability memory at a level its partition's tier allows (junior: events; senior: and
+ * heuristics; master: and strategies), and no level on other memory. */
+function levelWithinTier(db: EngineDb): VerifyCheck {
+  return violations(
+    'level_within_tier',
+    "every fact's level is one its partition's tier allows",
+    ids(
+      db,
+      `SELECT f.id FROM facts f JOIN partitions p ON p.id = f.partition_id
+        WHERE f.level IS NOT NULL AND NOT (p.kind = 'capability' AND (f.level = 'event'
+          OR (f.level = 'heuristic' AND coalesce(p.maturity, 'junior') IN ('senior', 'master'))
+          OR (f.level = 'strategy' AND p.maturity = 'master')))
+        ORDER BY f.rid`,
+    ),
+  );
+}
+
+/** Under the server setup: every audit entry whose actor is a role of the server names an action
+ * that role performs (administrators: any). The setup's trigger makes agents and reviewers the
+ * actors of what they append; an entry that breaks this was written around it. */
+function auditAuthorship(db: PgDatabase): VerifyCheck[] {
+  const schema = db.conn.query<{ s: string }>('SELECT current_schema() AS s').rows[0]?.s ?? '';
+  const roles = pgSetupRoles(db.conn, schema);
+  if (!roles) return [];
+  const rows = db.conn.query<{ id: string }>(
+    `SELECT a.id::text AS id FROM audit_log a JOIN pg_roles r ON r.rolname = a.actor
+      WHERE NOT pg_has_role(r.rolname, $1, 'MEMBER')
+        AND NOT (pg_has_role(r.rolname, $2, 'MEMBER') AND a.action = ANY ($3::text[]))
+        AND NOT (pg_has_role(r.rolname, $4, 'MEMBER') AND a.action = ANY ($5::text[]))
+      ORDER BY a.id`,
+    [roles.admin, roles.agent, PG_AUDIT_ACTIONS.agent, roles.reviewer, PG_AUDIT_ACTIONS.reviewer],
+  ).rows;
+  return [
+    violations('audit_authorship', "every audit entry's actor is a role allowed its action", {
+      count: rows.length,
+      sample: rows.slice(0, SAMPLE).map((r) => `audit ${r.id}`),
+    }),
+  ];
+}
+
 function pgConstraints(db: PgDatabase): VerifyCheck {
   const rows = db.conn.query<{ name: string; validated: boolean }>(
     `SELECT c.conrelid::regclass::text || '.' || c.conname AS name, c.convalidated AS validated
@@ -337,6 +378,8 @@ export function verifyDatabase(store: Store): VerifyReport {
     // On PostgreSQL inside the transaction, so that a store bound to one org reads as that org.
     if (pg) checks.push(...group('foreign_key_check', () => pgForeignKeys(pg)));
     checks.push(...group('model_invariants', () => modelChecks(db)));
+    checks.push(...group('level_within_tier', () => levelWithinTier(db)));
+    if (pg) checks.push(...group('audit_authorship', () => auditAuthorship(pg)));
     checks.push(...group('timestamps', () => timestampChecks(db)));
   } finally {
     db.exec('ROLLBACK TO statelens_verify; RELEASE statelens_verify');

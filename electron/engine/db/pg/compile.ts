@@ -2,6 +2,7 @@
 // literals, quoted names and comments are never touched). What it translates is listed in
 // TRANSLATIONS; anything SQLite-only it cannot translate yet is refused with NOT_SUPPORTED and
 // the construct's name, never sent to the server to fail there.
+import { PG_ORG_SETTING } from './session-settings';
 import { StatelensError } from '../../../../shared/errors';
 import { REFERENCE_TABLES, type Bind, type CompiledSql, type Dialect } from '../dialect';
 import { tsqueryOf } from './search-query';
@@ -367,8 +368,11 @@ function orderNulls(toks: Tok[], by: number): void {
 
 /** The first key of every fact-write advisory lock ("SL"). */
 const NAME_LOCK_SPACE = 0x534c;
-/** The first key of the store-wide write lock ("SW"), the second the schema's hash. */
+/** The first key of the store-wide write lock ("SW"), the second the hash of the schema and the
+ * transaction's org: one org's bulk write never holds another org's writers (the name locks carry
+ * the org in each name already). */
 const STORE_LOCK_SPACE = 0x5357;
+const STORE_LOCK_KEY = `hashtext(current_schema() || '/' || coalesce(current_setting('${PG_ORG_SETTING}', true), ''))`;
 
 export const postgresDialect: Dialect = {
   name: 'postgres',
@@ -386,8 +390,8 @@ export const postgresDialect: Dialect = {
   // array order, so the locks are taken in the order given.
   // Every writer first holds the store's lock shared (one lock table slot, taken once per
   // transaction), so a bulk write taking it exclusively waits for them and they for it.
-  nameLockSql: `SELECT count(pg_advisory_xact_lock(${NAME_LOCK_SPACE}, hashtext(name)))::int AS n FROM (SELECT pg_advisory_xact_lock_shared(${STORE_LOCK_SPACE}, hashtext(current_schema()))) AS store, unnest($1::text[]) AS t(name)`,
-  storeLockSql: `SELECT 1 AS n FROM (SELECT pg_advisory_xact_lock(${STORE_LOCK_SPACE}, hashtext(current_schema()))) AS store`,
+  nameLockSql: `SELECT count(pg_advisory_xact_lock(${NAME_LOCK_SPACE}, hashtext(name)))::int AS n FROM (SELECT pg_advisory_xact_lock_shared(${STORE_LOCK_SPACE}, ${STORE_LOCK_KEY})) AS store, unnest($1::text[]) AS t(name)`,
+  storeLockSql: `SELECT 1 AS n FROM (SELECT pg_advisory_xact_lock(${STORE_LOCK_SPACE}, ${STORE_LOCK_KEY})) AS store`,
 };
 
 function matchSql(alias: string, param: string): string {

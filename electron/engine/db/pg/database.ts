@@ -87,14 +87,12 @@ export class PgStatement implements EngineStatement {
     const isInsert = /^\s*insert\b/i.test(this.source);
     return {
       changes: r.rowCount,
-      // Read only when asked: the identity value the last insert drew (0 when none did).
+      // Read only when asked: the identity value the last insert drew. A failure (no sequence
+      // used yet in the session, or no right to read it) is thrown, never taken for 0: it aborts
+      // the transaction, which then must not be reported as done.
       get lastInsertRowid(): number {
         if (!isInsert) return 0;
-        try {
-          return conn.query<{ v: number }>('SELECT lastval()::bigint AS v').rows[0]?.v ?? 0;
-        } catch {
-          return 0;
-        }
+        return conn.query<{ v: number }>('SELECT lastval()::bigint AS v').rows[0]?.v ?? 0;
       },
     };
   }
@@ -153,6 +151,9 @@ export class PgStatement implements EngineStatement {
  * times the last): few round trips for a caller reading everything, little read for one that stops. */
 const FIRST_FETCH = 256;
 const LARGEST_FETCH = 16_384;
+/** Longest a writer waits for one lock before the transaction is rolled back as BUSY (and run
+ * again a few times, see write-locks): a bulk write of the same org holds them for a few seconds. */
+export const LOCK_WAIT_MS = 5000;
 /** New facts committed by one connection before it analyzes the facts table (see analyzeAfterBulkWrites). */
 const ANALYZE_AFTER_FACTS = 1000;
 
@@ -334,13 +335,24 @@ export class PgDatabase implements EngineDb {
   /** Takes the dialect's transaction-scoped lock on each name, in the order given (see write-locks). */
   lockNames(names: readonly string[]): void {
     const sql = this.dialect.nameLockSql;
-    if (sql !== null) this.conn.query(sql, [names]);
+    if (sql === null) return;
+    this.boundLockWaits();
+    this.conn.query(sql, [names]);
   }
 
   /** Takes the store-wide write lock until the transaction ends (see write-locks). */
   lockStore(): void {
     const sql = this.dialect.storeLockSql;
-    if (sql !== null) this.conn.query(sql, []);
+    if (sql === null) return;
+    this.boundLockWaits();
+    this.conn.query(sql, []);
+  }
+
+  /** Every lock wait of the rest of the transaction gives up after LOCK_WAIT_MS (SQLSTATE 55P03,
+   * BUSY): advisory locks are outside row-level security, so any session of the server can take
+   * one, and a writer must never wait on it without end. */
+  private boundLockWaits(): void {
+    this.conn.query("SELECT set_config('lock_timeout', $1, true)", [`${LOCK_WAIT_MS}ms`]);
   }
 
   /** The pragmas the engine reads at run time; the others configure SQLite only. */

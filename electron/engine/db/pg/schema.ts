@@ -2,6 +2,8 @@
 // "statelens"), its version in statelens_schema_version. Migrations run in one transaction under
 // an advisory lock, so several hosts initialising at once leave one schema; a schema newer than
 // this build is refused (DB_TOO_NEW) and a schema holding other tables is not ours.
+import { PgSchemaName } from '../../../../shared/contract';
+import { showUnsafe } from '../../../../shared/domain';
 import { createHash } from 'node:crypto';
 import { StatelensError } from '../../../../shared/errors';
 import { PG_MIGRATIONS, type PgMigration } from './migrations';
@@ -73,8 +75,18 @@ export function checkPgSchema(state: PgSchemaState, schema: string, where: strin
 }
 
 /** Creates the schema, or brings it to this build's version; a no-op when it is already there. */
+/** `schema` when it is a name the contract accepts (PgSchemaName: what the desktop's connect form
+ * takes), INVALID_INPUT otherwise: a quoted odd name would be created, and then found by nothing. */
+export function requirePgSchemaName(schema: string): string {
+  const parsed = PgSchemaName.safeParse(schema);
+  if (!parsed.success) {
+    throw new StatelensError('INVALID_INPUT', `Schema "${showUnsafe(schema)}": ${parsed.error.issues[0]?.message ?? 'not a schema name'}`, { field: 'schema' });
+  }
+  return parsed.data;
+}
+
 export function migratePg(conn: SyncPg, options: { schema?: string; migrations?: readonly PgMigration[] } = {}): PgMigrateResult {
-  const schema = options.schema ?? DEFAULT_PG_SCHEMA;
+  const schema = requirePgSchemaName(options.schema ?? DEFAULT_PG_SCHEMA);
   const migrations = options.migrations ?? PG_MIGRATIONS;
   const latest = migrations[migrations.length - 1]?.version ?? 0;
   const q = quoteIdent(schema);

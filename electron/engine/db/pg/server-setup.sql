@@ -49,6 +49,37 @@ CREATE OR REPLACE FUNCTION "statelens".statelens_session_partitions() RETURNS bi
      CROSS JOIN (SELECT nullif(current_setting('statelens.partition', true), '')::bigint AS id) p
      WHERE m.org_id = current_setting('statelens.org', true) AND m.role_name = current_user::text
   $$;
+CREATE OR REPLACE FUNCTION "statelens".statelens_roles() RETURNS TABLE (agent text, reviewer text, admin text)
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT 'statelens_agent', 'statelens_reviewer', 'statelens_admin' $$;
+CREATE OR REPLACE FUNCTION "statelens".statelens_level_gate() RETURNS trigger
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+  DECLARE tier text; kind text;
+  BEGIN
+    IF NEW.level IS NULL OR pg_has_role(current_user, 'statelens_admin', 'MEMBER') THEN RETURN NEW; END IF;
+    SELECT coalesce(p.maturity, 'junior'), p.kind INTO tier, kind FROM "statelens".partitions p WHERE p.org_id = NEW.org_id AND p.id = NEW.partition_id;
+    IF kind IS DISTINCT FROM 'capability' OR NOT (NEW.level = 'event' OR (NEW.level = 'heuristic' AND tier IN ('senior', 'master')) OR (NEW.level = 'strategy' AND tier = 'master')) THEN
+      RAISE EXCEPTION 'A % agent may not write %-level memory', coalesce(tier, 'non-capability'), NEW.level USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN NEW;
+  END $$;
+DROP TRIGGER IF EXISTS statelens_level_gate ON "statelens".facts;
+CREATE TRIGGER statelens_level_gate BEFORE INSERT OR UPDATE OF level, partition_id, org_id ON "statelens".facts FOR EACH ROW EXECUTE FUNCTION "statelens".statelens_level_gate();
+CREATE OR REPLACE FUNCTION "statelens".statelens_audit_author() RETURNS trigger
+  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+  BEGIN
+    IF pg_has_role(current_user, 'statelens_admin', 'MEMBER') THEN RETURN NEW; END IF;
+    IF NOT ((pg_has_role(current_user, 'statelens_agent', 'MEMBER') AND NEW.action = ANY (ARRAY['supersede', 'flag_review']::text[]))
+         OR (pg_has_role(current_user, 'statelens_reviewer', 'MEMBER') AND NEW.action = ANY (ARRAY['delete', 'dismiss_review', 'restore_review']::text[]))) THEN
+      RAISE EXCEPTION 'Role % may not record the audit action %', current_user, NEW.action USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    IF NEW.actor IS DISTINCT FROM current_user::text THEN
+      NEW.details := (coalesce(NEW.details, '{}')::jsonb || jsonb_build_object('via', NEW.actor))::text;
+      NEW.actor := current_user::text;
+    END IF;
+    RETURN NEW;
+  END $$;
+DROP TRIGGER IF EXISTS statelens_audit_author ON "statelens".audit_log;
+CREATE TRIGGER statelens_audit_author BEFORE INSERT ON "statelens".audit_log FOR EACH ROW EXECUTE FUNCTION "statelens".statelens_audit_author();
 ALTER SCHEMA "statelens" OWNER TO "statelens_admin";
 DO $$ DECLARE o record; BEGIN
     FOR o IN SELECT c.relname, c.relkind FROM pg_class c WHERE c.relnamespace = 'statelens'::regnamespace AND c.relkind IN ('r', 'p', 'v', 'm', 'f') LOOP
@@ -69,6 +100,8 @@ GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA "statelens" TO "statelens_agent", "stat
 GRANT SELECT ON "statelens".statelens_meta TO "statelens_agent", "statelens_reviewer";
 GRANT SELECT ON "statelens".statelens_schema_version TO "statelens_agent", "statelens_reviewer";
 GRANT SELECT ON "statelens".statelens_org_members TO "statelens_agent", "statelens_reviewer";
+REVOKE ALL ON ALL SEQUENCES IN SCHEMA "statelens" FROM PUBLIC, "statelens_agent", "statelens_reviewer";
+GRANT SELECT ON ALL SEQUENCES IN SCHEMA "statelens" TO "statelens_agent", "statelens_reviewer";
 ALTER TABLE "statelens".statelens_org_members ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
 DROP POLICY IF EXISTS statelens_own ON "statelens".statelens_org_members;
 CREATE POLICY statelens_own ON "statelens".statelens_org_members FOR SELECT TO PUBLIC USING (role_name = current_user::text);
@@ -84,7 +117,7 @@ CREATE POLICY statelens_admin ON "statelens".partitions TO "statelens_admin"
   USING (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true))
   WITH CHECK (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true));
 GRANT SELECT, INSERT, UPDATE ON "statelens".facts TO "statelens_agent";
-GRANT SELECT, UPDATE, DELETE ON "statelens".facts TO "statelens_reviewer";
+GRANT SELECT, UPDATE (needs_review, review_cause, review_cause_fact, superseded_by, supersedes, proposal_for, supersession_reason), DELETE ON "statelens".facts TO "statelens_reviewer";
 ALTER TABLE "statelens".facts ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
 DROP POLICY IF EXISTS statelens_member ON "statelens".facts;
 CREATE POLICY statelens_member ON "statelens".facts TO PUBLIC USING (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[]))) WITH CHECK (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[])));

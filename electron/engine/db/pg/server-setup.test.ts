@@ -3,6 +3,8 @@
 // policies follow current_user, so they hold the same way). An agent sees and writes only its
 // org whatever it sets or creates, never deletes memory; a reviewer deletes in its org only;
 // administrators are restricted until they lift it on purpose.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatelensError } from '../../../../shared/errors';
 import { SERVER_SKIP_REASON, SERVER_URL } from '../../../../test/helpers/pg';
@@ -15,6 +17,7 @@ import {
   MEMBERS_TABLE,
   PG_ORG_TABLES,
   pgRoleNames,
+  pgGrantTable,
   pgServerSetupScript,
   type PgSessionBinding,
 } from './server-setup';
@@ -114,6 +117,12 @@ it('ships the setup as a psql script equal to the one it applies (vitest -u rewr
   } finally {
     conn.close();
   }
+});
+
+it("the README's grant table is the one the setup grants", () => {
+  const readme = fs.readFileSync(path.join(import.meta.dirname, '../../../../README.md'), 'utf8');
+  const shown = /<!-- grant-table:start -->\n([\s\S]*?)\n<!-- grant-table:end -->/.exec(readme)?.[1];
+  expect(shown).toBe(pgGrantTable());
 });
 
 const stores = [
@@ -252,7 +261,11 @@ for (const store of stores) {
       tx(login.alice, { org: 'acme' }, (c) => {
         insertFact(c, 'acme-new', parts.u1!, 'acme');
         c.query(`UPDATE ${s}.facts SET access_count = access_count + 1 WHERE id = 'acme-new'`);
-        c.query(`INSERT INTO ${s}.audit_log (at, actor, action, partition_id) VALUES ($1, 'alice', 'fact.write', $2)`, [T0, parts.u1]);
+        // An audit entry is the agent's own: its login is the actor, whatever the row claims.
+        c.query(`INSERT INTO ${s}.audit_log (at, actor, action, partition_id) VALUES ($1, 'alice', 'supersede', $2)`, [T0, parts.u1]);
+        expect(c.query(`SELECT actor, details::jsonb->>'via' AS via FROM ${s}.audit_log WHERE at = $1`, [T0]).rows).toEqual([
+          { actor: login.alice, via: 'alice' },
+        ]);
         // The org of a row written without one is filled from its (visible) partition.
         c.query(`INSERT INTO ${s}.working_items (id, partition_id, key, value, created_at) VALUES ('w-acme', $1, 'turn', 'hi', $2)`, [parts.u1, T0]);
         expect(c.query(`DELETE FROM ${s}.working_items WHERE id = 'w-acme'`).rowCount).toBe(1);

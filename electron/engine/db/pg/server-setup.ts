@@ -4,7 +4,7 @@
 // Applied by an administrator after the migrations; idempotent, so it is re-run after each one.
 import { StatelensError } from '../../../../shared/errors';
 import { PG_SCHEMA_VERSION } from './migrations';
-import { checkPgSchema, DEFAULT_PG_SCHEMA, inspectPgSchema, MIGRATION_LOCK, VERSION_TABLE } from './schema';
+import { checkPgSchema, DEFAULT_PG_SCHEMA, inspectPgSchema, MIGRATION_LOCK, requirePgSchemaName, VERSION_TABLE } from './schema';
 import { PG_ALL_ORGS_SETTING, PG_ORG_SETTING, PG_PARTITION_SETTING } from './session-settings';
 import { quoteIdent, type SyncPg } from './sync-client';
 
@@ -25,7 +25,8 @@ export function pgRoleNames(prefix: string): PgRoles {
   return { agent: `${prefix}_agent`, reviewer: `${prefix}_reviewer`, admin: `${prefix}_admin` };
 }
 
-type Privilege = 'SELECT' | 'INSERT' | 'UPDATE' | 'DELETE' | 'UPDATE (reason)';
+/** A table privilege, or UPDATE of named columns only. */
+type Privilege = 'SELECT' | 'INSERT' | 'UPDATE' | 'DELETE' | `UPDATE (${string})`;
 
 interface OrgTable {
   /** The column naming the partition a row belongs to. */
@@ -46,7 +47,13 @@ const MEMORY: Pick<OrgTable, 'agent' | 'reviewer'> = { agent: ['SELECT', 'INSERT
 export const PG_ORG_TABLES: Readonly<Record<string, OrgTable>> = {
   // Agents create partitions but never change one: its maturity (tier) is an administrator's.
   partitions: { partitionColumn: 'id', agent: ['SELECT', 'INSERT'], reviewer: ['SELECT', 'DELETE'] },
-  facts: { partitionColumn: 'partition_id', agent: MEMORY.agent, reviewer: ['SELECT', 'UPDATE', 'DELETE'] },
+  // The columns a deletion writes (relinking chains, flagging dependents) and a review writes
+  // (dismissing a flag, undoing the dismissal): a reviewer cannot change what memory says.
+  facts: {
+    partitionColumn: 'partition_id',
+    agent: MEMORY.agent,
+    reviewer: ['SELECT', 'UPDATE (needs_review, review_cause, review_cause_fact, superseded_by, supersedes, proposal_for, supersession_reason)', 'DELETE'],
+  },
   fact_edges: { partitionColumn: 'partition_id', ...MEMORY },
   identities: { partitionColumn: 'partition_id', ...MEMORY },
   environment_signals: { partitionColumn: 'partition_id', ...MEMORY },
@@ -57,6 +64,16 @@ export const PG_ORG_TABLES: Readonly<Record<string, OrgTable>> = {
   working_items: { partitionColumn: 'partition_id', agent: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'], reviewer: ['SELECT', 'DELETE'] },
   // The log is append-only for everyone but administrators.
   audit_log: { partitionColumn: 'partition_id', agent: ['SELECT', 'INSERT'], reviewer: ['SELECT', 'INSERT', 'UPDATE (reason)'] },
+};
+
+/**
+ * The audit actions each role may append (its own name as the actor, whatever it claims; the
+ * claimed name is kept in the entry's details as `via`). Administrators append any action.
+ */
+export const PG_AUDIT_ACTIONS: Readonly<Record<'agent' | 'reviewer', readonly string[]>> = {
+  // A supersession by a write; a fact flagged for review by a turn that changes it.
+  agent: ['supersede', 'flag_review'],
+  reviewer: ['delete', 'dismiss_review', 'restore_review'],
 };
 
 /** Tables not scoped by org: readable by every role (the membership table: its own rows), written by administrators only. */
@@ -134,6 +151,8 @@ export function pgServerSetupSql(schema: string, roles: PgRoles): string {
        WHERE m.org_id = current_setting(${lit(PG_ORG_SETTING)}, true) AND m.role_name = current_user::text
     $$;`);
 
+  out.push(...enforcementSql(schema, roles));
+
   // Administrators own everything in the schema (DDL, migrations); nobody else has anything by default.
   out.push(`ALTER SCHEMA ${s} OWNER TO ${r.admin};`);
   out.push(`DO $$ DECLARE o record; BEGIN
@@ -153,6 +172,9 @@ export function pgServerSetupSql(schema: string, roles: PgRoles): string {
   out.push(`REVOKE ALL ON ALL FUNCTIONS IN SCHEMA ${s} FROM PUBLIC;`);
   out.push(`GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA ${s} TO ${r.agent}, ${r.reviewer};`);
   for (const t of PG_SHARED_TABLES) out.push(`GRANT SELECT ON ${s}.${t} TO ${r.agent}, ${r.reviewer};`);
+  // Reading the identity an insert drew (lastval) needs SELECT on its sequence; nothing more.
+  out.push(`REVOKE ALL ON ALL SEQUENCES IN SCHEMA ${s} FROM PUBLIC, ${r.agent}, ${r.reviewer};`);
+  out.push(`GRANT SELECT ON ALL SEQUENCES IN SCHEMA ${s} TO ${r.agent}, ${r.reviewer};`);
 
   // Membership rows are private: each role sees its own, administrators all of them.
   out.push(`ALTER TABLE ${members} ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;`);
@@ -182,6 +204,74 @@ export function pgServerSetupSql(schema: string, roles: PgRoles): string {
     `CREATE POLICY statelens_agent_tier ON ${s}.partitions AS RESTRICTIVE FOR INSERT TO ${r.agent} WITH CHECK (maturity IS NULL OR maturity = 'junior');`,
   );
   return out.filter(Boolean).map(tidy).join('\n');
+}
+
+const textArray = (items: readonly string[]): string => `ARRAY[${items.map(lit).join(', ')}]::text[]`;
+
+/**
+ * What grants cannot say, held in the server for every role but administrators: a capability
+ * fact's level within its partition's tier (event for junior, heuristic from senior, strategy for
+ * master), and audit authorship (the entry's actor is the session's role, its action one that role
+ * performs). Also the role names, so a store opened on the schema finds them whatever their prefix.
+ */
+function enforcementSql(schema: string, roles: PgRoles): string[] {
+  const s = quoteIdent(schema);
+  const trusted = `pg_has_role(current_user, ${lit(roles.admin)}, 'MEMBER')`;
+  return [
+    `CREATE OR REPLACE FUNCTION ${s}.statelens_roles() RETURNS TABLE (agent text, reviewer text, admin text)
+      LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT ${lit(roles.agent)}, ${lit(roles.reviewer)}, ${lit(roles.admin)} $$;`,
+    `CREATE OR REPLACE FUNCTION ${s}.statelens_level_gate() RETURNS trigger
+      LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+      DECLARE tier text; kind text;
+      BEGIN
+        IF NEW.level IS NULL OR ${trusted} THEN RETURN NEW; END IF;
+        SELECT coalesce(p.maturity, 'junior'), p.kind INTO tier, kind FROM ${s}.partitions p WHERE p.org_id = NEW.org_id AND p.id = NEW.partition_id;
+        IF kind IS DISTINCT FROM 'capability' OR NOT (NEW.level = 'event' OR (NEW.level = 'heuristic' AND tier IN ('senior', 'master')) OR (NEW.level = 'strategy' AND tier = 'master')) THEN
+          RAISE EXCEPTION 'A % agent may not write %-level memory', coalesce(tier, 'non-capability'), NEW.level USING ERRCODE = 'insufficient_privilege';
+        END IF;
+        RETURN NEW;
+      END $$;`,
+    `DROP TRIGGER IF EXISTS statelens_level_gate ON ${s}.facts;`,
+    `CREATE TRIGGER statelens_level_gate BEFORE INSERT OR UPDATE OF level, partition_id, org_id ON ${s}.facts FOR EACH ROW EXECUTE FUNCTION ${s}.statelens_level_gate();`,
+    `CREATE OR REPLACE FUNCTION ${s}.statelens_audit_author() RETURNS trigger
+      LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+      BEGIN
+        IF ${trusted} THEN RETURN NEW; END IF;
+        IF NOT ((pg_has_role(current_user, ${lit(roles.agent)}, 'MEMBER') AND NEW.action = ANY (${textArray(PG_AUDIT_ACTIONS.agent)}))
+             OR (pg_has_role(current_user, ${lit(roles.reviewer)}, 'MEMBER') AND NEW.action = ANY (${textArray(PG_AUDIT_ACTIONS.reviewer)}))) THEN
+          RAISE EXCEPTION 'Role % may not record the audit action %', current_user, NEW.action USING ERRCODE = 'insufficient_privilege';
+        END IF;
+        IF NEW.actor IS DISTINCT FROM current_user::text THEN
+          NEW.details := (coalesce(NEW.details, '{}')::jsonb || jsonb_build_object('via', NEW.actor))::text;
+          NEW.actor := current_user::text;
+        END IF;
+        RETURN NEW;
+      END $$;`,
+    `DROP TRIGGER IF EXISTS statelens_audit_author ON ${s}.audit_log;`,
+    `CREATE TRIGGER statelens_audit_author BEFORE INSERT ON ${s}.audit_log FOR EACH ROW EXECUTE FUNCTION ${s}.statelens_audit_author();`,
+  ];
+}
+
+/** The role names of a schema under the server setup (as it recorded them), or undefined without it. */
+export function pgSetupRoles(conn: SyncPg, schema: string): PgRoles | undefined {
+  const known = conn.query<{ fn: string | null }>('SELECT to_regprocedure($1) AS fn', [`${quoteIdent(schema)}.statelens_roles()`]).rows[0]?.fn;
+  if (!known) return undefined;
+  return conn.query<{ agent: string; reviewer: string; admin: string }>(`SELECT agent, reviewer, admin FROM ${quoteIdent(schema)}.statelens_roles()`).rows[0];
+}
+
+/**
+ * What each group role may do, table by table, as the setup grants it (the README's grant table
+ * is this text; a test keeps them equal). Row-level security narrows every row to the session's org.
+ */
+export function pgGrantTable(): string {
+  const lines = ['| Table | agent | reviewer |', '| --- | --- | --- |'];
+  for (const [table, spec] of Object.entries(PG_ORG_TABLES)) lines.push(`| \`${table}\` | ${spec.agent.join(', ')} | ${spec.reviewer.join(', ')} |`);
+  lines.push(`| ${PG_SHARED_TABLES.map((t) => `\`${t}\``).join(', ')} | SELECT | SELECT |`);
+  lines.push(
+    `| audit actions (actor = the login) | ${PG_AUDIT_ACTIONS.agent.join(', ')} | ${PG_AUDIT_ACTIONS.reviewer.join(', ')} |`,
+    "| capability levels | within the partition's tier | none |",
+  );
+  return lines.join('\n');
 }
 
 /** Re-indents a statement written inside a template literal: continuation lines by two spaces. */
@@ -215,8 +305,8 @@ export function pgServerSetupScript(): string {
  * superuser, or a role with CREATEROLE that owns the schema (it becomes an administrator).
  */
 export function applyPgServerSetup(conn: SyncPg, options: PgServerSetupOptions = {}): PgServerSetupResult {
-  const schema = options.schema ?? DEFAULT_PG_SCHEMA;
-  const roles = pgRoleNames(options.rolePrefix ?? schema);
+  const schema = requirePgSchemaName(options.schema ?? DEFAULT_PG_SCHEMA);
+  const roles = pgRoleNames(requirePgSchemaName(options.rolePrefix ?? schema));
   return conn.transaction(() => {
     conn.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     const state = inspectPgSchema(conn, schema);
@@ -284,8 +374,8 @@ export function checkPgMembership(conn: SyncPg, binding: PgSessionBinding, optio
     ).rows[0];
   });
   if (!seen || seen.superuser) return;
-  const admin = conn.query<{ yes: boolean }>('SELECT pg_has_role(current_user, $1, $2) AS yes', [pgRoleNames(options.rolePrefix ?? schema).admin, 'MEMBER'])
-    .rows[0]?.yes;
+  const roles = options.rolePrefix !== undefined ? pgRoleNames(options.rolePrefix) : (pgSetupRoles(conn, schema) ?? pgRoleNames(schema));
+  const admin = conn.query<{ yes: boolean }>('SELECT pg_has_role(current_user, $1, $2) AS yes', [roles.admin, 'MEMBER']).rows[0]?.yes;
   if (admin) return;
   if (binding.allOrgs) {
     throw new StatelensError(

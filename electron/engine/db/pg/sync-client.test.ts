@@ -36,6 +36,34 @@ for (const store of stores) {
       db?.close();
     });
 
+    it('never reports a transaction as committed after one of its statements failed, even one whose error was caught', () => {
+      const e = thrownBy(() =>
+        db.transaction(() => {
+          db.query('INSERT INTO log (line) VALUES ($1)', ['swallowed']);
+          try {
+            db.query('SELECT no_such_function()');
+          } catch {
+            // A caller that hides the failure (as a lastval() getter once did).
+          }
+        }),
+      );
+      expect(e).toMatchObject({ code: 'INTERNAL', details: { committed: false } });
+      expect(db.query('SELECT 1 FROM log WHERE line = $1', ['swallowed']).rowCount).toBe(0);
+      expect(db.inTransaction).toBe(false);
+      // A failure undone by going back to a savepoint leaves the transaction good: it commits.
+      db.transaction(() => {
+        db.query('INSERT INTO log (line) VALUES ($1)', ['kept']);
+        expect(() => db.transaction(() => db.query('SELECT no_such_function()'))).toThrow();
+      });
+      expect(db.query('SELECT 1 FROM log WHERE line = $1', ['kept']).rowCount).toBe(1);
+      // The same through explicit BEGIN / COMMIT.
+      db.begin();
+      db.query('INSERT INTO log (line) VALUES ($1)', ['explicit']);
+      expect(() => db.query('SELECT no_such_function()')).toThrow();
+      expect(thrownBy(() => db.commit()).details).toMatchObject({ committed: false });
+      expect(db.query('SELECT 1 FROM log WHERE line = $1', ['explicit']).rowCount).toBe(0);
+    });
+
     it('runs parameterised statements: rows with numbers for bigint, and counts of changed rows', () => {
       const inserted = db.query<{ id: number }>('INSERT INTO items (name, weight) VALUES ($1, $2), ($3, $4) RETURNING id', ['a', 1.5, 'b', null]);
       expect(inserted.rowCount).toBe(2);

@@ -33,6 +33,7 @@ type Request =
   | { op: 'open' }
   | { op: 'query'; sql: string; params: readonly unknown[] }
   | { op: 'exec'; sql: string }
+  | { op: 'commit' }
   | { op: 'listen'; channel: string }
   | { op: 'notifications' }
   | { op: 'close' }
@@ -46,6 +47,20 @@ export interface PgNotifications {
 }
 
 type Reply = { ok: true; rows: unknown[]; rowCount: number } | { ok: false; error: PgWireError };
+
+/** A statement that ends the aborted state of a transaction by going back to a savepoint. */
+function recoversSavepoint(req: Request): boolean {
+  return (req.op === 'exec' || req.op === 'query') && /^\s*ROLLBACK\s+TO\b/i.test(req.sql);
+}
+
+/** The error a commit that could not happen raises: the failure that aborted the transaction,
+ * with its code (a permission stays PERMISSION_DENIED), saying nothing was committed. */
+function notCommitted(cause: StatelensError): StatelensError {
+  return new StatelensError(cause.code, `Nothing was committed: a statement of the transaction failed (${cause.message})`, {
+    ...cause.details,
+    committed: false,
+  });
+}
 
 /** How often a blocked call looks whether the worker is still alive. */
 const WAIT_SLICE_MS = 50;
@@ -109,6 +124,9 @@ export class SyncPg {
   private readonly callTimeoutMs: number;
   private closedReason: StatelensError | undefined;
   private depth = 0;
+  /** The failure that aborted the open transaction (PostgreSQL then refuses every statement and
+   * turns COMMIT into a rollback), until a ROLLBACK TO SAVEPOINT recovers it or the transaction ends. */
+  private abortedBy: StatelensError | undefined;
   private listening = false;
   private notificationsTaken = 0;
 
@@ -182,15 +200,29 @@ export class SyncPg {
   begin(statement = 'BEGIN'): void {
     this.exec(statement);
     this.depth = 1;
+    this.abortedBy = undefined;
   }
 
+  /** Commits, or throws when the transaction cannot commit: a statement of it failed (even one
+   * whose error a caller caught), and PostgreSQL would answer COMMIT by rolling everything back. */
   commit(): void {
     this.depth = 0;
-    this.exec('COMMIT');
+    const aborted = this.abortedBy;
+    if (aborted) {
+      this.abortedBy = undefined;
+      this.exec('ROLLBACK');
+      throw notCommitted(aborted);
+    }
+    const tag = this.call({ op: 'commit' }).rows[0] as { command?: string } | undefined;
+    // The server's own word, for a failure this side never saw (a deferred constraint says so as an error).
+    if (tag?.command !== undefined && tag.command !== 'COMMIT') {
+      throw new StatelensError('INTERNAL', `PostgreSQL (${this.where}) rolled the transaction back instead of committing it (${tag.command})`);
+    }
   }
 
   rollback(): void {
     this.depth = 0;
+    this.abortedBy = undefined;
     this.exec('ROLLBACK');
   }
 
@@ -200,23 +232,28 @@ export class SyncPg {
     const nested = this.depth > 0;
     const savepoint = `statelens_sp_${this.depth}`;
     this.exec(nested ? `SAVEPOINT ${savepoint}` : 'BEGIN');
+    if (!nested) this.abortedBy = undefined;
     this.depth++;
+    let result: T;
     try {
-      const result = fn();
-      this.depth--;
-      this.exec(nested ? `RELEASE SAVEPOINT ${savepoint}` : 'COMMIT');
-      return result;
+      result = fn();
+      if (nested && this.abortedBy) throw this.abortedBy;
     } catch (e) {
       this.depth--;
       if (!this.closed) {
         try {
-          this.exec(nested ? `ROLLBACK TO SAVEPOINT ${savepoint}` : 'ROLLBACK');
+          if (nested) this.exec(`ROLLBACK TO SAVEPOINT ${savepoint}`);
+          else this.rollback();
         } catch {
           // The original failure is the one worth reporting.
         }
       }
       throw e;
     }
+    this.depth--;
+    if (nested) this.exec(`RELEASE SAVEPOINT ${savepoint}`);
+    else this.commit();
+    return result;
   }
 
   /**
@@ -283,9 +320,13 @@ export class SyncPg {
       if (message) {
         Atomics.store(this.signal, REPLY, 0);
         const reply = message.message;
-        if (reply.ok) return reply;
+        if (reply.ok) {
+          if (this.abortedBy && recoversSavepoint(req)) this.abortedBy = undefined;
+          return reply;
+        }
         const error = toStatelensError(reply.error, this.where);
         if (error.code === 'DB_UNAVAILABLE') this.abandon(error);
+        else if (this.depth > 0) this.abortedBy ??= error;
         throw error;
       }
       if (Atomics.load(this.signal, DEAD) === 1) {

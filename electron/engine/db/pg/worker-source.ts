@@ -86,6 +86,11 @@ async function openServer() {
     async exec(sql) {
       await c.query(sql);
     },
+    async commit() {
+      // COMMIT of an aborted transaction succeeds with the tag ROLLBACK.
+      const r = await c.query('COMMIT');
+      return r.command;
+    },
     async listen(channel) {
       // A session hears its own notifications too; the store knows its own writes already.
       c.on('notification', (msg) => {
@@ -119,6 +124,11 @@ async function openPglite() {
     async exec(sql) {
       await db.exec(sql);
     },
+    // PGlite reports no command tag: the caller's own record of failures decides.
+    async commit() {
+      await db.exec('COMMIT');
+      return undefined;
+    },
     // One in-process connection per data folder: every write is the store's own, none to hear.
     async listen() {
       return false;
@@ -142,6 +152,10 @@ port.on('message', async (req) => {
       if (lost) throw lost;
       await client.exec(req.sql);
       reply({ ok: true, rows: [], rowCount: 0 });
+    } else if (req.op === 'commit') {
+      if (lost) throw lost;
+      const command = await client.commit();
+      reply({ ok: true, rows: [{ command }], rowCount: 1 });
     } else if (req.op === 'listen') {
       if (lost) throw lost;
       const listening = await client.listen(req.channel);
