@@ -90,7 +90,9 @@ describeStores('organisational documents', (openStore) => {
     expect(r.provenance.find((x) => x.kind === 'document' && x.id === pub)?.status).toBe('included');
     // Another person: a new session (an identity is fixed within one).
     p.setIdentity({ userName: 'Fay', userId: 'u1', authority: 'employee', department: 'Finance', organization: 'Acme', permissions: [] }, { sessionId: 'fay' });
-    expect(p.assemble({ strategy: 'state_based', budget: 1000, query: 'travel budget' }).text).toContain('$2M');
+    expect(p.assemble({ strategy: 'state_based', budget: 1000, query: 'travel budget', sessionId: 'fay' }).text).toContain('$2M');
+    // Sam's session reads as Sam still: another session's identity never widens it.
+    expect(p.assemble({ strategy: 'state_based', budget: 1000, query: 'travel budget' }).text).not.toContain('$2M');
     store.close();
   });
 });

@@ -89,7 +89,8 @@ describeStores('recent, important, balanced', (openStore) => {
     const store = openStore();
     const p = store.scope(user, { create: true });
     p.writeFact({ key: 'status', value: 'approved', source: { type: 'user', authority: 'manager' } });
-    p.writeFact({ key: 'status_v2', value: 'cancelled', supersedes: 'status' });
+    // Naming the fact it replaces does not bypass authority: the replacement comes from as high a source.
+    p.writeFact({ key: 'status_v2', value: 'cancelled', supersedes: 'status', source: { type: 'user', authority: 'manager' } });
     p.writeFact({ key: 'discount', value: 'max 15%', source: { type: 'policy', authority: 'policy' } });
     const proposal = p.writeFact({ key: 'discount', value: '25%', source: { type: 'user', authority: 'intern' } });
     expect(proposal.outcome).toBe('proposal');
@@ -230,7 +231,9 @@ describeStores('state_based', (openStore) => {
     expect(r.text).toContain('$50k');
     // Another person: a new session (an identity is fixed within one).
     p.setIdentity({ userName: 'Vera', userId: 'u1', authority: 'VP Sales', department: 'Sales', organization: 'Acme', permissions: [] }, { sessionId: 'vera' });
-    expect(p.assemble({ strategy: 'state_based', budget: 2000, query: 'pricing' }).text).toContain('$30k');
+    expect(p.assemble({ strategy: 'state_based', budget: 2000, query: 'pricing', sessionId: 'vera' }).text).toContain('$30k');
+    // Mike's session still reads as Mike: another session's identity never widens it.
+    expect(p.assemble({ strategy: 'state_based', budget: 2000, query: 'pricing' }).text).not.toContain('$30k');
     store.close();
   });
 });

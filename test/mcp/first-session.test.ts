@@ -24,7 +24,7 @@ describeStores('the first session on a new partition over MCP', (_open, kind) =>
     const context = await mcp.ok('get_context', { partition: P, session_id: 's1' });
     expect(context).toMatchObject({ partitionId: null, exists: false, document: null });
     const facts = await mcp.ok('search_facts', { partition: P });
-    expect(facts).toMatchObject({ exists: false, facts: [], total: 0 });
+    expect(facts).toMatchObject({ exists: false, facts: [], total: { count: 0, capped: false } });
     const put = await mcp.ok('put_context', { partition: P, session_id: 's1', body: '## Facts\n- likes tea\n' });
     expect(put.partitionId).toEqual(expect.any(Number));
     const again = await mcp.ok('get_context', { partition: P, session_id: 's1' });

@@ -110,10 +110,10 @@ describe('the portable MCP surface (SDK client over stdio)', () => {
   });
 
   it('an error result has our error shape in its text and no structured content', async () => {
-    const r = await mcp.client.callTool({ name: 'search_facts', arguments: { partition: 'user:nobody/here' } });
+    const r = await mcp.client.callTool({ name: 'search_facts', arguments: { partition: 'nobody here' } });
     expect(r.isError).toBe(true);
     expect(r.structuredContent).toBeUndefined();
-    expect(JSON.parse((r.content as Array<{ text: string }>)[0]?.text ?? '')).toMatchObject({ code: 'NOT_FOUND' });
+    expect(JSON.parse((r.content as Array<{ text: string }>)[0]?.text ?? '')).toMatchObject({ code: 'INVALID_INPUT' });
   });
 
   it('a null is read as left out, as strict-mode clients send it', async () => {
