@@ -150,7 +150,11 @@ describeStores('statelens mcp over stdio (SDK client)', (_open, kind) => {
     const level = await fails('record_facts', { partition: 'capability:acme/billing', facts: [{ key: 'h', value: 'retry', level: 'strategy' }] });
     expect(level.code).toBe('LEVEL_NOT_ALLOWED');
     // A read of a partition not created yet answers as an empty one; acting on one is NOT_FOUND.
-    expect(await ok('search_facts', { partition: 'user:nobody/here', query: 'x' })).toMatchObject({ exists: false, facts: [], total: { count: 0, capped: false } });
+    expect(await ok('search_facts', { partition: 'user:nobody/here', query: 'x' })).toMatchObject({
+      exists: false,
+      facts: [],
+      total: { count: 0, capped: false },
+    });
     const unknownPartition = await fails('verify_expectation', {
       partition: 'user:nobody/here',
       session_id: 's1',
