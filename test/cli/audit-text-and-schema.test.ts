@@ -58,7 +58,7 @@ describe('statelens CLI: audit text and schema names', () => {
       'proven',
     ]);
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toMatch(/by ada\)/);
+    expect(ok.stdout).toMatch(/\bada\b/);
   });
 
   it('refuses a --schema or ?schema= outside the contract pattern before creating anything', async () => {
