@@ -180,7 +180,7 @@ for (const kind of ROLE_STORE_KINDS) {
 
       // What only a superuser could still write around the server's checks, verify reports.
       const admin = as(r, 'admin');
-      expect(verifyDatabase(admin).ok).toBe(true);
+      expect(verifyDatabase(admin).checks.filter((c) => !c.ok)).toEqual([]);
       r.root(`UPDATE ${s}.facts SET level = 'strategy', partition_id = $1 WHERE id = $2`, [tool.id, f.factId]);
       r.root(`INSERT INTO ${s}.audit_log (at, actor, action, partition_id, org_id) VALUES ('2027', $1, 'maturity.set', $2, $3)`, [
         r.logins.agent,

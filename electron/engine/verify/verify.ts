@@ -113,12 +113,18 @@ function cycles(db: EngineDb, pointer: 'superseded_by' | 'supersedes'): { count:
      WHERE o.next IN (SELECT id FROM temp.sl_verify_walk)`,
   );
   const remaining = db.prepare('SELECT count(*) FROM temp.sl_verify_walk WHERE next IN (SELECT id FROM temp.sl_verify_walk)').pluck();
-  let left = remaining.get() as number;
-  for (let i = 0; i < MAX_JUMPS && left > 0; i++) {
-    jump.run();
-    left = remaining.get() as number;
+  try {
+    let left = remaining.get() as number;
+    for (let i = 0; i < MAX_JUMPS && left > 0; i++) {
+      jump.run();
+      left = remaining.get() as number;
+    }
+    return ids(db, 'SELECT id FROM temp.sl_verify_walk WHERE next IN (SELECT id FROM temp.sl_verify_walk) ORDER BY id');
+  } finally {
+    // Dropped, not kept for the next run: a connection shared by several roles (PGlite switching
+    // roles) must not leave one role a temporary table another cannot write.
+    db.exec('DROP TABLE IF EXISTS temp.sl_verify_walk');
   }
-  return ids(db, 'SELECT id FROM temp.sl_verify_walk WHERE next IN (SELECT id FROM temp.sl_verify_walk) ORDER BY id');
 }
 
 function pointerInPartition(db: EngineDb, column: 'superseded_by' | 'supersedes' | 'proposal_for'): VerifyCheck {
