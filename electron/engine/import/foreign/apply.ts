@@ -121,6 +121,7 @@ function writePartition(
         value: f.value,
         source: { type: plan.system, identity: f.identity ? f.identity.slice(0, 200) : null },
         ...(f.ts ? { ts: f.ts } : {}),
+        ...(f.session ? { scope: 'session' as const, scopeId: f.session.slice(0, 200) } : {}),
         ...(supersedes ? { supersedes, rule: 'explicit' as const, reason: f.reason ?? `${plan.system}: a later version of ${f.provenance.sourceId}` } : {}),
         ...(dependsOn.length > 0 ? { dependsOn } : {}),
       });

@@ -37,6 +37,8 @@ export interface ForeignFact {
   /** The ref of the version this one replaces (an earlier fact of the same partition plan). */
   readonly supersedes?: string;
   readonly reason?: string;
+  /** A session-scoped fact (a Mem0 run): the scope id is the session. */
+  readonly session?: string;
   readonly dependsOn?: readonly string[];
   readonly provenance: Provenance;
 }
@@ -106,7 +108,19 @@ export function checkedPartition(plan: ForeignPlan, ref: PartitionRef, where: st
 
 /** The input cannot be read as the source's format at all: nothing is imported. */
 export function malformed(sourceName: string, where: string, message: string, details: Record<string, unknown> = {}): StatelensError {
-  return new StatelensError('IMPORT_FAILED', `${sourceName} ${where}: ${message}; nothing was imported`, details);
+  return new StatelensError('IMPORT_FAILED', `${sourceName}${where ? ` ${where}` : ''}: ${message}; nothing was imported`, details);
+}
+
+/** Parses a whole-file JSON document; a syntax error names its line. */
+export function parseJsonDocument(content: string, sourceName: string): unknown {
+  try {
+    return JSON.parse(content);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    const at = /position (\d+)/.exec(message);
+    const line = at ? content.slice(0, Number(at[1])).split('\n').length : content.trimEnd().split('\n').length;
+    throw malformed(sourceName, `line ${line}`, `not valid JSON (${message})`, { line });
+  }
 }
 
 /** The canonical UTC form of a source's timestamp: ISO text (a space for the "T", as SQLite and
