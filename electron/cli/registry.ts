@@ -13,6 +13,7 @@ import { importSnapshotCommand } from './commands/import-snapshot';
 import { importStatebenchCommand } from './commands/import-statebench';
 import { importMcpMemoryCommand } from './commands/import-mcp-memory';
 import { importMem0Command } from './commands/import-mem0';
+import { importLanggraphCommand } from './commands/import-langgraph';
 import { ingestCommand } from './commands/ingest';
 import { mcpCommand } from './commands/mcp';
 import { openCommand } from './commands/open';
@@ -30,7 +31,7 @@ export interface CommandGroup {
 
 export const COMMAND_GROUPS: readonly CommandGroup[] = [
   { title: 'Inspect', commands: [openCommand, serveCommand, factsCommand, chainCommand, contextCommand] },
-  { title: 'Bring memory in', commands: [demoCommand, ingestCommand, importStatebenchCommand, importSnapshotCommand, importMcpMemoryCommand, importMem0Command, mcpCommand] },
+  { title: 'Bring memory in', commands: [demoCommand, ingestCommand, importStatebenchCommand, importSnapshotCommand, importMcpMemoryCommand, importMem0Command, importLanggraphCommand, mcpCommand] },
   { title: 'Maintain', commands: [initCommand, deleteCommand, exportCommand, verifyCommand, maturityCommand, endSessionCommand] },
   { title: 'Measure', commands: [statebenchCommand, runnerCommand, benchCommand] },
 ];

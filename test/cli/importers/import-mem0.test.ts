@@ -44,7 +44,7 @@ describe('statelens import mem0', () => {
     const dir = tmpDir();
     const historyDb = path.join(dir, 'history.db');
     // The calls Mem0's Memory makes on its history store for an add, an update and a delete.
-    const history = HistoryManagerFactory.create('sqlite', { config: { historyDbPath: historyDb } }) as {
+    const history = HistoryManagerFactory.create('sqlite', { provider: 'sqlite', config: { historyDbPath: historyDb } }) as {
       addHistory(id: string, prev: string | null, next: string | null, action: string, createdAt?: string, updatedAt?: string, isDeleted?: number): Promise<void>;
       close(): void;
     };
