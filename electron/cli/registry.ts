@@ -32,7 +32,20 @@ export interface CommandGroup {
 
 export const COMMAND_GROUPS: readonly CommandGroup[] = [
   { title: 'Inspect', commands: [openCommand, serveCommand, factsCommand, chainCommand, contextCommand] },
-  { title: 'Bring memory in', commands: [demoCommand, ingestCommand, importStatebenchCommand, importSnapshotCommand, importMcpMemoryCommand, importMem0Command, importLanggraphCommand, importLettaCommand, mcpCommand] },
+  {
+    title: 'Bring memory in',
+    commands: [
+      demoCommand,
+      ingestCommand,
+      importStatebenchCommand,
+      importSnapshotCommand,
+      importMcpMemoryCommand,
+      importMem0Command,
+      importLanggraphCommand,
+      importLettaCommand,
+      mcpCommand,
+    ],
+  },
   { title: 'Maintain', commands: [initCommand, deleteCommand, exportCommand, verifyCommand, maturityCommand, endSessionCommand] },
   { title: 'Measure', commands: [statebenchCommand, runnerCommand, benchCommand] },
 ];

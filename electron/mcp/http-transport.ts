@@ -13,7 +13,6 @@ import { hostAllowed, LOOPBACK, newToken, originAllowed, tokensEqual } from '../
 import { MCP_HTTP_PATH, MCP_MAX_BODY_BYTES, MCP_MAX_SESSIONS, MCP_REQUEST_TIMEOUT_MS } from './http-limits';
 import { createMcpServer } from './server';
 
-
 export interface McpHttpOptions {
   readonly port?: number;
   /** The bearer token clients must send; a random one when absent. */

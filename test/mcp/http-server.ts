@@ -11,7 +11,12 @@ export interface HttpMcpChild {
   stop(): Promise<void>;
 }
 
-export async function startHttpMcp(db: string, extraArgs: readonly string[] = [], env: Record<string, string> = {}, timeoutMs = 180_000): Promise<HttpMcpChild> {
+export async function startHttpMcp(
+  db: string,
+  extraArgs: readonly string[] = [],
+  env: Record<string, string> = {},
+  timeoutMs = 180_000,
+): Promise<HttpMcpChild> {
   const child = spawn(process.execPath, [cliEntry, 'mcp', '--http', '--db', db, ...extraArgs], {
     cwd: repoRoot,
     env: { ...process.env, NO_COLOR: '1', ...env },

@@ -31,7 +31,13 @@ function raw(options: { method?: string; headers?: Record<string, string>; body?
   const url = new URL(served.url);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: url.hostname, port: url.port, path: url.pathname, method: options.method ?? 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...options.headers } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: options.method ?? 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...options.headers },
+      },
       (res) => {
         let body = '';
         res.setEncoding('utf8').on('data', (c: string) => (body += c));

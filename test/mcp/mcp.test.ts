@@ -47,7 +47,9 @@ describeStores(`statelens mcp over ${MCP_TRANSPORT} (SDK client)`, (_open, kind)
     const record = tools.find((t) => t.name === 'record_facts');
     expect(record?.inputSchema.properties).toHaveProperty('partition');
     expect(record?.inputSchema.properties).toHaveProperty('facts');
-    expect(mcp.stderr()).toMatch(MCP_TRANSPORT === 'http' ? /statelens mcp: serving \S+ over Streamable HTTP at \S+ \(13 tools\)/ : /statelens mcp: serving \S+ over stdio \(13 tools\)/);
+    expect(mcp.stderr()).toMatch(
+      MCP_TRANSPORT === 'http' ? /statelens mcp: serving \S+ over Streamable HTTP at \S+ \(13 tools\)/ : /statelens mcp: serving \S+ over stdio \(13 tools\)/,
+    );
   });
 
   it('records facts with supersedes, turns, environment; the inspector sees the chain', async () => {

@@ -14,5 +14,6 @@ Each entity becomes a fact keyed by its name ("NAME is a TYPE"); each observatio
 depends on both entities. A line that is not a JSON object is refused; duplicate observations
 and relations, empty ones and unknown record types are left out and listed.`,
   options: { partition: { type: 'string' } },
-  plan: ([file], args, org) => readMcpMemory(readInput(file as string), file as string, targetPartition(args, { kind: 'user', org, user: MCP_MEMORY_DEFAULT_USER })),
+  plan: ([file], args, org) =>
+    readMcpMemory(readInput(file as string), file as string, targetPartition(args, { kind: 'user', org, user: MCP_MEMORY_DEFAULT_USER })),
 });

@@ -82,7 +82,11 @@ describe.skipIf(!SERVER_URL)('statelens import langgraph from a PostgresStore on
     const r = await statelens(['import', 'langgraph', file, '--db', db, '--json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ facts: 3, skipped: [] });
-    expect(partitionFacts(db, 'memories/ann').map((f) => f.key).sort()).toEqual(['city', 'food']);
+    expect(
+      partitionFacts(db, 'memories/ann')
+        .map((f) => f.key)
+        .sort(),
+    ).toEqual(['city', 'food']);
   }, 60_000);
 
   it('says when the database holds no store table, and writes nothing', async () => {
@@ -100,7 +104,14 @@ describe('statelens import langgraph from exported rows', () => {
     const file = path.join(dir, 'store.jsonl');
     const rows = [
       { prefix: 'memories.u1', key: 'k1', value: { content: 'Likes jazz' }, created_at: '2026-01-01T10:00:00+00:00', updated_at: '2026-01-02T10:00:00+00:00' },
-      { prefix: 'memories.u1', key: 'k2', value: { content: 'Old' }, created_at: '2026-01-01T10:00:00', updated_at: '2026-01-01T10:00:00', expires_at: '2020-01-01T00:00:00Z' },
+      {
+        prefix: 'memories.u1',
+        key: 'k2',
+        value: { content: 'Old' },
+        created_at: '2026-01-01T10:00:00',
+        updated_at: '2026-01-01T10:00:00',
+        expires_at: '2020-01-01T00:00:00Z',
+      },
       { prefix: 'memories.u1', key: 'k3', value: {}, created_at: '2026-01-01T10:00:00Z' },
       { prefix: 'memories.u1', key: 'k1', value: { content: 'again' } },
       { prefix: 'memories.u2', key: 'k1', value: 'plain text', created_at: '2026-01-03 08:00:00', region: 'eu' },

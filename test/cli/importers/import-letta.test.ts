@@ -49,7 +49,15 @@ const agentFile = {
   ],
   groups: [],
   blocks: [
-    { id: 'block-0', label: 'human', value: 'Name: Dana. Order 1142.', limit: 5000, description: 'What I know about the human', read_only: false, metadata: {} },
+    {
+      id: 'block-0',
+      label: 'human',
+      value: 'Name: Dana. Order 1142.',
+      limit: 5000,
+      description: 'What I know about the human',
+      read_only: false,
+      metadata: {},
+    },
     { id: 'block-1', label: 'persona', value: 'I am a patient support agent.', limit: 10, is_template: false },
     { id: 'block-2', label: 'unused', value: 'not attached', limit: 100 },
   ],
@@ -119,7 +127,12 @@ describe('statelens import letta', () => {
     const db = path.join(dir, 'letta.db');
     const r = await statelens(['import', 'letta', file, '--db', db, '--json']);
     expect(r.code).toBe(0);
-    const summary = JSON.parse(r.stdout) as { facts: number; turns: number; skipped: Array<{ where: string; reason: string }>; partitions: Array<{ partition: string }> };
+    const summary = JSON.parse(r.stdout) as {
+      facts: number;
+      turns: number;
+      skipped: Array<{ where: string; reason: string }>;
+      partitions: Array<{ partition: string }>;
+    };
     expect(summary).toMatchObject({ facts: 1, turns: 1, partitions: [{ partition: 'capability:local/memgpt_agent' }] });
     expect(summary.skipped).toEqual([
       { where: 'agent.core_memory[1]', reason: 'block "persona": the value is empty' },

@@ -69,7 +69,10 @@ describe('statelens import mcp-memory', () => {
     try {
       const row = raw.prepare("SELECT actor, details FROM audit_log WHERE action = 'import'").get() as { actor: string; details: string };
       expect(row.actor).toBe('mcp-memory import');
-      const details = JSON.parse(row.details) as { system: string; origins: Record<string, { sourceId: string; where: string; extra: Record<string, unknown> }> };
+      const details = JSON.parse(row.details) as {
+        system: string;
+        origins: Record<string, { sourceId: string; where: string; extra: Record<string, unknown> }>;
+      };
       expect(details.system).toBe('mcp-memory');
       const obs = byKey.get('Ann_Lee · observation 1')?.id as string;
       expect(details.origins[obs]).toMatchObject({ sourceId: 'Ann_Lee', where: 'line 1', extra: { kind: 'observation', entityType: 'person' } });

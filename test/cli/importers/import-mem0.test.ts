@@ -30,7 +30,10 @@ function audit(db: string, action: string): Array<{ actor: string; target_ids: s
 }
 
 /** The Python library's history table, as Mem0 publishes it (memory/storage.py). */
-function pythonHistory(file: string, rows: ReadonlyArray<readonly [string, string | null, string | null, string, string | null, string | null, number, string | null, string | null]>): void {
+function pythonHistory(
+  file: string,
+  rows: ReadonlyArray<readonly [string, string | null, string | null, string, string | null, string | null, number, string | null, string | null]>,
+): void {
   const db = new Database(file);
   db.exec(`CREATE TABLE history (id TEXT PRIMARY KEY, memory_id TEXT, old_memory TEXT, new_memory TEXT, event TEXT,
     created_at DATETIME, updated_at DATETIME, is_deleted INTEGER, actor_id TEXT, role TEXT)`);
@@ -45,7 +48,15 @@ describe('statelens import mem0', () => {
     const historyDb = path.join(dir, 'history.db');
     // The calls Mem0's Memory makes on its history store for an add, an update and a delete.
     const history = HistoryManagerFactory.create('sqlite', { provider: 'sqlite', config: { historyDbPath: historyDb } }) as {
-      addHistory(id: string, prev: string | null, next: string | null, action: string, createdAt?: string, updatedAt?: string, isDeleted?: number): Promise<void>;
+      addHistory(
+        id: string,
+        prev: string | null,
+        next: string | null,
+        action: string,
+        createdAt?: string,
+        updatedAt?: string,
+        isDeleted?: number,
+      ): Promise<void>;
       close(): void;
     };
     await history.addHistory('m-1', null, 'Lives in Oslo', 'ADD', '2026-01-01T10:00:00.000Z');
@@ -124,7 +135,12 @@ describe('statelens import mem0', () => {
     expect(bot.map((f) => f.value)).toEqual(['Deploys on Fridays']);
     const origins = audit(db, 'import').flatMap((a) => Object.values((JSON.parse(a.details) as { origins: Record<string, Record<string, unknown>> }).origins));
     expect(origins).toContainEqual(
-      expect.objectContaining({ sourceId: 'm-1', where: 'history row 2', actor: 'cfo', extra: expect.objectContaining({ role: 'user', runId: 'run-7', metadata: { topic: 'finance' } }) }),
+      expect.objectContaining({
+        sourceId: 'm-1',
+        where: 'history row 2',
+        actor: 'cfo',
+        extra: expect.objectContaining({ role: 'user', runId: 'run-7', metadata: { topic: 'finance' } }),
+      }),
     );
   }, 60_000);
 

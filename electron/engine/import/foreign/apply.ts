@@ -126,10 +126,14 @@ function writePartition(
         ...(dependsOn.length > 0 ? { dependsOn } : {}),
       });
     } catch (e) {
-      throw new StatelensError('IMPORT_FAILED', `${plan.sourceName} ${f.provenance.where}: ${e instanceof Error ? e.message : String(e)}; nothing was imported`, {
-        where: f.provenance.where,
-        ...(isStatelensError(e) ? { cause: e.code } : {}),
-      });
+      throw new StatelensError(
+        'IMPORT_FAILED',
+        `${plan.sourceName} ${f.provenance.where}: ${e instanceof Error ? e.message : String(e)}; nothing was imported`,
+        {
+          where: f.provenance.where,
+          ...(isStatelensError(e) ? { cause: e.code } : {}),
+        },
+      );
     }
     idOf.set(f.ref, result.factId);
     if (result.outcome === 'duplicate') summary.duplicates++;

@@ -129,11 +129,7 @@ export function readStoreExport(content: string, sourceName: string, plan: Forei
 export function planLangGraph(plan: ForeignPlan, rows: readonly StoreRow[], org: string, now = new Date()): ForeignPlan {
   const seen = new Set<string>();
   for (const r of rows) {
-    const parts = Array.isArray(r.namespace)
-      ? r.namespace.map(String)
-      : typeof r.namespace === 'string'
-        ? r.namespace.split(r.separator)
-        : undefined;
+    const parts = Array.isArray(r.namespace) ? r.namespace.map(String) : typeof r.namespace === 'string' ? r.namespace.split(r.separator) : undefined;
     if (!parts || parts.length === 0 || parts.some((p) => p.trim() === '')) {
       plan.skipped.push({ where: r.where, reason: 'the namespace is empty or not text' });
       continue;

@@ -60,7 +60,14 @@ export function planLetta(content: string, sourceName: string, org: string): For
   return plan;
 }
 
-function addBlocks(plan: ForeignPlan, partition: PartitionRef, agent: Record<string, unknown>, where: string, shared: Map<string, Record<string, unknown>>, sourceName: string): void {
+function addBlocks(
+  plan: ForeignPlan,
+  partition: PartitionRef,
+  agent: Record<string, unknown>,
+  where: string,
+  shared: Map<string, Record<string, unknown>>,
+  sourceName: string,
+): void {
   const found: Array<{ block: Record<string, unknown>; where: string }> = [];
   if (Array.isArray(agent.core_memory)) {
     agent.core_memory.forEach((b, i) => {
@@ -94,7 +101,8 @@ function addBlocks(plan: ForeignPlan, partition: PartitionRef, agent: Record<str
     labels.add(label);
     const value = block.value as string;
     const limit = typeof block.limit === 'number' ? block.limit : null;
-    if (limit !== null && value.length > limit) plan.notes.push({ where: at, reason: `block "${label.slice(0, 80)}" holds ${value.length} characters, over its limit of ${limit}` });
+    if (limit !== null && value.length > limit)
+      plan.notes.push({ where: at, reason: `block "${label.slice(0, 80)}" holds ${value.length} characters, over its limit of ${limit}` });
     const ts = sourceTimestamp(plan, block.updated_at ?? block.created_at, at);
     target.facts.push({
       ref: `block:${text(block.id) ?? label}`,
@@ -219,5 +227,8 @@ function addMessages(plan: ForeignPlan, partition: PartitionRef, agent: Record<s
     target.turns.push({ session: `letta:${agentId}`.slice(0, 200), speaker: role, text: body, ...(ts ? { ts } : {}) });
   });
   if (unspoken > 0)
-    plan.notes.push({ where: `${where}.messages`, reason: `${unspoken} system, tool and heartbeat messages (or messages without text) are not conversation turns` });
+    plan.notes.push({
+      where: `${where}.messages`,
+      reason: `${unspoken} system, tool and heartbeat messages (or messages without text) are not conversation turns`,
+    });
 }

@@ -3,17 +3,7 @@
 // "relationType"}. Each entity becomes a fact ("NAME is a TYPE"), each observation a fact keyed
 // by its entity that depends on it, each relation a fact that depends on both entities.
 import type { PartitionRef } from '../../../../shared/domain';
-import {
-  emptyPlan,
-  isRecord,
-  malformed,
-  noteUnknownFields,
-  partitionPlan,
-  text,
-  valueProblem,
-  type ForeignFact,
-  type ForeignPlan,
-} from './plan';
+import { emptyPlan, isRecord, malformed, noteUnknownFields, partitionPlan, text, valueProblem, type ForeignFact, type ForeignPlan } from './plan';
 
 /** The partition a memory file goes to when none is named: the server keeps one graph per file. */
 export const MCP_MEMORY_DEFAULT_USER = 'mcp-memory';
@@ -89,7 +79,11 @@ export function readMcpMemory(content: string, sourceName: string, partition: Pa
       key: `${r.from} ${r.relationType} ${r.to}`,
       value: `${r.from} ${r.relationType} ${r.to}`,
       dependsOn: [...new Set(deps)].map(entityRef),
-      provenance: { sourceId: `${r.from} ${r.relationType} ${r.to}`, where: `line ${r.line}`, extra: { kind: 'relation', from: r.from, to: r.to, relationType: r.relationType } },
+      provenance: {
+        sourceId: `${r.from} ${r.relationType} ${r.to}`,
+        where: `line ${r.line}`,
+        extra: { kind: 'relation', from: r.from, to: r.to, relationType: r.relationType },
+      },
     });
   }
   if (target.facts.length === 0) plan.partitions.length = 0;

@@ -110,7 +110,22 @@ export function readMem0History(path: string): HistoryRow[] {
   }
 }
 
-const MEMORY_FIELDS = ['id', 'memory', 'text', 'hash', 'metadata', 'created_at', 'updated_at', 'user_id', 'agent_id', 'run_id', 'actor_id', 'role', 'categories', 'score'];
+const MEMORY_FIELDS = [
+  'id',
+  'memory',
+  'text',
+  'hash',
+  'metadata',
+  'created_at',
+  'updated_at',
+  'user_id',
+  'agent_id',
+  'run_id',
+  'actor_id',
+  'role',
+  'categories',
+  'score',
+];
 
 export function readMem0Export(content: string, sourceName: string, plan: ForeignPlan): ExportedMemory[] {
   const json = parseJsonDocument(content, sourceName);
