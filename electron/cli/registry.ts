@@ -11,6 +11,10 @@ import { factsCommand } from './commands/facts';
 import { initCommand } from './commands/init';
 import { importSnapshotCommand } from './commands/import-snapshot';
 import { importStatebenchCommand } from './commands/import-statebench';
+import { importMcpMemoryCommand } from './commands/import-mcp-memory';
+import { importMem0Command } from './commands/import-mem0';
+import { importLanggraphCommand } from './commands/import-langgraph';
+import { importLettaCommand } from './commands/import-letta';
 import { ingestCommand } from './commands/ingest';
 import { mcpCommand } from './commands/mcp';
 import { openCommand } from './commands/open';
@@ -28,7 +32,20 @@ export interface CommandGroup {
 
 export const COMMAND_GROUPS: readonly CommandGroup[] = [
   { title: 'Inspect', commands: [openCommand, serveCommand, factsCommand, chainCommand, contextCommand] },
-  { title: 'Bring memory in', commands: [demoCommand, ingestCommand, importStatebenchCommand, importSnapshotCommand, mcpCommand] },
+  {
+    title: 'Bring memory in',
+    commands: [
+      demoCommand,
+      ingestCommand,
+      importStatebenchCommand,
+      importSnapshotCommand,
+      importMcpMemoryCommand,
+      importMem0Command,
+      importLanggraphCommand,
+      importLettaCommand,
+      mcpCommand,
+    ],
+  },
   { title: 'Maintain', commands: [initCommand, deleteCommand, exportCommand, verifyCommand, maturityCommand, endSessionCommand] },
   { title: 'Measure', commands: [statebenchCommand, runnerCommand, benchCommand] },
 ];

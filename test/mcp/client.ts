@@ -2,10 +2,12 @@
 // `statelens mcp` on a database file, with the tool answers read from their JSON text.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Store } from '../../electron/engine/store';
 import type { DbTarget } from '../helpers/db-targets';
 import { cliEntry, repoRoot } from '../helpers/paths';
+import { startHttpMcp } from './http-server';
 
 /** A tool's answer: whether it is a tool error, and the JSON of its text. */
 export interface ToolAnswer {
@@ -53,12 +55,27 @@ export async function readServed(target: DbTarget, session: McpSession, read: (s
  * folder can take longer than the SDK's 60 s default to start on a loaded machine. */
 export const STARTUP_TIMEOUT_MS = 180_000;
 
-export async function connectMcp(db: string, clientName = 'statelens-test'): Promise<McpSession> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cliEntry, 'mcp', '--db', db], cwd: repoRoot, stderr: 'pipe' });
-  let stderr = '';
-  transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+/** With STATELENS_TEST_MCP_TRANSPORT=http the MCP tests run against `statelens mcp --http`
+ * through the SDK's Streamable HTTP client instead of stdio: the same suite, the other transport. */
+export const MCP_TRANSPORT = process.env.STATELENS_TEST_MCP_TRANSPORT === 'http' ? 'http' : 'stdio';
+
+export async function connectMcp(db: string, clientName = 'statelens-test', transportKind: 'stdio' | 'http' = MCP_TRANSPORT): Promise<McpSession> {
   const client = new Client({ name: clientName, version: '1.0.0' });
-  await client.connect(transport, { timeout: STARTUP_TIMEOUT_MS });
+  let stderr = '';
+  let readStderr = (): string => stderr;
+  let stop = async (): Promise<void> => undefined;
+  if (transportKind === 'http') {
+    const served = await startHttpMcp(db, [], {}, STARTUP_TIMEOUT_MS);
+    stop = () => served.stop();
+    readStderr = () => served.stderr();
+    await client.connect(new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { authorization: `Bearer ${served.token}` } } }), {
+      timeout: STARTUP_TIMEOUT_MS,
+    });
+  } else {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [cliEntry, 'mcp', '--db', db], cwd: repoRoot, stderr: 'pipe' });
+    transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+    await client.connect(transport, { timeout: STARTUP_TIMEOUT_MS });
+  }
   const call = async (name: string, args: unknown): Promise<ToolAnswer> => {
     const r = (await client.callTool({ name, arguments: args as Record<string, unknown> })) as CallToolResult;
     const first = r.content[0];
@@ -67,7 +84,7 @@ export async function connectMcp(db: string, clientName = 'statelens-test'): Pro
   };
   return {
     client,
-    stderr: () => stderr,
+    stderr: () => readStderr(),
     call,
     async ok(name, args) {
       const r = await call(name, args);
@@ -79,6 +96,9 @@ export async function connectMcp(db: string, clientName = 'statelens-test'): Pro
       if (!r.isError) throw new Error(`${name} was expected to fail, and answered ${JSON.stringify(r.body)}`);
       return r.body as unknown as ToolError;
     },
-    close: () => client.close(),
+    async close() {
+      await client.close();
+      await stop();
+    },
   };
 }

@@ -4,11 +4,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { dbTarget, type DbTarget } from '../helpers/db-targets';
 import { describeStores } from '../helpers/stores';
-import { connectMcp, readServed, type McpSession } from './client';
+import { connectMcp, MCP_TRANSPORT, readServed, type McpSession } from './client';
 
 const P = 'user:acme/u1';
 
-describeStores('statelens mcp over stdio (SDK client)', (_open, kind) => {
+describeStores(`statelens mcp over ${MCP_TRANSPORT} (SDK client)`, (_open, kind) => {
   let mcp: McpSession;
   let target: DbTarget;
   const ok = (name: string, args: unknown) => mcp.ok(name, args);
@@ -47,7 +47,9 @@ describeStores('statelens mcp over stdio (SDK client)', (_open, kind) => {
     const record = tools.find((t) => t.name === 'record_facts');
     expect(record?.inputSchema.properties).toHaveProperty('partition');
     expect(record?.inputSchema.properties).toHaveProperty('facts');
-    expect(mcp.stderr()).toMatch(/statelens mcp: serving \S+ over stdio \(13 tools\)/);
+    expect(mcp.stderr()).toMatch(
+      MCP_TRANSPORT === 'http' ? /statelens mcp: serving \S+ over Streamable HTTP at \S+ \(13 tools\)/ : /statelens mcp: serving \S+ over stdio \(13 tools\)/,
+    );
   });
 
   it('records facts with supersedes, turns, environment; the inspector sees the chain', async () => {
