@@ -33,6 +33,10 @@ export interface RoleStores {
   root<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): PgResult<R>;
   /** The URL a child process connects with as `role`'s login (server only). */
   url(role: PgRole): string;
+  /** A further login in `role`'s group, a member of `org` (another org's agent, say); its name. */
+  addLogin(role: Exclude<PgRole, 'admin'>, org: string, name: string): string;
+  /** A server connection as a login of `addLogin` (or of `logins`), search_path on the schema. */
+  connectAs(login: string): SyncPg;
 }
 
 interface Shared {
@@ -161,6 +165,19 @@ export function openRoleStores(kind: RoleStoreKind): RoleStores {
     },
     root(text, params = []) {
       return root.query(text, params);
+    },
+    addLogin(role, org, name) {
+      const login = `${schema}_${name}`;
+      root.exec(`CREATE ROLE ${quoteIdent(login)} LOGIN; GRANT ${quoteIdent(groups[role])} TO ${quoteIdent(login)}`);
+      entry.roles.push(login);
+      root.query(`INSERT INTO ${quoteIdent(schema)}.statelens_org_members VALUES ($1, $2, NULL)`, [org, login]);
+      return login;
+    },
+    connectAs(login) {
+      if (kind !== 'server') throw new Error('A second session at once needs the server (PGlite has one connection)');
+      const c = SyncPg.open({ kind: 'server', url: urlOf(login) }, { searchPath: quoteIdent(schema) });
+      entry.opened.push(c);
+      return c;
     },
     url(role) {
       const u = new URL(urlOf(logins[role]));
