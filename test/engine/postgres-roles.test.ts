@@ -258,10 +258,11 @@ for (const kind of ROLE_STORE_KINDS) {
           const held = holdEveryLock(agentSession, { ownOrg: other, victimOrg: ROLE_ORG, victimNames: [...names('n', 5), ...names('k', 80)] });
           expect(held).toEqual(expect.arrayContaining([`advisory store lock of "${ROLE_ORG}"`, 'facts in ROW EXCLUSIVE mode']));
           expect(held).not.toContain("the victim's write-lock rows");
-          // No table lock a writer of facts would wait on. The one table it may lock whole is the
-          // working set, which an agent may DELETE from (PostgreSQL lets DELETE lock the table):
-          // that holds other orgs' working-set writes (bounded, BUSY), never their facts.
+          // No table lock a writer of facts would wait on. The tables it may lock whole are the
+          // session scratch an agent may DELETE from (PostgreSQL lets DELETE lock the table): that
+          // holds other orgs' sessions there for a bounded wait (BUSY), never their facts.
           expect(held.filter((h) => / mode$/.test(h) && !/(ROW SHARE|ROW EXCLUSIVE|ACCESS SHARE) mode$/.test(h))).toEqual([
+            'identities in ACCESS EXCLUSIVE mode',
             'working_items in ACCESS EXCLUSIVE mode',
           ]);
           for (const [prefix, n, path] of [

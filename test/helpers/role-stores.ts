@@ -9,7 +9,7 @@ import { applyPgServerSetup, bindPgTransaction, pgRoleNames, type PgRoles } from
 import { quoteIdent, SyncPg, type PgResult } from '../../electron/engine/db/pg/sync-client';
 import { Store, type StoreOptions } from '../../electron/engine/store';
 import { SERVER_URL, serverScratchDatabase } from './pg';
-import { readBackCommits } from './stores';
+import { readBackCommits } from './read-back';
 
 export type PgRole = 'agent' | 'reviewer' | 'admin';
 export const PG_ROLES: readonly PgRole[] = ['agent', 'reviewer', 'admin'];
@@ -25,8 +25,9 @@ export interface RoleStores {
   /** The group roles and, per role, the login that is a member of it. */
   readonly groups: PgRoles;
   readonly logins: Readonly<Record<PgRole, string>>;
-  /** A store acting for ROLE_ORG as `role`'s login; `owner` is the superuser that set it up. */
-  open(role: PgRole | 'owner', options?: StoreOptions): Store;
+  /** A store acting for ROLE_ORG as `role`'s login (an administrator's, with `allOrgs`, for
+   * every org); `owner` is the superuser that set it up. */
+  open(role: PgRole | 'owner', options?: StoreOptions, binding?: { allOrgs?: boolean }): Store;
   /** One transaction of hand-written SQL as `role`'s login, bound to ROLE_ORG. */
   sql<R = Record<string, unknown>>(role: PgRole, text: string, params?: readonly unknown[]): PgResult<R>;
   /** A statement as the superuser, outside row-level security (to read back what is stored). */
@@ -146,10 +147,11 @@ export function openRoleStores(kind: RoleStoreKind): RoleStores {
     schema,
     groups,
     logins,
-    open(role, options = {}) {
+    open(role, options = {}, binding = {}) {
       const conn = connectionOf(role);
       readBackCommits(conn);
-      return Store.onPostgresConnection(conn, { ...options, schema, ...(role === 'owner' ? { allOrgs: true } : { org: ROLE_ORG }) });
+      const everyOrg = role === 'owner' || (role === 'admin' && binding.allOrgs === true);
+      return Store.onPostgresConnection(conn, { ...options, schema, ...(everyOrg ? { allOrgs: true } : { org: ROLE_ORG }) });
     },
     sql(role, text, params = []) {
       let c = sqlConnections.get(role);

@@ -156,7 +156,7 @@ DROP POLICY IF EXISTS statelens_admin ON "statelens".fact_edges;
 CREATE POLICY statelens_admin ON "statelens".fact_edges TO "statelens_admin"
   USING (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true))
   WITH CHECK (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true));
-GRANT SELECT, INSERT ON "statelens".identities TO "statelens_agent";
+GRANT SELECT, INSERT, DELETE ON "statelens".identities TO "statelens_agent";
   DO $$ BEGIN
           EXECUTE (SELECT format('GRANT UPDATE (%s) ON %s TO %s', string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum), '"statelens".identities', '"statelens_agent"')
                      FROM pg_attribute a WHERE a.attrelid = '"statelens".identities'::regclass AND a.attnum > 0 AND NOT a.attisdropped);

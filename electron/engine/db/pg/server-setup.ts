@@ -6,6 +6,7 @@ import { StatelensError } from '../../../../shared/errors';
 import { PG_SCHEMA_VERSION } from './migrations';
 import { checkPgSchema, DEFAULT_PG_SCHEMA, inspectPgSchema, MIGRATION_LOCK, requirePgSchemaName, VERSION_TABLE } from './schema';
 import { PG_ALL_ORGS_SETTING, PG_ORG_SETTING, PG_PARTITION_SETTING } from './session-settings';
+import { LOCK_WAIT_MS } from './database';
 import { WRITE_LOCKS_TABLE } from './row-locks';
 import { quoteIdent, type SyncPg } from './sync-client';
 
@@ -46,8 +47,8 @@ const MEMORY: Pick<OrgTable, 'agent' | 'reviewer'> = { agent: ['SELECT', 'INSERT
 /**
  * Every table scoped by org, and what each role may do with it. A table the migrations add must be
  * named here (setup refuses a schema with an unnamed one) so no table is left without a policy.
- * Agents never delete memory; the one exception is the working set, session scratch that the
- * write path clears when a session ends. Reviewers update facts only as a deletion does (relinking
+ * Agents never delete memory; the exceptions are the working set and the session's identity,
+ * session scratch that ending a session clears. Reviewers update facts only as a deletion does (relinking
  * chains, flagging dependents) and audit reasons only to redact deleted text quoted in them.
  */
 export const PG_ORG_TABLES: Readonly<Record<string, OrgTable>> = {
@@ -61,7 +62,8 @@ export const PG_ORG_TABLES: Readonly<Record<string, OrgTable>> = {
     reviewer: ['SELECT', 'UPDATE (needs_review, review_cause, review_cause_fact, superseded_by, supersedes, proposal_for, supersession_reason)', 'DELETE'],
   },
   fact_edges: { partitionColumn: 'partition_id', ...MEMORY },
-  identities: { partitionColumn: 'partition_id', ...MEMORY },
+  // An agent releases its session's identity when the session ends (as it clears the working set).
+  identities: { partitionColumn: 'partition_id', agent: ['SELECT', 'INSERT', UPDATE_EVERY_COLUMN, 'DELETE'], reviewer: ['SELECT', 'DELETE'] },
   environment_signals: { partitionColumn: 'partition_id', ...MEMORY },
   org_documents: { partitionColumn: 'partition_id', ...MEMORY },
   agent_states: { partitionColumn: 'partition_id', ...MEMORY },
@@ -389,13 +391,17 @@ export interface PgSessionBinding {
  */
 export function bindPgTransaction(conn: SyncPg, binding: PgSessionBinding): void {
   if (!conn.inTransaction) throw new StatelensError('INTERNAL', 'An org binding lasts one transaction: bind inside conn.transaction()');
-  conn.query('SELECT set_config($1, $2, true), set_config($3, $4, true), set_config($5, $6, true)', [
+  // Every lock wait of the transaction is bounded (BUSY after LOCK_WAIT_MS): a role that may
+  // DELETE from a table may also LOCK it whole, whichever org it acts for.
+  conn.query('SELECT set_config($1, $2, true), set_config($3, $4, true), set_config($5, $6, true), set_config($7, $8, true)', [
     PG_ORG_SETTING,
     binding.org,
     PG_PARTITION_SETTING,
     binding.partitionId === undefined || binding.partitionId === null ? '' : String(binding.partitionId),
     PG_ALL_ORGS_SETTING,
     binding.allOrgs ? 'on' : 'off',
+    'lock_timeout',
+    `${LOCK_WAIT_MS}ms`,
   ]);
 }
 
