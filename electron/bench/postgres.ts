@@ -1,6 +1,6 @@
 // Benchmark section: the engine on PostgreSQL beside SQLite in the same run — batched ingest,
-// keyset paging (deep pages), state_based assembly, deleting facts, and writes per second with
-// 1, 4 and 8 writer processes. Target: the server of STATELENS_BENCH_PG_URL or
+// keyset paging (deep pages), state_based assembly, deleting facts, writes per second with
+// 1, 4 and 8 writer processes, and a writer's commit while another org holds every lock it can. Target: the server of STATELENS_BENCH_PG_URL or
 // STATELENS_TEST_PG_URL (in a scratch database created and dropped here), else PGlite in process.
 // Run alone: statelens bench --only postgres [--quick]
 import fs from 'node:fs';
@@ -13,6 +13,7 @@ import { redactUrl, type PgTarget } from '../engine/db/pg/target';
 import type { PartitionHandle } from '../engine/partition-handle';
 import { Store } from '../engine/store';
 import { WriteStream } from './ingest';
+import { crossOrgLockRows } from './cross-org-locks';
 import { checkChains, startPgWriters } from './load/pg-writers';
 import { envInt, median, round, sizeLabel, type BenchOptions, type BenchRow, type BenchSection } from './section';
 
@@ -231,12 +232,25 @@ export async function runPostgresBench(opts: BenchOptions = {}): Promise<BenchRo
       add('assembly state_based, budget 8,000, median of 3, after ANALYZE', 'ms', 'analyzedAssembly', pg.analyzedAssembly, lite.analyzedAssembly);
       add(`delete ${deletes.toLocaleString('en-US')} facts with cascades`, 'ms', 'delete', pg.delete, lite.delete);
       rows.push(...(await writerRows(scratch, writes, log)));
+      rows.push(...crossOrgRows(scratch, log));
     } finally {
       scratch.drop();
     }
     return rows;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A writer's commit while another org's sessions hold every lock they can (see cross-org-locks). Server only. */
+function crossOrgRows(scratch: Scratch, log: (l: string) => void): BenchRow[] {
+  const metric = "writer's commit while another org holds every lock it can take";
+  if (!scratch.url) return [notMeasured(metric, 'ms', 'PGlite has one connection, so no second session can hold a lock')];
+  log('postgres: a writer while another org holds every lock it can take');
+  try {
+    return crossOrgLockRows(scratch.url, log);
+  } catch (e) {
+    return [notMeasured(metric, 'ms', reason(e))];
   }
 }
 

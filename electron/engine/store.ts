@@ -14,7 +14,8 @@ import { closeConnection, mapSqliteError, openDatabase, type OpenOptions } from 
 import { PgDatabase, postgresOf } from './db/pg/database';
 import { PG_SCHEMA_VERSION } from './db/pg/migrations';
 import { changeChannel, checkPgSchema, DEFAULT_PG_SCHEMA, inspectPgSchema, requirePgSchemaName } from './db/pg/schema';
-import { bindPgTransaction, checkPgMembership, pgServerSetupApplied, type PgSessionBinding } from './db/pg/server-setup';
+import { bindPgTransaction, checkPgMembership, MEMBERS_TABLE, type PgSessionBinding } from './db/pg/server-setup';
+import { WRITE_LOCKS_TABLE } from './db/pg/row-locks';
 import { pgRoleReport, type PgRoleReport } from './db/pg/role-report';
 import { quoteIdent, SyncPg } from './db/pg/sync-client';
 import type { PgTarget } from './db/pg/target';
@@ -152,19 +153,23 @@ export class Store {
    * closing the store closes the connection (tests hand in one that outlives it). */
   static onPostgresConnection(conn: SyncPg, options: StoreOptions & PgStoreOptions = {}): Store {
     const schema = requirePgSchemaName(options.schema ?? DEFAULT_PG_SCHEMA);
-    const version = checkPgSchema(inspectPgSchema(conn, schema), schema, conn.where, PG_SCHEMA_VERSION);
+    const state = inspectPgSchema(conn, schema);
+    const version = checkPgSchema(state, schema, conn.where, PG_SCHEMA_VERSION);
     if (version < PG_SCHEMA_VERSION) {
       throw olderPgSchemaError(schema, conn.where, version, PG_SCHEMA_VERSION);
     }
     // Other processes' commits are announced on the schema's channel (PostgreSQL migration 3).
     conn.listen(changeChannel(schema));
     let onBegin: ((c: SyncPg) => void) | undefined;
-    if (pgServerSetupApplied(conn, schema)) {
+    const tables = state.tables;
+    if (tables.includes(MEMBERS_TABLE)) {
       const binding = pgBindingOf(options, schema, conn.where);
       checkPgMembership(conn, binding, { schema });
       onBegin = (c) => bindPgTransaction(c, binding);
     }
-    const db = new PgDatabase(conn, { readonly: options.readonly ?? false, ...(onBegin ? { onBegin } : {}) });
+    // A schema set up before the lock table existed keeps advisory locks until setup runs again.
+    const rowLocks = tables.includes(WRITE_LOCKS_TABLE);
+    const db = new PgDatabase(conn, { readonly: options.readonly ?? false, rowLocks, ...(onBegin ? { onBegin } : {}) });
     return new Store(conn.where, db, options);
   }
 

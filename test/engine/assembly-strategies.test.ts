@@ -107,136 +107,146 @@ describeStores('recent, important, balanced', (openStore) => {
   });
 });
 
-describeStores('state_based', (openStore) => {
-  it('ranks by relevance with relevant constraints first, marks scope, and keeps the facts share', () => {
-    const store = openStore();
-    const p = store.scope(user, { create: true });
-    p.setIdentity({ userName: 'Ann', userId: 'u1', authority: 'manager', department: 'Sales', organization: 'Acme', permissions: [] });
-    p.writeFacts([
-      { key: 'lunch', value: 'Team lunch on Friday' },
-      { key: 'discount_note', value: 'Customers often ask for a discount at renewal' },
-      { key: 'discount_policy', value: 'Maximum discount is 15% without CFO approval', source: { type: 'policy' } },
-      { key: 'discount_idea', value: 'What if we offered a 30% discount to Globex?' },
-    ]);
-    const r = p.assemble({ strategy: 'state_based', budget: 2000, query: 'What discount can we offer?' });
-    const ranks = keysInOrder(r);
-    expect(ranks[0]).toBe('discount_policy');
-    expect(ranks.indexOf('lunch')).toBe(ranks.length - 1);
-    const policy = includedFacts(r).find((x) => x.label === 'discount_policy');
-    expect(policy?.section).toBe('constraints');
-    expect(policy?.marks).toContain('constraint');
-    const idea = includedFacts(r).find((x) => x.label === 'discount_idea');
-    expect(idea?.section).toBe('hypothetical');
-    expect(r.text.slice(idea?.span[0], idea?.span[1])).toMatch(/^- \[HYPOTHETICAL — not a commitment\]/);
-    expect(r.sections.map((s) => s.name).slice(0, 2)).toEqual(['identity', 'environment']);
-    expectExact(r);
+describeStores(
+  'state_based',
+  (openStore) => {
+    it('ranks by relevance with relevant constraints first, marks scope, and keeps the facts share', () => {
+      const store = openStore();
+      const p = store.scope(user, { create: true });
+      p.setIdentity({ userName: 'Ann', userId: 'u1', authority: 'manager', department: 'Sales', organization: 'Acme', permissions: [] });
+      p.writeFacts([
+        { key: 'lunch', value: 'Team lunch on Friday' },
+        { key: 'discount_note', value: 'Customers often ask for a discount at renewal' },
+        { key: 'discount_policy', value: 'Maximum discount is 15% without CFO approval', source: { type: 'policy' } },
+        { key: 'discount_idea', value: 'What if we offered a 30% discount to Globex?' },
+      ]);
+      const r = p.assemble({ strategy: 'state_based', budget: 2000, query: 'What discount can we offer?' });
+      const ranks = keysInOrder(r);
+      expect(ranks[0]).toBe('discount_policy');
+      expect(ranks.indexOf('lunch')).toBe(ranks.length - 1);
+      const policy = includedFacts(r).find((x) => x.label === 'discount_policy');
+      expect(policy?.section).toBe('constraints');
+      expect(policy?.marks).toContain('constraint');
+      const idea = includedFacts(r).find((x) => x.label === 'discount_idea');
+      expect(idea?.section).toBe('hypothetical');
+      expect(r.text.slice(idea?.span[0], idea?.span[1])).toMatch(/^- \[HYPOTHETICAL — not a commitment\]/);
+      expect(r.sections.map((s) => s.name).slice(0, 2)).toEqual(['identity', 'environment']);
+      expectExact(r);
 
-    // A budget that holds only part of the facts: the facts share (70% after identity and
-    // environment) is respected and the lowest-ranked facts go.
-    const small = p.assemble({ strategy: 'state_based', budget: 75, query: 'What discount can we offer?' });
-    expectExact(small);
-    const head = small.sections.filter((s) => s.name === 'identity' || s.name === 'environment').reduce((a, s) => a + s.tokens + 1, 0);
-    const factTokens = small.sections.filter((s) => ['constraints', 'facts', 'hypothetical', 'review'].includes(s.name)).reduce((a, s) => a + s.tokens + 1, 0);
-    expect(factTokens).toBeLessThanOrEqual(Math.floor((75 - head) * 0.7) + 2);
-    expect(reasonOf(small, 'lunch')).toBe('budget');
-    store.close();
-  });
-
-  it('puts needs_review facts in their own section', () => {
-    const store = openStore();
-    const p = store.scope(user, { create: true });
-    const base = p.writeFact({ key: 'budget', value: '$200,000 available in Q4' });
-    p.writeFact({ key: 'decision', value: 'Approved $150,000 purchase, $50,000 left', dependsOn: [base.factId] });
-    p.writeFact({ key: 'budget_corrected', value: '$120,000 total budget', supersedes: base.factId });
-    const r = p.assemble({ strategy: 'state_based', budget: 2000, query: 'remaining budget' });
-    const decision = includedFacts(r).find((x) => x.label === 'decision');
-    expect(decision?.section).toBe('review');
-    expect(decision?.marks).toContain('needs_review');
-    expect(r.text).toContain('## Must recalculate');
-    expect(r.text).not.toContain('$200,000');
-    store.close();
-  });
-
-  it('curates the working set: superseded assertions, irrelevant and expired items stay out', () => {
-    const store = openStore();
-    const p = store.scope(user, { create: true });
-    p.addWorkingItems([
-      {
-        key: 'turn:0',
-        value: 'The meeting will be in Seattle office, Building A, Room 302.',
-        itemType: 'turn',
-        speaker: 'user',
-        createdAt: '2026-01-01T10:00:00Z',
-      },
-      { key: 'turn:1', value: 'Please book catering for the meeting', itemType: 'turn', speaker: 'user', createdAt: '2026-01-01T10:02:00Z' },
-      // A later episode about something else.
-      { key: 'turn:2', value: 'Kafka selected as message broker', itemType: 'turn', speaker: 'user', createdAt: '2026-01-01T11:30:00Z' },
-      { key: 'turn:3', value: 'Three brokers for the cluster', itemType: 'turn', speaker: 'user', createdAt: '2026-01-01T11:31:00Z' },
-      { key: 'scratch', value: 'meeting room shortlist', createdAt: '2026-01-01T10:00:00Z', expiresAt: '2026-01-01T11:00:00Z' },
-    ]);
-    p.writeFact({ key: 'meeting_location', value: 'Seattle office, Building A, Room 302', ts: '2026-01-01T10:01:00Z' });
-    p.writeFact({
-      key: 'meeting_location_v2',
-      value: 'Portland office, Building C, Conference Room 1',
-      supersedes: 'meeting_location',
-      ts: '2026-01-01T10:30:00Z',
+      // A budget that holds only part of the facts: the facts share (70% after identity and
+      // environment) is respected and the lowest-ranked facts go.
+      const small = p.assemble({ strategy: 'state_based', budget: 75, query: 'What discount can we offer?' });
+      expectExact(small);
+      const head = small.sections.filter((s) => s.name === 'identity' || s.name === 'environment').reduce((a, s) => a + s.tokens + 1, 0);
+      const factTokens = small.sections
+        .filter((s) => ['constraints', 'facts', 'hypothetical', 'review'].includes(s.name))
+        .reduce((a, s) => a + s.tokens + 1, 0);
+      expect(factTokens).toBeLessThanOrEqual(Math.floor((75 - head) * 0.7) + 2);
+      expect(reasonOf(small, 'lunch')).toBe('budget');
+      store.close();
     });
-    const r = p.assemble({ strategy: 'state_based', budget: 2000, query: 'Where is the meeting being held?', asOf: '2026-01-01T12:00:00Z' });
-    expect(r.text).toContain('Portland');
-    expect(r.text).not.toContain('Seattle');
-    expect(r.text).toContain('catering');
-    expect(reasonOf(r, 'turn:0')).toBe('superseded');
-    expect(reasonOf(r, 'turn:1')).toBe('included');
-    expect(reasonOf(r, 'turn:2')).toBe('not_relevant');
-    expect(reasonOf(r, 'turn:3')).toBe('not_relevant');
-    expect(reasonOf(r, 'scratch')).toBe('expired');
-    store.close();
-  });
 
-  it('drops irrelevant turns first when the budget is tight and shows turns in conversation order', () => {
-    const store = openStore();
-    const p = store.scope(user, { create: true });
-    p.addWorkingItems(
-      Array.from({ length: 12 }, (_, i) => ({
-        key: `turn:${i}`,
-        value: i % 3 === 0 ? `Invoice ${i} for the Globex renewal was sent` : `Unrelated chatter number ${i} about lunch plans`,
-        itemType: 'turn',
-        speaker: 'user',
-        createdAt: `2026-01-01T10:${String(i * 2).padStart(2, '0')}:00Z`,
-      })),
-    );
-    const r = p.assemble({ strategy: 'state_based', budget: 90, query: 'Globex renewal invoice' }, { tuning: { unmatchedItems: 'last' } });
-    expectExact(r);
-    const items = r.provenance.filter((x): x is IncludedProvenance => x.status === 'included' && x.kind === 'working_item');
-    expect(items.length).toBeGreaterThan(0);
-    expect(items.every((x) => /Globex/.test(r.text.slice(x.span[0], x.span[1])))).toBe(true);
-    const starts = items.map((x) => ({ key: Number(x.label.split(':')[1]), start: x.span[0] })).sort((a, b) => a.start - b.start);
-    expect(starts.map((s) => s.key)).toEqual([...starts.map((s) => s.key)].sort((a, b) => a - b));
-    store.close();
-  });
+    it('puts needs_review facts in their own section', () => {
+      const store = openStore();
+      const p = store.scope(user, { create: true });
+      const base = p.writeFact({ key: 'budget', value: '$200,000 available in Q4' });
+      p.writeFact({ key: 'decision', value: 'Approved $150,000 purchase, $50,000 left', dependsOn: [base.factId] });
+      p.writeFact({ key: 'budget_corrected', value: '$120,000 total budget', supersedes: base.factId });
+      const r = p.assemble({ strategy: 'state_based', budget: 2000, query: 'remaining budget' });
+      const decision = includedFacts(r).find((x) => x.label === 'decision');
+      expect(decision?.section).toBe('review');
+      expect(decision?.marks).toContain('needs_review');
+      expect(r.text).toContain('## Must recalculate');
+      expect(r.text).not.toContain('$200,000');
+      store.close();
+    });
 
-  it('withholds text labelled for an audience the identity is outside, and other scopes', () => {
-    const store = openStore();
-    const p = store.scope(user, { create: true });
-    p.setIdentity({ userName: 'Mike', userId: 'u1', authority: 'Sales Rep', department: 'Sales', organization: 'Acme', permissions: [] });
-    p.writeFacts([
-      { key: 'floor', value: '[RESTRICTED: Strategic pricing restricted to VP+] Board approved pricing floor of $30k' },
-      { key: 'standard', value: 'Standard pricing is $50k/year' },
-    ]);
-    p.addWorkingItems([{ key: 'ws:0', value: "[SCOPE: Alice's session] Premium subscriber in Germany" }]);
-    const r = p.assemble({ strategy: 'state_based', budget: 2000, query: 'lowest price pricing subscriber' });
-    expect(r.text).not.toContain('$30k');
-    expect(reasonOf(r, 'floor')).toBe('permission');
-    expect(reasonOf(r, 'ws:0')).toBe('scope');
-    expect(r.text).toContain('$50k');
-    // Another person: a new session (an identity is fixed within one).
-    p.setIdentity({ userName: 'Vera', userId: 'u1', authority: 'VP Sales', department: 'Sales', organization: 'Acme', permissions: [] }, { sessionId: 'vera' });
-    expect(p.assemble({ strategy: 'state_based', budget: 2000, query: 'pricing', sessionId: 'vera' }).text).toContain('$30k');
-    // Mike's session still reads as Mike: another session's identity never widens it.
-    expect(p.assemble({ strategy: 'state_based', budget: 2000, query: 'pricing' }).text).not.toContain('$30k');
-    store.close();
-  });
-});
+    it('curates the working set: superseded assertions, irrelevant and expired items stay out', () => {
+      const store = openStore();
+      const p = store.scope(user, { create: true });
+      p.addWorkingItems([
+        {
+          key: 'turn:0',
+          value: 'The meeting will be in Seattle office, Building A, Room 302.',
+          itemType: 'turn',
+          speaker: 'user',
+          createdAt: '2026-01-01T10:00:00Z',
+        },
+        { key: 'turn:1', value: 'Please book catering for the meeting', itemType: 'turn', speaker: 'user', createdAt: '2026-01-01T10:02:00Z' },
+        // A later episode about something else.
+        { key: 'turn:2', value: 'Kafka selected as message broker', itemType: 'turn', speaker: 'user', createdAt: '2026-01-01T11:30:00Z' },
+        { key: 'turn:3', value: 'Three brokers for the cluster', itemType: 'turn', speaker: 'user', createdAt: '2026-01-01T11:31:00Z' },
+        { key: 'scratch', value: 'meeting room shortlist', createdAt: '2026-01-01T10:00:00Z', expiresAt: '2026-01-01T11:00:00Z' },
+      ]);
+      p.writeFact({ key: 'meeting_location', value: 'Seattle office, Building A, Room 302', ts: '2026-01-01T10:01:00Z' });
+      p.writeFact({
+        key: 'meeting_location_v2',
+        value: 'Portland office, Building C, Conference Room 1',
+        supersedes: 'meeting_location',
+        ts: '2026-01-01T10:30:00Z',
+      });
+      const r = p.assemble({ strategy: 'state_based', budget: 2000, query: 'Where is the meeting being held?', asOf: '2026-01-01T12:00:00Z' });
+      expect(r.text).toContain('Portland');
+      expect(r.text).not.toContain('Seattle');
+      expect(r.text).toContain('catering');
+      expect(reasonOf(r, 'turn:0')).toBe('superseded');
+      expect(reasonOf(r, 'turn:1')).toBe('included');
+      expect(reasonOf(r, 'turn:2')).toBe('not_relevant');
+      expect(reasonOf(r, 'turn:3')).toBe('not_relevant');
+      expect(reasonOf(r, 'scratch')).toBe('expired');
+      store.close();
+    });
+
+    it('drops irrelevant turns first when the budget is tight and shows turns in conversation order', () => {
+      const store = openStore();
+      const p = store.scope(user, { create: true });
+      p.addWorkingItems(
+        Array.from({ length: 12 }, (_, i) => ({
+          key: `turn:${i}`,
+          value: i % 3 === 0 ? `Invoice ${i} for the Globex renewal was sent` : `Unrelated chatter number ${i} about lunch plans`,
+          itemType: 'turn',
+          speaker: 'user',
+          createdAt: `2026-01-01T10:${String(i * 2).padStart(2, '0')}:00Z`,
+        })),
+      );
+      const r = p.assemble({ strategy: 'state_based', budget: 90, query: 'Globex renewal invoice' }, { tuning: { unmatchedItems: 'last' } });
+      expectExact(r);
+      const items = r.provenance.filter((x): x is IncludedProvenance => x.status === 'included' && x.kind === 'working_item');
+      expect(items.length).toBeGreaterThan(0);
+      expect(items.every((x) => /Globex/.test(r.text.slice(x.span[0], x.span[1])))).toBe(true);
+      const starts = items.map((x) => ({ key: Number(x.label.split(':')[1]), start: x.span[0] })).sort((a, b) => a.start - b.start);
+      expect(starts.map((s) => s.key)).toEqual([...starts.map((s) => s.key)].sort((a, b) => a - b));
+      store.close();
+    });
+
+    it('withholds text labelled for an audience the identity is outside, and other scopes', () => {
+      const store = openStore();
+      const p = store.scope(user, { create: true });
+      p.setIdentity({ userName: 'Mike', userId: 'u1', authority: 'Sales Rep', department: 'Sales', organization: 'Acme', permissions: [] });
+      p.writeFacts([
+        { key: 'floor', value: '[RESTRICTED: Strategic pricing restricted to VP+] Board approved pricing floor of $30k' },
+        { key: 'standard', value: 'Standard pricing is $50k/year' },
+      ]);
+      p.addWorkingItems([{ key: 'ws:0', value: "[SCOPE: Alice's session] Premium subscriber in Germany" }]);
+      const r = p.assemble({ strategy: 'state_based', budget: 2000, query: 'lowest price pricing subscriber' });
+      expect(r.text).not.toContain('$30k');
+      expect(reasonOf(r, 'floor')).toBe('permission');
+      expect(reasonOf(r, 'ws:0')).toBe('scope');
+      expect(r.text).toContain('$50k');
+      // Another person: a new session (an identity is fixed within one).
+      p.setIdentity(
+        { userName: 'Vera', userId: 'u1', authority: 'VP Sales', department: 'Sales', organization: 'Acme', permissions: [] },
+        { sessionId: 'vera' },
+      );
+      expect(p.assemble({ strategy: 'state_based', budget: 2000, query: 'pricing', sessionId: 'vera' }).text).toContain('$30k');
+      // Mike's session still reads as Mike: another session's identity never widens it.
+      expect(p.assemble({ strategy: 'state_based', budget: 2000, query: 'pricing' }).text).not.toContain('$30k');
+      store.close();
+    });
+  },
+  undefined,
+  { roles: ['agent'] },
+);
 
 describeStores('state_based on a larger partition (bounded paths)', (openStore) => {
   it('ranks a rare term above a common one, keeps dead values out and the budget exact', () => {

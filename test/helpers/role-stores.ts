@@ -9,7 +9,7 @@ import { applyPgServerSetup, bindPgTransaction, pgRoleNames, type PgRoles } from
 import { quoteIdent, SyncPg, type PgResult } from '../../electron/engine/db/pg/sync-client';
 import { Store, type StoreOptions } from '../../electron/engine/store';
 import { SERVER_URL, serverScratchDatabase } from './pg';
-import { readBackCommits } from './stores';
+import { readBackCommits } from './read-back';
 
 export type PgRole = 'agent' | 'reviewer' | 'admin';
 export const PG_ROLES: readonly PgRole[] = ['agent', 'reviewer', 'admin'];
@@ -25,14 +25,19 @@ export interface RoleStores {
   /** The group roles and, per role, the login that is a member of it. */
   readonly groups: PgRoles;
   readonly logins: Readonly<Record<PgRole, string>>;
-  /** A store acting for ROLE_ORG as `role`'s login; `owner` is the superuser that set it up. */
-  open(role: PgRole | 'owner', options?: StoreOptions): Store;
+  /** A store acting for ROLE_ORG as `role`'s login (an administrator's, with `allOrgs`, for
+   * every org); `owner` is the superuser that set it up. */
+  open(role: PgRole | 'owner', options?: StoreOptions, binding?: { allOrgs?: boolean }): Store;
   /** One transaction of hand-written SQL as `role`'s login, bound to ROLE_ORG. */
   sql<R = Record<string, unknown>>(role: PgRole, text: string, params?: readonly unknown[]): PgResult<R>;
   /** A statement as the superuser, outside row-level security (to read back what is stored). */
   root<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): PgResult<R>;
   /** The URL a child process connects with as `role`'s login (server only). */
   url(role: PgRole): string;
+  /** A further login in `role`'s group, a member of `org` (another org's agent, say); its name. */
+  addLogin(role: Exclude<PgRole, 'admin'>, org: string, name: string): string;
+  /** A server connection as a login of `addLogin` (or of `logins`), search_path on the schema. */
+  connectAs(login: string): SyncPg;
 }
 
 interface Shared {
@@ -142,10 +147,11 @@ export function openRoleStores(kind: RoleStoreKind): RoleStores {
     schema,
     groups,
     logins,
-    open(role, options = {}) {
+    open(role, options = {}, binding = {}) {
       const conn = connectionOf(role);
       readBackCommits(conn);
-      return Store.onPostgresConnection(conn, { ...options, schema, ...(role === 'owner' ? { allOrgs: true } : { org: ROLE_ORG }) });
+      const everyOrg = role === 'owner' || (role === 'admin' && binding.allOrgs === true);
+      return Store.onPostgresConnection(conn, { ...options, schema, ...(everyOrg ? { allOrgs: true } : { org: ROLE_ORG }) });
     },
     sql(role, text, params = []) {
       let c = sqlConnections.get(role);
@@ -161,6 +167,19 @@ export function openRoleStores(kind: RoleStoreKind): RoleStores {
     },
     root(text, params = []) {
       return root.query(text, params);
+    },
+    addLogin(role, org, name) {
+      const login = `${schema}_${name}`;
+      root.exec(`CREATE ROLE ${quoteIdent(login)} LOGIN; GRANT ${quoteIdent(groups[role])} TO ${quoteIdent(login)}`);
+      entry.roles.push(login);
+      root.query(`INSERT INTO ${quoteIdent(schema)}.statelens_org_members VALUES ($1, $2, NULL)`, [org, login]);
+      return login;
+    },
+    connectAs(login) {
+      if (kind !== 'server') throw new Error('A second session at once needs the server (PGlite has one connection)');
+      const c = SyncPg.open({ kind: 'server', url: urlOf(login) }, { searchPath: quoteIdent(schema) });
+      entry.opened.push(c);
+      return c;
     },
     url(role) {
       const u = new URL(urlOf(logins[role]));

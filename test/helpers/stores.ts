@@ -6,6 +6,8 @@ import { migratePg } from '../../electron/engine/db/pg/schema';
 import { quoteIdent, SyncPg } from '../../electron/engine/db/pg/sync-client';
 import { Store, type StoreOptions } from '../../electron/engine/store';
 import { SERVER_SKIP_REASON, SERVER_URL, serverScratchDatabase } from './pg';
+import { readBackCommits } from './read-back';
+import { openRoleStores, ROLE_STORE_KINDS, type PgRole } from './role-stores';
 import { openTmpStore } from './tmp';
 
 export type StoreKind = 'sqlite' | 'pglite' | 'server';
@@ -50,32 +52,8 @@ function connectionFor(kind: 'pglite' | 'server'): Shared {
   return entry;
 }
 
-/**
- * Makes every commit on `conn` prove itself: the transaction's id is read before COMMIT and its
- * fate after, so a write the store acknowledged but the server rolled back (an error swallowed
- * inside the transaction turns COMMIT into a rollback) fails the test where it happens.
- */
-export function readBackCommits(conn: SyncPg): void {
-  const commit = conn.commit;
-  conn.commit = function (this: SyncPg) {
-    let xid: string | null = null;
-    let unreadable: unknown;
-    try {
-      xid = this.query<{ x: string | null }>('SELECT pg_current_xact_id_if_assigned()::text AS x').rows[0]?.x ?? null;
-    } catch (e) {
-      // An aborted transaction answers nothing; it must still end (and its commit say so).
-      unreadable = e;
-    }
-    commit.call(this);
-    if (unreadable !== undefined) throw new Error(`An acknowledged write was not stored: its transaction had failed (${String(unreadable)})`);
-    if (xid === null) return;
-    const fate = this.query<{ s: string }>('SELECT pg_xact_status($1::xid8) AS s', [xid]).rows[0]?.s;
-    if (fate !== 'committed') throw new Error(`An acknowledged write was not stored: transaction ${xid} is ${String(fate)} after COMMIT`);
-  };
-}
-
 /** The same deterministic clock and ids as openTmpStore. */
-function deterministic(options: StoreOptions & { start?: string }): StoreOptions {
+export function deterministic(options: StoreOptions & { start?: string }): StoreOptions {
   let counter = 0;
   let t = Date.parse(options.start ?? '2026-01-01T00:00:00.000Z');
   return { clock: { now: () => new Date((t += 1000)).toISOString() }, idSource: () => String(++counter).padStart(8, '0'), ...options };
@@ -117,13 +95,32 @@ export function openStoreOf(kind: StoreKind, options: StoreOptions & { start?: s
   return Store.onPostgresConnection(lease, { ...deterministic(options), schema });
 }
 
+/** A suite's run under the server setup: the session logged in as each role named, a member of
+ * the org the suite's partitions belong to (an administrator works across every org). */
+export interface AsRoles {
+  readonly roles: readonly PgRole[];
+}
+
+/** A store on a fresh schema under the server setup, acting as `role` (see role-stores). */
+export function openStoreAs(kind: 'pglite' | 'server', role: PgRole, options: StoreOptions & { start?: string } = {}): Store {
+  return openRoleStores(kind).open(role, deterministic(options), { allOrgs: role === 'admin' });
+}
+
 /** `body` as one describe block per store kind, named after the store; `only` keeps it to some
- * stores, printing why the others skip it. */
+ * stores, printing why the others skip it. `asRoles` runs it again on PGlite (and the server)
+ * under the server setup, logged in as each role it names: for the suites whose every step that
+ * role may take (see test/engine/every-role.test.ts for which, and why not all). */
 export function describeStores(
   title: string,
   body: (open: OpenStore, kind: StoreKind) => void,
   only?: { readonly stores: readonly StoreKind[]; readonly reason: string },
+  asRoles?: AsRoles,
 ): void {
+  for (const role of asRoles?.roles ?? []) {
+    for (const kind of ROLE_STORE_KINDS) {
+      describe(`${title} [${kind} as ${role}]`, () => body((options) => openStoreAs(kind, role, options), kind));
+    }
+  }
   if (!SERVER_URL && !serverNoticePrinted) {
     serverNoticePrinted = true;
     console.log(`${SERVER_SKIP_REASON} (the suite runs on SQLite and PGlite only)`);

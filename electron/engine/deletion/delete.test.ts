@@ -31,127 +31,137 @@ function expectVerified(store: Store): void {
   expect(report.checks.filter((c) => !c.ok)).toEqual([]);
 }
 
-describeStores('deleting from supersession chains', (openStore) => {
-  it('relinks around a deleted middle version; the older one stays superseded', () => {
-    const { store, p } = setup(openStore);
-    const [a, b, c] = chain(p);
-    const result = p.deleteFacts({ ids: [b!] }, actor);
-    expect(DeletionResult.parse(result)).toEqual(result);
-    expect(result).toMatchObject({ deleted: 1, relinked: 2, cleared: 0 });
-    expect(p.getFact(b!)).toBeUndefined();
-    expect(p.getFact(a!)).toMatchObject({ isValid: false, status: 'superseded', supersededBy: c });
-    expect(p.getFact(c!)).toMatchObject({ isValid: true, supersedes: a });
-    expect(p.chain(a!).versions.map((f) => f.id)).toEqual([a, c]);
-    expectVerified(store);
-  });
+describeStores(
+  'deleting from supersession chains',
+  (openStore) => {
+    it('relinks around a deleted middle version; the older one stays superseded', () => {
+      const { store, p } = setup(openStore);
+      const [a, b, c] = chain(p);
+      const result = p.deleteFacts({ ids: [b!] }, actor);
+      expect(DeletionResult.parse(result)).toEqual(result);
+      expect(result).toMatchObject({ deleted: 1, relinked: 2, cleared: 0 });
+      expect(p.getFact(b!)).toBeUndefined();
+      expect(p.getFact(a!)).toMatchObject({ isValid: false, status: 'superseded', supersededBy: c });
+      expect(p.getFact(c!)).toMatchObject({ isValid: true, supersedes: a });
+      expect(p.chain(a!).versions.map((f) => f.id)).toEqual([a, c]);
+      expectVerified(store);
+    });
 
-  it('deleting the valid head leaves its predecessor superseded, with no successor and a recorded reason', () => {
-    const { store, p } = setup(openStore);
-    const [a, b] = chain(p, 'city', ['Paris', 'Berlin']);
-    p.deleteFacts({ ids: [b!] }, actor);
-    const old = p.getFact(a!);
-    expect(old).toMatchObject({ isValid: false, status: 'superseded', supersededBy: null });
-    expect(old?.supersessionReason).toContain(`its successor ${b} was deleted`);
-    expect(p.currentValue('city')).toBeUndefined();
-    expect(p.validFacts()).toEqual([]);
-    expectVerified(store);
-  });
+    it('deleting the valid head leaves its predecessor superseded, with no successor and a recorded reason', () => {
+      const { store, p } = setup(openStore);
+      const [a, b] = chain(p, 'city', ['Paris', 'Berlin']);
+      p.deleteFacts({ ids: [b!] }, actor);
+      const old = p.getFact(a!);
+      expect(old).toMatchObject({ isValid: false, status: 'superseded', supersededBy: null });
+      expect(old?.supersessionReason).toContain(`its successor ${b} was deleted`);
+      expect(p.currentValue('city')).toBeUndefined();
+      expect(p.validFacts()).toEqual([]);
+      expectVerified(store);
+    });
 
-  it('deleting the first version clears the next one’s supersedes', () => {
-    const { store, p } = setup(openStore);
-    const [a, b] = chain(p, 'city', ['Paris', 'Berlin']);
-    p.deleteFacts({ ids: [a!] }, actor);
-    expect(p.getFact(b!)).toMatchObject({ isValid: true, supersedes: null });
-    expectVerified(store);
-  });
+    it('deleting the first version clears the next one’s supersedes', () => {
+      const { store, p } = setup(openStore);
+      const [a, b] = chain(p, 'city', ['Paris', 'Berlin']);
+      p.deleteFacts({ ids: [a!] }, actor);
+      expect(p.getFact(b!)).toMatchObject({ isValid: true, supersedes: null });
+      expectVerified(store);
+    });
 
-  it('deletes whole chains and non-adjacent versions at once without a dangling pointer', () => {
-    const { store, p } = setup(openStore);
-    const [a, b, c, d, e] = chain(p, 'k', ['1', '2', '3', '4', '5']);
-    const [x, y] = chain(p, 'other', ['x', 'y']);
-    const result = p.deleteFacts({ ids: [a!, c!, e!, x!, y!] }, actor);
-    expect(result.deleted).toBe(5);
-    expect(p.getFact(b!)).toMatchObject({ supersedes: null, supersededBy: d, isValid: false });
-    expect(p.getFact(d!)).toMatchObject({ supersedes: b, supersededBy: null, isValid: false });
-    expect(
-      p
-        .allFacts()
-        .map((f) => f.id)
-        .sort(),
-    ).toEqual([b, d].sort());
-    expectVerified(store);
-  });
+    it('deletes whole chains and non-adjacent versions at once without a dangling pointer', () => {
+      const { store, p } = setup(openStore);
+      const [a, b, c, d, e] = chain(p, 'k', ['1', '2', '3', '4', '5']);
+      const [x, y] = chain(p, 'other', ['x', 'y']);
+      const result = p.deleteFacts({ ids: [a!, c!, e!, x!, y!] }, actor);
+      expect(result.deleted).toBe(5);
+      expect(p.getFact(b!)).toMatchObject({ supersedes: null, supersededBy: d, isValid: false });
+      expect(p.getFact(d!)).toMatchObject({ supersedes: b, supersededBy: null, isValid: false });
+      expect(
+        p
+          .allFacts()
+          .map((f) => f.id)
+          .sort(),
+      ).toEqual([b, d].sort());
+      expectVerified(store);
+    });
 
-  it('re-points a proposal at its target’s successor, and clears it when nothing follows', () => {
-    const { store, p } = setup(openStore);
-    const policy = p.writeFact({ key: 'discount', value: 'Max 15%', source: { type: 'policy', authority: 'policy' } });
-    const proposal = p.writeFact({ key: 'discount', value: 'Offer 25%', source: { type: 'user', authority: 'intern' } });
-    expect(proposal.outcome).toBe('proposal');
-    const next = p.writeFact({ key: 'discount', value: 'Max 12%', source: { type: 'policy', authority: 'policy' } });
-    expect(next.supersededId).toBe(policy.factId);
+    it('re-points a proposal at its target’s successor, and clears it when nothing follows', () => {
+      const { store, p } = setup(openStore);
+      const policy = p.writeFact({ key: 'discount', value: 'Max 15%', source: { type: 'policy', authority: 'policy' } });
+      const proposal = p.writeFact({ key: 'discount', value: 'Offer 25%', source: { type: 'user', authority: 'intern' } });
+      expect(proposal.outcome).toBe('proposal');
+      const next = p.writeFact({ key: 'discount', value: 'Max 12%', source: { type: 'policy', authority: 'policy' } });
+      expect(next.supersededId).toBe(policy.factId);
 
-    const preview = p.previewDeletion({ ids: [policy.factId] });
-    expect(preview.proposalsAffected).toBe(1);
-    expect(preview.relinked).toContainEqual({ id: proposal.factId, field: 'proposalFor', from: policy.factId, to: next.factId });
-    p.deleteFacts({ ids: [policy.factId] }, actor);
-    expect(p.getFact(proposal.factId)).toMatchObject({ status: 'proposal', isValid: false, proposalFor: next.factId });
+      const preview = p.previewDeletion({ ids: [policy.factId] });
+      expect(preview.proposalsAffected).toBe(1);
+      expect(preview.relinked).toContainEqual({ id: proposal.factId, field: 'proposalFor', from: policy.factId, to: next.factId });
+      p.deleteFacts({ ids: [policy.factId] }, actor);
+      expect(p.getFact(proposal.factId)).toMatchObject({ status: 'proposal', isValid: false, proposalFor: next.factId });
 
-    p.deleteFacts({ ids: [next.factId] }, actor);
-    expect(p.getFact(proposal.factId)).toMatchObject({ status: 'proposal', isValid: false, proposalFor: null });
-    expectVerified(store);
-  });
+      p.deleteFacts({ ids: [next.factId] }, actor);
+      expect(p.getFact(proposal.factId)).toMatchObject({ status: 'proposal', isValid: false, proposalFor: null });
+      expectVerified(store);
+    });
 
-  it('a stale write stays superseded when the fact that beat it is deleted', () => {
-    const { store, p } = setup(openStore);
-    p.writeFact({ key: 'stock_price', value: '$100', ts: '2026-01-01T00:00:00Z' });
-    const newer = p.writeFact({ key: 'stock_price', value: '$95', ts: '2026-01-15T00:00:00Z' });
-    const stale = p.writeFact({ key: 'stock_price', value: '$90', ts: '2026-01-10T00:00:00Z' });
-    expect(stale.outcome).toBe('stale');
-    p.deleteFacts({ ids: [newer.factId] }, actor);
-    expect(p.getFact(stale.factId)).toMatchObject({ status: 'superseded', isValid: false, supersededBy: null });
-    expect(p.validFacts()).toEqual([]);
-    expectVerified(store);
-  });
-});
+    it('a stale write stays superseded when the fact that beat it is deleted', () => {
+      const { store, p } = setup(openStore);
+      p.writeFact({ key: 'stock_price', value: '$100', ts: '2026-01-01T00:00:00Z' });
+      const newer = p.writeFact({ key: 'stock_price', value: '$95', ts: '2026-01-15T00:00:00Z' });
+      const stale = p.writeFact({ key: 'stock_price', value: '$90', ts: '2026-01-10T00:00:00Z' });
+      expect(stale.outcome).toBe('stale');
+      p.deleteFacts({ ids: [newer.factId] }, actor);
+      expect(p.getFact(stale.factId)).toMatchObject({ status: 'superseded', isValid: false, supersededBy: null });
+      expect(p.validFacts()).toEqual([]);
+      expectVerified(store);
+    });
+  },
+  undefined,
+  { roles: ['admin'] },
+);
 
-describeStores('dependents', (openStore) => {
-  it('flags transitive dependents (not the deleted ones) with the cause, safe against cycles', () => {
-    const { store, p } = setup(openStore);
-    const base = p.writeFact({ key: 'budget', value: '$200k' }).factId;
-    const d1 = p.writeFact({ key: 'decision', value: 'buy', dependsOn: [base] }).factId;
-    const d2 = p.writeFact({ key: 'plan', value: 'q4', dependsOn: [d1] }).factId;
-    const d3 = p.writeFact({ key: 'note', value: 'cyclic', dependsOn: [d2], derivedFacts: [d1] }).factId;
-    const other = p.writeFact({ key: 'unrelated', value: 'x' }).factId;
+describeStores(
+  'dependents',
+  (openStore) => {
+    it('flags transitive dependents (not the deleted ones) with the cause, safe against cycles', () => {
+      const { store, p } = setup(openStore);
+      const base = p.writeFact({ key: 'budget', value: '$200k' }).factId;
+      const d1 = p.writeFact({ key: 'decision', value: 'buy', dependsOn: [base] }).factId;
+      const d2 = p.writeFact({ key: 'plan', value: 'q4', dependsOn: [d1] }).factId;
+      const d3 = p.writeFact({ key: 'note', value: 'cyclic', dependsOn: [d2], derivedFacts: [d1] }).factId;
+      const other = p.writeFact({ key: 'unrelated', value: 'x' }).factId;
 
-    const preview = p.previewDeletion({ ids: [base, d1] });
-    expect(new Set(preview.flagged)).toEqual(new Set([d2, d3]));
-    const result = p.deleteFacts({ ids: [base, d1] }, actor);
-    expect(result.flagged).toBe(2);
-    for (const id of [d2, d3]) {
-      const f = p.getFact(id);
+      const preview = p.previewDeletion({ ids: [base, d1] });
+      expect(new Set(preview.flagged)).toEqual(new Set([d2, d3]));
+      const result = p.deleteFacts({ ids: [base, d1] }, actor);
+      expect(result.flagged).toBe(2);
+      for (const id of [d2, d3]) {
+        const f = p.getFact(id);
+        expect(f?.needsReview).toBe(true);
+        expect([base, d1]).toContain(f?.reviewCauseFact);
+        expect(f?.reviewCause).toMatch(/deleted by tester/);
+      }
+      expect(p.getFact(other)?.needsReview).toBe(false);
+      // The edges of deleted facts went with them.
+      expect(store.db.prepare('SELECT count(*) FROM fact_edges WHERE dependent IN (?, ?) OR depends_on IN (?, ?)').pluck().get(base, d1, base, d1)).toBe(0);
+      expectVerified(store);
+    });
+
+    it('rewrites an older flag that quoted a now-deleted cause’s key', () => {
+      const { store, p } = setup(openStore);
+      const base = p.writeFact({ key: 'secret_budget_key', value: '$200k' }).factId;
+      const dep = p.writeFact({ key: 'decision', value: 'buy', dependsOn: [base] }).factId;
+      const newer = p.writeFact({ key: 'secret_budget_key', value: 'actually $100k' }).factId;
+      expect(p.getFact(dep)?.reviewCause).toContain('secret_budget_key');
+      p.deleteFacts({ ids: [base, newer] }, actor);
+      const f = p.getFact(dep);
       expect(f?.needsReview).toBe(true);
-      expect([base, d1]).toContain(f?.reviewCauseFact);
-      expect(f?.reviewCause).toMatch(/deleted by tester/);
-    }
-    expect(p.getFact(other)?.needsReview).toBe(false);
-    // The edges of deleted facts went with them.
-    expect(store.db.prepare('SELECT count(*) FROM fact_edges WHERE dependent IN (?, ?) OR depends_on IN (?, ?)').pluck().get(base, d1, base, d1)).toBe(0);
-    expectVerified(store);
-  });
-
-  it('rewrites an older flag that quoted a now-deleted cause’s key', () => {
-    const { store, p } = setup(openStore);
-    const base = p.writeFact({ key: 'secret_budget_key', value: '$200k' }).factId;
-    const dep = p.writeFact({ key: 'decision', value: 'buy', dependsOn: [base] }).factId;
-    const newer = p.writeFact({ key: 'secret_budget_key', value: 'actually $100k' }).factId;
-    expect(p.getFact(dep)?.reviewCause).toContain('secret_budget_key');
-    p.deleteFacts({ ids: [base, newer] }, actor);
-    const f = p.getFact(dep);
-    expect(f?.needsReview).toBe(true);
-    expect(f?.reviewCause).not.toContain('secret_budget_key');
-    expectVerified(store);
-  });
-});
+      expect(f?.reviewCause).not.toContain('secret_budget_key');
+      expectVerified(store);
+    });
+  },
+  undefined,
+  { roles: ['admin'] },
+);
 
 describeStores('selections', (openStore, kind) => {
   it('deletes everything matching a filter in this partition only', () => {
@@ -293,52 +303,57 @@ describeStores('a selection that could mean "everything"', (openStore) => {
   });
 });
 
-describeStores('preview and audit', (openStore) => {
-  it('previewing changes nothing and predicts exactly what the delete does', () => {
-    const { store, p } = setup(openStore);
-    const [a, b, c] = chain(p);
-    const dep = p.writeFact({ key: 'trip', value: 'go', dependsOn: [b!] }).factId;
-    p.writeFact({ key: 'city', value: 'maybe Oslo', source: { type: 'user', authority: 'guest' } });
-    const before = dumpTables(store.db);
-    const preview = p.previewDeletion({ ids: [b!, c!] });
-    expect(DeletionImpact.parse(preview)).toEqual(preview);
-    expect(dumpTables(store.db)).toEqual(before);
-    expect(preview).toMatchObject({ toDelete: 2, validToDelete: 1, flaggedCount: 1, flagged: [dep], orphanedCount: 1, truncated: false });
-    expect(preview.relinked).toContainEqual({ id: a, field: 'supersededBy', from: b, to: null });
+describeStores(
+  'preview and audit',
+  (openStore) => {
+    it('previewing changes nothing and predicts exactly what the delete does', () => {
+      const { store, p } = setup(openStore);
+      const [a, b, c] = chain(p);
+      const dep = p.writeFact({ key: 'trip', value: 'go', dependsOn: [b!] }).factId;
+      p.writeFact({ key: 'city', value: 'maybe Oslo', source: { type: 'user', authority: 'guest' } });
+      const before = dumpTables(store.db);
+      const preview = p.previewDeletion({ ids: [b!, c!] });
+      expect(DeletionImpact.parse(preview)).toEqual(preview);
+      expect(dumpTables(store.db)).toEqual(before);
+      expect(preview).toMatchObject({ toDelete: 2, validToDelete: 1, flaggedCount: 1, flagged: [dep], orphanedCount: 1, truncated: false });
+      expect(preview.relinked).toContainEqual({ id: a, field: 'supersededBy', from: b, to: null });
 
-    const result = p.deleteFacts({ ids: [b!, c!] }, actor);
-    expect(result).toMatchObject({
-      deleted: preview.toDelete,
-      flagged: preview.flaggedCount,
-      relinked: preview.relinkedCount,
-      cleared: preview.clearedCount,
-      proposalsAffected: preview.proposalsAffected,
+      const result = p.deleteFacts({ ids: [b!, c!] }, actor);
+      expect(result).toMatchObject({
+        deleted: preview.toDelete,
+        flagged: preview.flaggedCount,
+        relinked: preview.relinkedCount,
+        cleared: preview.clearedCount,
+        proposalsAffected: preview.proposalsAffected,
+      });
     });
-  });
 
-  it('audits who, when, why and which ids, never the text', () => {
-    const { store, p } = setup(openStore);
-    const id = p.writeFact({ key: 'diagnosis_zq81', value: 'private-value-zq82', label: 'label-zq83' }).factId;
-    const result = p.deleteFacts({ filter: { search: 'private' } }, { actor: 'dana', reason: 'asked to forget' });
-    const row = store.db.prepare('SELECT * FROM audit_log ORDER BY id DESC LIMIT 1').get() as Parameters<typeof auditRowToEntry>[0];
-    const entry = auditRowToEntry(row);
-    expect(entry).toMatchObject({ id: result.auditId, actor: 'dana', action: 'delete', reason: 'asked to forget', targetIds: [id] });
-    expect(entry?.details).toMatchObject({ count: 1, selection: 'filter', filterFields: expect.arrayContaining(['search']) });
-    const raw = JSON.stringify(store.db.prepare('SELECT * FROM audit_log').all());
-    for (const text of ['zq81', 'zq82', 'zq83', 'private']) expect(raw).not.toContain(text);
-  });
+    it('audits who, when, why and which ids, never the text', () => {
+      const { store, p } = setup(openStore);
+      const id = p.writeFact({ key: 'diagnosis_zq81', value: 'private-value-zq82', label: 'label-zq83' }).factId;
+      const result = p.deleteFacts({ filter: { search: 'private' } }, { actor: 'dana', reason: 'asked to forget' });
+      const row = store.db.prepare('SELECT * FROM audit_log ORDER BY id DESC LIMIT 1').get() as Parameters<typeof auditRowToEntry>[0];
+      const entry = auditRowToEntry(row);
+      expect(entry).toMatchObject({ id: result.auditId, actor: 'dana', action: 'delete', reason: 'asked to forget', targetIds: [id] });
+      expect(entry?.details).toMatchObject({ count: 1, selection: 'filter', filterFields: expect.arrayContaining(['search']) });
+      const raw = JSON.stringify(store.db.prepare('SELECT * FROM audit_log').all());
+      for (const text of ['zq81', 'zq82', 'zq83', 'private']) expect(raw).not.toContain(text);
+    });
 
-  it('redacts a deleted key quoted by the write path in supersession reasons', () => {
-    const { store, p } = setup(openStore);
-    p.writeFact({ key: 'old_key_zq90', value: 'v1' });
-    const b = p.writeFact({ key: 'new_key', value: 'v2', supersedes: 'old_key_zq90' });
-    expect(JSON.stringify(store.db.prepare('SELECT reason FROM audit_log').all())).toContain('old_key_zq90');
-    p.deleteFacts({ ids: [b.supersededId!] }, actor);
-    const text = JSON.stringify(store.db.prepare('SELECT reason FROM audit_log').all()) + JSON.stringify(p.allFacts());
-    expect(text).not.toContain('old_key_zq90');
-    expect(text).toContain('[a deleted fact] (resolved by key)');
-  });
-});
+    it('redacts a deleted key quoted by the write path in supersession reasons', () => {
+      const { store, p } = setup(openStore);
+      p.writeFact({ key: 'old_key_zq90', value: 'v1' });
+      const b = p.writeFact({ key: 'new_key', value: 'v2', supersedes: 'old_key_zq90' });
+      expect(JSON.stringify(store.db.prepare('SELECT reason FROM audit_log').all())).toContain('old_key_zq90');
+      p.deleteFacts({ ids: [b.supersededId!] }, actor);
+      const text = JSON.stringify(store.db.prepare('SELECT reason FROM audit_log').all()) + JSON.stringify(p.allFacts());
+      expect(text).not.toContain('old_key_zq90');
+      expect(text).toContain('[a deleted fact] (resolved by key)');
+    });
+  },
+  undefined,
+  { roles: ['admin'] },
+);
 
 describeStores('transaction and progress', (openStore, kind) => {
   it('reports progress by phase, and a throw from it rolls everything back', () => {

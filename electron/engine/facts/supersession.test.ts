@@ -52,80 +52,95 @@ describeStores('explicit rule: correction cue words', (openStore) => {
   });
 });
 
-describeStores('implicit rule: same key, conflicting value', (openStore) => {
-  it('supersedes the current fact of the same key and scope, and nothing else', () => {
-    const store = openStore();
-    const p = store.scope(user, { create: true });
-    const tue = p.writeFact({ key: 'meeting', value: 'Tuesday 2pm' });
-    const other = p.writeFact({ key: 'lunch', value: 'noon' });
-    const thu = p.writeFact({ key: 'meeting', value: "Let's do Thursday 3pm" });
-    expect(thu).toMatchObject({ outcome: 'superseded', rule: 'implicit', supersededId: tue.factId });
-    expect(p.getFact(tue.factId)?.supersessionReason).toMatch(/same key/);
-    expect(p.getFact(other.factId)?.isValid).toBe(true);
-    // The same value again is a duplicate, not a new version.
-    expect(p.writeFact({ key: 'meeting', value: "Let's do Thursday 3pm" })).toMatchObject({ outcome: 'duplicate', factId: thu.factId });
-    // Another scope is another history: a draft beside the global fact replaces nothing.
-    expect(p.writeFact({ key: 'meeting', value: 'Friday 9am', scope: 'draft' }).outcome).toBe('created');
-    expect(p.currentValue('meeting')).toBe("Let's do Thursday 3pm");
-    expect(p.validFacts().filter((f) => f.key === 'meeting')).toHaveLength(2);
-    store.close();
-  });
-});
-
-describeStores('authority rule: policy > executive > manager > employee/peer > guest', (openStore) => {
-  const LADDER = ['guest', 'employee', 'manager', 'executive', 'policy'] as const;
-
-  it('a higher authority supersedes a lower one, recorded as the authority rule', () => {
-    for (let lo = 0; lo < LADDER.length - 1; lo++) {
+describeStores(
+  'implicit rule: same key, conflicting value',
+  (openStore) => {
+    it('supersedes the current fact of the same key and scope, and nothing else', () => {
       const store = openStore();
       const p = store.scope(user, { create: true });
-      const low = p.writeFact({ key: 'discount', value: 'We can offer 25%', source: { type: 'user', authority: LADDER[lo] } });
-      const high = p.writeFact({ key: 'discount', value: 'Max discount is 15%', source: { type: 'user', authority: LADDER[lo + 1] } });
-      expect(high, `${LADDER[lo + 1]} over ${LADDER[lo]}`).toMatchObject({ outcome: 'superseded', rule: 'authority', supersededId: low.factId });
+      const tue = p.writeFact({ key: 'meeting', value: 'Tuesday 2pm' });
+      const other = p.writeFact({ key: 'lunch', value: 'noon' });
+      const thu = p.writeFact({ key: 'meeting', value: "Let's do Thursday 3pm" });
+      expect(thu).toMatchObject({ outcome: 'superseded', rule: 'implicit', supersededId: tue.factId });
+      expect(p.getFact(tue.factId)?.supersessionReason).toMatch(/same key/);
+      expect(p.getFact(other.factId)?.isValid).toBe(true);
+      // The same value again is a duplicate, not a new version.
+      expect(p.writeFact({ key: 'meeting', value: "Let's do Thursday 3pm" })).toMatchObject({ outcome: 'duplicate', factId: thu.factId });
+      // Another scope is another history: a draft beside the global fact replaces nothing.
+      expect(p.writeFact({ key: 'meeting', value: 'Friday 9am', scope: 'draft' }).outcome).toBe('created');
+      expect(p.currentValue('meeting')).toBe("Let's do Thursday 3pm");
+      expect(p.validFacts().filter((f) => f.key === 'meeting')).toHaveLength(2);
       store.close();
-    }
-  });
+    });
+  },
+  undefined,
+  { roles: ['agent'] },
+);
 
-  it('a lower authority never supersedes a higher one: its write is a visible subordinate proposal', () => {
-    for (let hi = 1; hi < LADDER.length; hi++) {
-      for (let lo = 0; lo < hi; lo++) {
+describeStores(
+  'authority rule: policy > executive > manager > employee/peer > guest',
+  (openStore) => {
+    const LADDER = ['guest', 'employee', 'manager', 'executive', 'policy'] as const;
+
+    it('a higher authority supersedes a lower one, recorded as the authority rule', () => {
+      for (let lo = 0; lo < LADDER.length - 1; lo++) {
         const store = openStore();
         const p = store.scope(user, { create: true });
-        const high = p.writeFact({ key: 'discount', value: 'Max discount is 15%', source: { type: 'user', authority: LADDER[hi] } });
-        // Even a correction cue and a newer timestamp do not let it through.
-        const low = p.writeFact({ key: 'discount', value: 'actually offer 25%', source: { type: 'user', authority: LADDER[lo] }, ts: '2030-01-01T00:00:00Z' });
-        const pair = `${LADDER[lo]} under ${LADDER[hi]}`;
-        expect(low, pair).toMatchObject({ outcome: 'proposal', rule: 'authority', supersededId: null });
-        expect(p.getFact(high.factId), pair).toMatchObject({ isValid: true, supersededBy: null });
-        const proposal = p.getFact(low.factId) as Fact;
-        expect(proposal, pair).toMatchObject({ status: 'proposal', isValid: false, proposalFor: high.factId, supersessionRule: 'authority' });
-        expect(proposal.supersessionReason, pair).toMatch(/subordinate proposal/);
-        // Visible: kept in the store and listed with the chain of the fact it is a proposal for.
-        expect(
-          p.chain(high.factId).proposals.map((f) => f.id),
-          pair,
-        ).toEqual([low.factId]);
-        expect(p.currentValue('discount'), pair).toBe('Max discount is 15%');
-        expect(
-          p.allFactsAsOf('2031-01-01T00:00:00Z').map((f) => f.id),
-          pair,
-        ).toEqual([high.factId]);
+        const low = p.writeFact({ key: 'discount', value: 'We can offer 25%', source: { type: 'user', authority: LADDER[lo] } });
+        const high = p.writeFact({ key: 'discount', value: 'Max discount is 15%', source: { type: 'user', authority: LADDER[lo + 1] } });
+        expect(high, `${LADDER[lo + 1]} over ${LADDER[lo]}`).toMatchObject({ outcome: 'superseded', rule: 'authority', supersededId: low.factId });
         store.close();
       }
-    }
-  });
+    });
 
-  it('an intern cannot override the CFO policy; a policy source outranks without an authority', () => {
-    const store = openStore();
-    const p = store.scope(user, { create: true });
-    p.writeFact({ key: 'policy', value: 'max 15%', source: { type: 'policy', identity: 'CFO', authority: 'executive' } });
-    expect(p.writeFact({ key: 'policy', value: "Let's offer 25%", source: { type: 'user', authority: 'intern' } }).outcome).toBe('proposal');
-    p.writeFact({ key: 'expenses', value: 'anything goes', source: { type: 'user', authority: 'manager' } });
-    expect(p.writeFact({ key: 'expenses', value: 'receipts over $50', source: { type: 'policy' } }).rule).toBe('authority');
-    expect(p.currentValue('policy')).toBe('max 15%');
-    store.close();
-  });
-});
+    it('a lower authority never supersedes a higher one: its write is a visible subordinate proposal', () => {
+      for (let hi = 1; hi < LADDER.length; hi++) {
+        for (let lo = 0; lo < hi; lo++) {
+          const store = openStore();
+          const p = store.scope(user, { create: true });
+          const high = p.writeFact({ key: 'discount', value: 'Max discount is 15%', source: { type: 'user', authority: LADDER[hi] } });
+          // Even a correction cue and a newer timestamp do not let it through.
+          const low = p.writeFact({
+            key: 'discount',
+            value: 'actually offer 25%',
+            source: { type: 'user', authority: LADDER[lo] },
+            ts: '2030-01-01T00:00:00Z',
+          });
+          const pair = `${LADDER[lo]} under ${LADDER[hi]}`;
+          expect(low, pair).toMatchObject({ outcome: 'proposal', rule: 'authority', supersededId: null });
+          expect(p.getFact(high.factId), pair).toMatchObject({ isValid: true, supersededBy: null });
+          const proposal = p.getFact(low.factId) as Fact;
+          expect(proposal, pair).toMatchObject({ status: 'proposal', isValid: false, proposalFor: high.factId, supersessionRule: 'authority' });
+          expect(proposal.supersessionReason, pair).toMatch(/subordinate proposal/);
+          // Visible: kept in the store and listed with the chain of the fact it is a proposal for.
+          expect(
+            p.chain(high.factId).proposals.map((f) => f.id),
+            pair,
+          ).toEqual([low.factId]);
+          expect(p.currentValue('discount'), pair).toBe('Max discount is 15%');
+          expect(
+            p.allFactsAsOf('2031-01-01T00:00:00Z').map((f) => f.id),
+            pair,
+          ).toEqual([high.factId]);
+          store.close();
+        }
+      }
+    });
+
+    it('an intern cannot override the CFO policy; a policy source outranks without an authority', () => {
+      const store = openStore();
+      const p = store.scope(user, { create: true });
+      p.writeFact({ key: 'policy', value: 'max 15%', source: { type: 'policy', identity: 'CFO', authority: 'executive' } });
+      expect(p.writeFact({ key: 'policy', value: "Let's offer 25%", source: { type: 'user', authority: 'intern' } }).outcome).toBe('proposal');
+      p.writeFact({ key: 'expenses', value: 'anything goes', source: { type: 'user', authority: 'manager' } });
+      expect(p.writeFact({ key: 'expenses', value: 'receipts over $50', source: { type: 'policy' } }).rule).toBe('authority');
+      expect(p.currentValue('policy')).toBe('max 15%');
+      store.close();
+    });
+  },
+  undefined,
+  { roles: ['agent'] },
+);
 
 describeStores('temporal rule: on time-sensitive facts the newer timestamp wins', (openStore) => {
   it('a newer timestamp supersedes as temporal; a late write with an older one does not supersede', () => {
@@ -155,98 +170,103 @@ describeStores('temporal rule: on time-sensitive facts the newer timestamp wins'
   });
 });
 
-describeStores('as-of history after a late write', (openStore) => {
-  it('the late write holds [its ts, the next ts) and its predecessor ends at its ts', () => {
-    const store = openStore();
-    const p = store.scope(user, { create: true });
-    const a = p.writeFact({ key: 'stock_price', value: '$100', ts: day(1) });
-    const c = p.writeFact({ key: 'stock_price', value: '$95', ts: day(15) });
-    const late = p.writeFact({ key: 'stock_price', value: '$90', ts: day(10) });
-    expect(p.getFact(a.factId)?.validTo).toBe(day(10));
-    expect(p.getFact(late.factId)?.validTo).toBe(day(15));
-    expect(p.getFact(late.factId)?.supersessionReason).toMatch(/in the history from its timestamp until the next fact's/);
-    expect(valuesAsOf(p, day(5), 'stock_price')).toEqual(['$100']);
-    expect(valuesAsOf(p, day(10), 'stock_price')).toEqual(['$90']);
-    expect(valuesAsOf(p, day(12), 'stock_price')).toEqual(['$90']);
-    expect(valuesAsOf(p, day(15), 'stock_price')).toEqual(['$95']);
-    expect(valuesAsOf(p, day(20), 'stock_price')).toEqual(['$95']);
-    expect(p.getFact(c.factId)?.validTo).toBeNull();
-    store.close();
-  });
+describeStores(
+  'as-of history after a late write',
+  (openStore) => {
+    it('the late write holds [its ts, the next ts) and its predecessor ends at its ts', () => {
+      const store = openStore();
+      const p = store.scope(user, { create: true });
+      const a = p.writeFact({ key: 'stock_price', value: '$100', ts: day(1) });
+      const c = p.writeFact({ key: 'stock_price', value: '$95', ts: day(15) });
+      const late = p.writeFact({ key: 'stock_price', value: '$90', ts: day(10) });
+      expect(p.getFact(a.factId)?.validTo).toBe(day(10));
+      expect(p.getFact(late.factId)?.validTo).toBe(day(15));
+      expect(p.getFact(late.factId)?.supersessionReason).toMatch(/in the history from its timestamp until the next fact's/);
+      expect(valuesAsOf(p, day(5), 'stock_price')).toEqual(['$100']);
+      expect(valuesAsOf(p, day(10), 'stock_price')).toEqual(['$90']);
+      expect(valuesAsOf(p, day(12), 'stock_price')).toEqual(['$90']);
+      expect(valuesAsOf(p, day(15), 'stock_price')).toEqual(['$95']);
+      expect(valuesAsOf(p, day(20), 'stock_price')).toEqual(['$95']);
+      expect(p.getFact(c.factId)?.validTo).toBeNull();
+      store.close();
+    });
 
-  it('a late write between two older facts splits only the window that held its ts', () => {
-    const store = openStore();
-    const p = store.scope(user, { create: true });
-    p.writeFact({ key: 'stock_price', value: '$100', ts: day(1) });
-    p.writeFact({ key: 'stock_price', value: '$105', ts: day(5) });
-    p.writeFact({ key: 'stock_price', value: '$95', ts: day(15) });
-    p.writeFact({ key: 'stock_price', value: '$98', ts: day(3) });
-    p.writeFact({ key: 'stock_price', value: '$99', ts: day(3) }); // same instant, later write wins it
-    const expected: Array<[number, string]> = [
-      [2, '$100'],
-      [3, '$99'],
-      [4, '$99'],
-      [5, '$105'],
-      [14, '$105'],
-      [15, '$95'],
-    ];
-    for (const [d, value] of expected) expect(valuesAsOf(p, day(d), 'stock_price'), `as of day ${d}`).toEqual([value]);
-    store.close();
-  });
+    it('a late write between two older facts splits only the window that held its ts', () => {
+      const store = openStore();
+      const p = store.scope(user, { create: true });
+      p.writeFact({ key: 'stock_price', value: '$100', ts: day(1) });
+      p.writeFact({ key: 'stock_price', value: '$105', ts: day(5) });
+      p.writeFact({ key: 'stock_price', value: '$95', ts: day(15) });
+      p.writeFact({ key: 'stock_price', value: '$98', ts: day(3) });
+      p.writeFact({ key: 'stock_price', value: '$99', ts: day(3) }); // same instant, later write wins it
+      const expected: Array<[number, string]> = [
+        [2, '$100'],
+        [3, '$99'],
+        [4, '$99'],
+        [5, '$105'],
+        [14, '$105'],
+        [15, '$95'],
+      ];
+      for (const [d, value] of expected) expect(valuesAsOf(p, day(d), 'stock_price'), `as of day ${d}`).toEqual([value]);
+      store.close();
+    });
 
-  it('a late write never takes a window from a higher-authority fact', () => {
-    const store = openStore();
-    const p = store.scope(user, { create: true });
-    p.writeFact({ key: 'stock_price', value: '$100', ts: day(1), source: { type: 'user', authority: 'employee' } });
-    p.writeFact({ key: 'stock_price', value: '$95', ts: day(15), source: { type: 'user', authority: 'employee' } });
-    const policy = p.writeFact({ key: 'stock_price', value: '$97 (audited)', ts: day(10), source: { type: 'policy' } });
-    expect(policy.outcome).toBe('stale');
-    const late = p.writeFact({ key: 'stock_price', value: '$91', ts: day(12), source: { type: 'user', authority: 'employee' } });
-    expect(late.outcome).toBe('stale');
-    expect(p.getFact(late.factId)?.validTo).toBe(day(12));
-    expect(p.getFact(late.factId)?.supersessionReason).toMatch(/outranks it/);
-    expect(valuesAsOf(p, day(12), 'stock_price')).toEqual(['$97 (audited)']);
-    expect(valuesAsOf(p, day(5), 'stock_price')).toEqual(['$100']);
-    store.close();
-  });
+    it('a late write never takes a window from a higher-authority fact', () => {
+      const store = openStore();
+      const p = store.scope(user, { create: true });
+      p.writeFact({ key: 'stock_price', value: '$100', ts: day(1), source: { type: 'user', authority: 'employee' } });
+      p.writeFact({ key: 'stock_price', value: '$95', ts: day(15), source: { type: 'user', authority: 'employee' } });
+      const policy = p.writeFact({ key: 'stock_price', value: '$97 (audited)', ts: day(10), source: { type: 'policy' } });
+      expect(policy.outcome).toBe('stale');
+      const late = p.writeFact({ key: 'stock_price', value: '$91', ts: day(12), source: { type: 'user', authority: 'employee' } });
+      expect(late.outcome).toBe('stale');
+      expect(p.getFact(late.factId)?.validTo).toBe(day(12));
+      expect(p.getFact(late.factId)?.supersessionReason).toMatch(/outranks it/);
+      expect(valuesAsOf(p, day(12), 'stock_price')).toEqual(['$97 (audited)']);
+      expect(valuesAsOf(p, day(5), 'stock_price')).toEqual(['$100']);
+      store.close();
+    });
 
-  it('an older-timestamped write that wins by arrival holds the key from its ts on', () => {
-    const store = openStore();
-    const p = store.scope(user, { create: true });
-    p.writeFact({ key: 'office', value: 'Lisbon', ts: day(1) });
-    p.writeFact({ key: 'office', value: 'Madrid', ts: day(8) });
-    p.writeFact({ key: 'office', value: 'Porto', ts: day(15) });
-    p.writeFact({ key: 'office', value: 'Faro', ts: day(10) });
-    expect(valuesAsOf(p, day(5), 'office')).toEqual(['Lisbon']);
-    expect(valuesAsOf(p, day(9), 'office')).toEqual(['Madrid']);
-    expect(valuesAsOf(p, day(12), 'office')).toEqual(['Faro']);
-    expect(valuesAsOf(p, day(20), 'office')).toEqual(['Faro']);
-    expect(p.currentValue('office')).toBe('Faro');
-    store.close();
-  });
+    it('an older-timestamped write that wins by arrival holds the key from its ts on', () => {
+      const store = openStore();
+      const p = store.scope(user, { create: true });
+      p.writeFact({ key: 'office', value: 'Lisbon', ts: day(1) });
+      p.writeFact({ key: 'office', value: 'Madrid', ts: day(8) });
+      p.writeFact({ key: 'office', value: 'Porto', ts: day(15) });
+      p.writeFact({ key: 'office', value: 'Faro', ts: day(10) });
+      expect(valuesAsOf(p, day(5), 'office')).toEqual(['Lisbon']);
+      expect(valuesAsOf(p, day(9), 'office')).toEqual(['Madrid']);
+      expect(valuesAsOf(p, day(12), 'office')).toEqual(['Faro']);
+      expect(valuesAsOf(p, day(20), 'office')).toEqual(['Faro']);
+      expect(p.currentValue('office')).toBe('Faro');
+      store.close();
+    });
 
-  it('batched writes leave the same history as one write at a time', () => {
-    const writes = [
-      { key: 'stock_price', value: '$100', ts: day(1) },
-      { key: 'stock_price', value: '$105', ts: day(5) },
-      { key: 'stock_price', value: '$95', ts: day(15) },
-      { key: 'stock_price', value: '$98', ts: day(3) },
-      { key: 'office', value: 'Lisbon', ts: day(1) },
-      { key: 'office', value: 'Porto', ts: day(15) },
-      { key: 'office', value: 'Faro', ts: day(10) },
-    ];
-    const history = (p: PartitionHandle): Array<[string, string, string | null]> => p.allFacts().map((f) => [f.value, f.ts, f.validTo]);
-    const one = openStore();
-    const p1 = one.scope(user, { create: true });
-    for (const w of writes) p1.writeFact(w);
-    const many = openStore();
-    const p2 = many.scope(user, { create: true });
-    p2.writeFacts(writes);
-    expect(history(p2)).toEqual(history(p1));
-    one.close();
-    many.close();
-  });
-});
+    it('batched writes leave the same history as one write at a time', () => {
+      const writes = [
+        { key: 'stock_price', value: '$100', ts: day(1) },
+        { key: 'stock_price', value: '$105', ts: day(5) },
+        { key: 'stock_price', value: '$95', ts: day(15) },
+        { key: 'stock_price', value: '$98', ts: day(3) },
+        { key: 'office', value: 'Lisbon', ts: day(1) },
+        { key: 'office', value: 'Porto', ts: day(15) },
+        { key: 'office', value: 'Faro', ts: day(10) },
+      ];
+      const history = (p: PartitionHandle): Array<[string, string, string | null]> => p.allFacts().map((f) => [f.value, f.ts, f.validTo]);
+      const one = openStore();
+      const p1 = one.scope(user, { create: true });
+      for (const w of writes) p1.writeFact(w);
+      const many = openStore();
+      const p2 = many.scope(user, { create: true });
+      p2.writeFacts(writes);
+      expect(history(p2)).toEqual(history(p1));
+      one.close();
+      many.close();
+    });
+  },
+  undefined,
+  { roles: ['agent'] },
+);
 
 describeStores('factsAsOf pages', (openStore) => {
   it('pages through the whole state with a keyset cursor, equal timestamps included, and says when it is done', () => {
@@ -327,42 +347,47 @@ describeStores('supersedes resolution order: id, then source label, then key', (
   });
 });
 
-describeStores('capability levels gated by maturity', (openStore) => {
-  const billing = { kind: 'capability', org: 'acme', capability: 'billing' } as const;
+describeStores(
+  'capability levels gated by maturity',
+  (openStore) => {
+    const billing = { kind: 'capability', org: 'acme', capability: 'billing' } as const;
 
-  it('a level above the agent is refused with the typed LEVEL_NOT_ALLOWED error and writes nothing', () => {
-    const store = openStore();
-    const junior = store.scope(billing, { create: true });
-    for (const level of ['heuristic', 'strategy'] as const) {
-      const e = refusal(() => junior.writeFact({ key: 'h', value: 'retry', level }));
-      expect(e).toBeInstanceOf(StatelensError);
-      expect(e.code).toBe('LEVEL_NOT_ALLOWED');
-      expect(e.details).toEqual({ maturity: 'junior', level });
-      expect(e.toShape().code).toBe('LEVEL_NOT_ALLOWED');
-    }
-    expect(junior.allFacts()).toEqual([]);
-    expect(junior.writeFact({ key: 'e', value: 'saw a timeout' }).outcome).toBe('created');
-    expect(junior.allFacts()[0]?.level).toBe('event');
+    it('a level above the agent is refused with the typed LEVEL_NOT_ALLOWED error and writes nothing', () => {
+      const store = openStore();
+      const junior = store.scope(billing, { create: true });
+      for (const level of ['heuristic', 'strategy'] as const) {
+        const e = refusal(() => junior.writeFact({ key: 'h', value: 'retry', level }));
+        expect(e).toBeInstanceOf(StatelensError);
+        expect(e.code).toBe('LEVEL_NOT_ALLOWED');
+        expect(e.details).toEqual({ maturity: 'junior', level });
+        expect(e.toShape().code).toBe('LEVEL_NOT_ALLOWED');
+      }
+      expect(junior.allFacts()).toEqual([]);
+      expect(junior.writeFact({ key: 'e', value: 'saw a timeout' }).outcome).toBe('created');
+      expect(junior.allFacts()[0]?.level).toBe('event');
 
-    store.setMaturity(junior.id, 'senior', { actor: 'admin' });
-    const senior = store.scope(billing);
-    expect(senior.writeFact({ key: 'h', value: 'retry', level: 'heuristic' }).outcome).toBe('created');
-    expect(refusal(() => senior.writeFact({ key: 's', value: 'batch at night', level: 'strategy' })).code).toBe('LEVEL_NOT_ALLOWED');
+      store.setMaturity(junior.id, 'senior', { actor: 'admin' });
+      const senior = store.scope(billing);
+      expect(senior.writeFact({ key: 'h', value: 'retry', level: 'heuristic' }).outcome).toBe('created');
+      expect(refusal(() => senior.writeFact({ key: 's', value: 'batch at night', level: 'strategy' })).code).toBe('LEVEL_NOT_ALLOWED');
 
-    store.setMaturity(junior.id, 'master', { actor: 'admin' });
-    const master = store.scope(billing);
-    for (const level of ['event', 'heuristic', 'strategy'] as const)
-      expect(master.writeFact({ key: `m-${level}`, value: level, level }).outcome).toBe('created');
-    store.close();
-  });
+      store.setMaturity(junior.id, 'master', { actor: 'admin' });
+      const master = store.scope(billing);
+      for (const level of ['event', 'heuristic', 'strategy'] as const)
+        expect(master.writeFact({ key: `m-${level}`, value: level, level }).outcome).toBe('created');
+      store.close();
+    });
 
-  it('a level outside capability memory is refused as INVALID_INPUT', () => {
-    const store = openStore();
-    const p = store.scope(user, { create: true });
-    expect(refusal(() => p.writeFact({ key: 'h', value: 'x', level: 'event' })).code).toBe('INVALID_INPUT');
-    store.close();
-  });
-});
+    it('a level outside capability memory is refused as INVALID_INPUT', () => {
+      const store = openStore();
+      const p = store.scope(user, { create: true });
+      expect(refusal(() => p.writeFact({ key: 'h', value: 'x', level: 'event' })).code).toBe('INVALID_INPUT');
+      store.close();
+    });
+  },
+  undefined,
+  { roles: ['admin'] },
+);
 
 describeStores('same entity under another key', (openStore) => {
   it('address_v1 then address_v2: the move supersedes, with the rule and the evidence recorded', () => {

@@ -9,96 +9,101 @@ function setup(openStore: OpenStore) {
   return { store, p };
 }
 
-describeStores('recording a turn applies the facts it contradicts', (openStore) => {
-  it('supersedes a fact the turn confidently changes, and the context shows only the new value', () => {
-    const { store, p } = setup(openStore);
-    const old = p.writeFact({ key: 'meeting', value: 'Meeting is Tuesday at 2pm' });
-    const [turn] = p.recordTurns('s1', [{ speaker: 'user', text: "Let's do the meeting Thursday at 3pm" }]);
-    expect(turn?.turnIndex).toBe(0);
-    const [c] = turn?.conflicts ?? [];
-    expect(c).toMatchObject({ factId: old.factId, outcome: 'superseded', cue: "let's do", entity: 'meeting' });
+describeStores(
+  'recording a turn applies the facts it contradicts',
+  (openStore) => {
+    it('supersedes a fact the turn confidently changes, and the context shows only the new value', () => {
+      const { store, p } = setup(openStore);
+      const old = p.writeFact({ key: 'meeting', value: 'Meeting is Tuesday at 2pm' });
+      const [turn] = p.recordTurns('s1', [{ speaker: 'user', text: "Let's do the meeting Thursday at 3pm" }]);
+      expect(turn?.turnIndex).toBe(0);
+      const [c] = turn?.conflicts ?? [];
+      expect(c).toMatchObject({ factId: old.factId, outcome: 'superseded', cue: "let's do", entity: 'meeting' });
 
-    const before = p.getFact(old.factId);
-    expect(before?.isValid).toBe(false);
-    expect(before?.supersessionRule).toBe('implicit');
-    expect(before?.supersessionReason).toMatch(
-      /turn 0 of session "s1" \(user\) names "meeting" with the change cue "let's do" and states a different day and time/,
-    );
-    const now = p.currentFact('meeting');
-    expect(now?.id).toBe(c?.newFactId);
-    expect(now?.value).toBe('Meeting is Thursday at 3pm');
-    expect(now?.source).toMatchObject({ type: 'conversation', identity: 'user', turnIndex: 0 });
+      const before = p.getFact(old.factId);
+      expect(before?.isValid).toBe(false);
+      expect(before?.supersessionRule).toBe('implicit');
+      expect(before?.supersessionReason).toMatch(
+        /turn 0 of session "s1" \(user\) names "meeting" with the change cue "let's do" and states a different day and time/,
+      );
+      const now = p.currentFact('meeting');
+      expect(now?.id).toBe(c?.newFactId);
+      expect(now?.value).toBe('Meeting is Thursday at 3pm');
+      expect(now?.source).toMatchObject({ type: 'conversation', identity: 'user', turnIndex: 0 });
 
-    const ctx = p.assemble({ strategy: 'state_based', query: 'When is the meeting?', sessionId: 's1' });
-    expect(ctx.text).toContain('Thursday at 3pm');
-    expect(ctx.text).not.toContain('Tuesday');
-    // The audit names the turn and the cue, never the fact's text.
-    const audit = store.db.prepare("SELECT reason FROM audit_log WHERE action = 'supersede'").pluck().all() as string[];
-    expect(audit).toEqual([`implicit: turn 0 of session "s1" (user): change cue "let's do"`]);
-    store.close();
-  });
-
-  it('flags a fact needs_review when the turn only hedges, with the turn as the cause', () => {
-    const { store, p } = setup(openStore);
-    const old = p.writeFact({ key: 'meeting', value: 'Meeting is Tuesday at 2pm' });
-    const [turn] = p
-      .recordTurns('s1', [
-        { speaker: 'user', text: 'hello' },
-        { speaker: 'user', text: 'Could we move the meeting to Thursday instead?' },
-      ])
-      .slice(1);
-    expect(turn?.conflicts[0]).toMatchObject({ factId: old.factId, outcome: 'needs_review', newFactId: null });
-    const f = p.getFact(old.factId);
-    expect(f?.isValid).toBe(true);
-    expect(f?.needsReview).toBe(true);
-    expect(f?.reviewCauseFact).toBeNull();
-    expect(f?.reviewCause).toMatch(
-      /^contradicted by turn 1 of session "s1" \(user\) names "meeting" with the change cue "instead" and states a different day: Thursday instead of Tuesday; not applied because the turn asks or hedges/,
-    );
-    const ctx = p.assemble({ strategy: 'state_based', query: 'When is the meeting?', sessionId: 's1' });
-    expect(ctx.text).toMatch(/\[NEEDS REVIEW\] meeting: Meeting is Tuesday at 2pm/);
-    expect(ctx.sections.find((s) => s.name === 'facts')).toBeUndefined();
-    const detail = p.factDetail(old.factId);
-    expect(detail.reviewCause?.turn).toMatchObject({
-      sessionId: 's1',
-      turnIndex: 1,
-      speaker: 'user',
-      text: 'Could we move the meeting to Thursday instead?',
-      cue: 'instead',
+      const ctx = p.assemble({ strategy: 'state_based', query: 'When is the meeting?', sessionId: 's1' });
+      expect(ctx.text).toContain('Thursday at 3pm');
+      expect(ctx.text).not.toContain('Tuesday');
+      // The audit names the turn and the cue, never the fact's text.
+      const audit = store.db.prepare("SELECT reason FROM audit_log WHERE action = 'supersede'").pluck().all() as string[];
+      expect(audit).toEqual([`implicit: turn 0 of session "s1" (user): change cue "let's do"`]);
+      store.close();
     });
-    store.close();
-  });
 
-  it('changes nothing for a turn with no cue, another entity, the same value, or an outranking source', () => {
-    const { store, p } = setup(openStore);
-    const meeting = p.writeFact({ key: 'meeting', value: 'Meeting is Tuesday at 2pm' });
-    const policy = p.writeFact({ key: 'discount_policy', value: 'Max discount is 15%', source: { type: 'policy', identity: 'CFO' } });
-    const turns = p.recordTurns('s1', [
-      { speaker: 'user', text: 'The meeting Thursday at 3pm was a different one' },
-      { speaker: 'user', text: "Let's do the dentist Thursday at 3pm" },
-      { speaker: 'user', text: "Actually let's keep the meeting Tuesday at 2pm" },
-      { speaker: 'intern', text: "Actually let's make the discount 25% now" },
-    ]);
-    expect(turns.flatMap((t) => t.conflicts)).toEqual([]);
-    expect(p.getFact(meeting.factId)).toMatchObject({ isValid: true, needsReview: false });
-    expect(p.getFact(policy.factId)).toMatchObject({ isValid: true, needsReview: false });
-    store.close();
-  });
+    it('flags a fact needs_review when the turn only hedges, with the turn as the cause', () => {
+      const { store, p } = setup(openStore);
+      const old = p.writeFact({ key: 'meeting', value: 'Meeting is Tuesday at 2pm' });
+      const [turn] = p
+        .recordTurns('s1', [
+          { speaker: 'user', text: 'hello' },
+          { speaker: 'user', text: 'Could we move the meeting to Thursday instead?' },
+        ])
+        .slice(1);
+      expect(turn?.conflicts[0]).toMatchObject({ factId: old.factId, outcome: 'needs_review', newFactId: null });
+      const f = p.getFact(old.factId);
+      expect(f?.isValid).toBe(true);
+      expect(f?.needsReview).toBe(true);
+      expect(f?.reviewCauseFact).toBeNull();
+      expect(f?.reviewCause).toMatch(
+        /^contradicted by turn 1 of session "s1" \(user\) names "meeting" with the change cue "instead" and states a different day: Thursday instead of Tuesday; not applied because the turn asks or hedges/,
+      );
+      const ctx = p.assemble({ strategy: 'state_based', query: 'When is the meeting?', sessionId: 's1' });
+      expect(ctx.text).toMatch(/\[NEEDS REVIEW\] meeting: Meeting is Tuesday at 2pm/);
+      expect(ctx.sections.find((s) => s.name === 'facts')).toBeUndefined();
+      const detail = p.factDetail(old.factId);
+      expect(detail.reviewCause?.turn).toMatchObject({
+        sessionId: 's1',
+        turnIndex: 1,
+        speaker: 'user',
+        text: 'Could we move the meeting to Thursday instead?',
+        cue: 'instead',
+      });
+      store.close();
+    });
 
-  it('only looks at facts established by the turn and never at another session', () => {
-    const { store, p } = setup(openStore);
-    const later = p.writeFact({ key: 'meeting', value: 'Meeting is Tuesday at 2pm', ts: '2030-01-01T00:00:00.000Z' });
-    const other = p.writeFact({ key: 'lunch', value: 'Lunch is Monday', scope: 'session', scopeId: 's2' });
-    const turns = p.recordTurns('s1', [
-      { speaker: 'user', text: "Let's do the meeting Thursday at 3pm", ts: '2026-06-01T00:00:00.000Z' },
-      { speaker: 'user', text: "Let's do lunch Friday instead" },
-    ]);
-    expect(turns.flatMap((t) => t.conflicts)).toEqual([]);
-    expect(p.getFact(later.factId)?.isValid).toBe(true);
-    expect(p.getFact(other.factId)?.isValid).toBe(true);
-    store.close();
-  });
-});
+    it('changes nothing for a turn with no cue, another entity, the same value, or an outranking source', () => {
+      const { store, p } = setup(openStore);
+      const meeting = p.writeFact({ key: 'meeting', value: 'Meeting is Tuesday at 2pm' });
+      const policy = p.writeFact({ key: 'discount_policy', value: 'Max discount is 15%', source: { type: 'policy', identity: 'CFO' } });
+      const turns = p.recordTurns('s1', [
+        { speaker: 'user', text: 'The meeting Thursday at 3pm was a different one' },
+        { speaker: 'user', text: "Let's do the dentist Thursday at 3pm" },
+        { speaker: 'user', text: "Actually let's keep the meeting Tuesday at 2pm" },
+        { speaker: 'intern', text: "Actually let's make the discount 25% now" },
+      ]);
+      expect(turns.flatMap((t) => t.conflicts)).toEqual([]);
+      expect(p.getFact(meeting.factId)).toMatchObject({ isValid: true, needsReview: false });
+      expect(p.getFact(policy.factId)).toMatchObject({ isValid: true, needsReview: false });
+      store.close();
+    });
+
+    it('only looks at facts established by the turn and never at another session', () => {
+      const { store, p } = setup(openStore);
+      const later = p.writeFact({ key: 'meeting', value: 'Meeting is Tuesday at 2pm', ts: '2030-01-01T00:00:00.000Z' });
+      const other = p.writeFact({ key: 'lunch', value: 'Lunch is Monday', scope: 'session', scopeId: 's2' });
+      const turns = p.recordTurns('s1', [
+        { speaker: 'user', text: "Let's do the meeting Thursday at 3pm", ts: '2026-06-01T00:00:00.000Z' },
+        { speaker: 'user', text: "Let's do lunch Friday instead" },
+      ]);
+      expect(turns.flatMap((t) => t.conflicts)).toEqual([]);
+      expect(p.getFact(later.factId)?.isValid).toBe(true);
+      expect(p.getFact(other.factId)?.isValid).toBe(true);
+      store.close();
+    });
+  },
+  undefined,
+  { roles: ['agent'] },
+);
 
 describeStores('who may change a fact by saying so', (openStore) => {
   it("the user's turn changes the user's own words, which carry the identity's authority, but not a higher source's", () => {

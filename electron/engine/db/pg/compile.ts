@@ -367,11 +367,11 @@ function orderNulls(toks: Tok[], by: number): void {
 }
 
 /** The first key of every fact-write advisory lock ("SL"). */
-const NAME_LOCK_SPACE = 0x534c;
+export const NAME_LOCK_SPACE = 0x534c;
 /** The first key of the store-wide write lock ("SW"), the second the hash of the schema and the
  * transaction's org: one org's bulk write never holds another org's writers (the name locks carry
  * the org in each name already). */
-const STORE_LOCK_SPACE = 0x5357;
+export const STORE_LOCK_SPACE = 0x5357;
 const STORE_LOCK_KEY = `hashtext(current_schema() || '/' || coalesce(current_setting('${PG_ORG_SETTING}', true), ''))`;
 
 export const postgresDialect: Dialect = {

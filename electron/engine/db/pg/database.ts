@@ -6,6 +6,7 @@ import { StatelensError } from '../../../../shared/errors';
 import type { EngineDb, EngineStatement, EngineTransaction, RunResult } from '../connection';
 import type { Bind, Dialect } from '../dialect';
 import { postgresDialect } from './compile';
+import { rowLockSql, WRITE_LOCKS_TABLE, type RowLockSql } from './row-locks';
 import { PG_SQLITE_SCHEMA_VERSION } from './migrations';
 import { SyncPg, type PgResult } from './sync-client';
 
@@ -172,14 +173,18 @@ export class PgDatabase implements EngineDb {
   private factsCommitted = 0;
   private factsAtAnalyze = 0;
   private readonly onBegin: ((conn: SyncPg) => void) | undefined;
+  /** Write locks as rows of the server setup's lock table (see row-locks), else advisory locks. */
+  private readonly rowLocks: RowLockSql | undefined;
 
   /** `onBegin` runs first in every transaction (the org binding row-level security reads); with
-   * it, a statement outside a transaction runs in one of its own, so none escapes it. */
-  constructor(conn: SyncPg, options: { readonly?: boolean; onBegin?: (conn: SyncPg) => void } = {}) {
+   * it, a statement outside a transaction runs in one of its own, so none escapes it. `rowLocks`:
+   * the schema has the server setup's lock table. */
+  constructor(conn: SyncPg, options: { readonly?: boolean; onBegin?: (conn: SyncPg) => void; rowLocks?: boolean } = {}) {
     this.conn = conn;
     this.name = conn.where;
     this.readonly = options.readonly ?? false;
     this.onBegin = options.onBegin;
+    this.rowLocks = options.rowLocks ? rowLockSql(WRITE_LOCKS_TABLE) : undefined;
   }
 
   /** One compiled statement, in the current transaction or (with onBegin) a bound one of its own. */
@@ -241,7 +246,7 @@ export class PgDatabase implements EngineDb {
   openSibling(): PgDatabase | undefined {
     if (this.conn.target.kind !== 'server') return undefined;
     const conn = SyncPg.open(this.conn.target, this.conn.options);
-    return new PgDatabase(conn, { readonly: this.readonly, ...(this.onBegin ? { onBegin: this.onBegin } : {}) });
+    return new PgDatabase(conn, { readonly: this.readonly, rowLocks: this.rowLocks !== undefined, ...(this.onBegin ? { onBegin: this.onBegin } : {}) });
   }
 
   private begin(statement?: string): void {
@@ -334,18 +339,30 @@ export class PgDatabase implements EngineDb {
 
   /** Takes the dialect's transaction-scoped lock on each name, in the order given (see write-locks). */
   lockNames(names: readonly string[]): void {
-    const sql = this.dialect.nameLockSql;
-    if (sql === null) return;
     this.boundLockWaits();
-    this.conn.query(sql, [names]);
+    if (this.rowLocks) return this.lockRows(this.rowLocks.names, [names], names);
+    const sql = this.dialect.nameLockSql;
+    if (sql !== null) this.conn.query(sql, [names]);
   }
 
   /** Takes the store-wide write lock until the transaction ends (see write-locks). */
   lockStore(): void {
-    const sql = this.dialect.storeLockSql;
-    if (sql === null) return;
     this.boundLockWaits();
-    this.conn.query(sql, []);
+    if (this.rowLocks) return this.lockRows(this.rowLocks.store, [], []);
+    const sql = this.dialect.storeLockSql;
+    if (sql !== null) this.conn.query(sql, []);
+  }
+
+  /** Locks the rows `lock` names; when some are not made yet, makes them (a concurrent writer
+   * making the same row waits for this one, as it would for the lock) and locks again. */
+  private lockRows(lock: string, params: readonly unknown[], names: readonly string[]): void {
+    const held = (): boolean => {
+      const r = this.conn.query<{ store: number; wanted: number; held: number }>(lock, params).rows[0];
+      return r !== undefined && r.store === 1 && r.held === r.wanted;
+    };
+    if (held()) return;
+    this.conn.query(this.rowLocks?.make ?? '', [names]);
+    if (!held()) throw new StatelensError('INTERNAL', 'A write lock row could not be locked after it was made');
   }
 
   /** Every lock wait of the rest of the transaction gives up after LOCK_WAIT_MS (SQLSTATE 55P03,

@@ -2,7 +2,8 @@
 // and column privileges as PostgreSQL answers has_table_privilege for them), set beside what the
 // server setup grants: a grant added or lost by hand shows as a difference.
 import { quoteIdent, type SyncPg } from './sync-client';
-import { PG_AUDIT_ACTIONS, PG_ORG_TABLES, PG_SHARED_TABLES, pgSetupRoles } from './server-setup';
+import { WRITE_LOCKS_TABLE } from './row-locks';
+import { PG_AUDIT_ACTIONS, PG_ORG_TABLES, PG_SHARED_TABLES, PG_WRITE_LOCK_GRANTS, pgSetupRoles, UPDATE_EVERY_COLUMN } from './server-setup';
 
 export interface PgRoleGrants {
   readonly group: 'agent' | 'reviewer';
@@ -44,8 +45,9 @@ function normalise(privileges: readonly string[]): string {
 export function pgRoleReport(conn: SyncPg, schema: string): PgRoleReport | undefined {
   const roles = pgSetupRoles(conn, schema);
   if (!roles) return undefined;
-  const rows = conn.query<{ t: string; role: string; privs: string[]; cols: string[] | null }>(
+  const rows = conn.query<{ t: string; role: string; privs: string[]; cols: string[] | null; ncols: number }>(
     `SELECT c.relname AS t, r.g AS role,
+            (SELECT count(*)::int FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped) AS ncols,
             array_remove(ARRAY[${PRIVILEGES.map((p) => `CASE WHEN has_table_privilege(r.g, c.oid, '${p}') THEN '${p}' END`).join(', ')}], NULL) AS privs,
             (SELECT array_agg(a.attname::text ORDER BY a.attnum) FROM pg_attribute a
               WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped AND has_column_privilege(r.g, c.oid, a.attnum, 'UPDATE')) AS cols
@@ -60,10 +62,12 @@ export function pgRoleReport(conn: SyncPg, schema: string): PgRoleReport | undef
     const tables: Record<string, string[]> = {};
     for (const row of rows.filter((r) => r.role === role)) {
       const privs = row.privs;
-      const partial = !privs.includes('UPDATE') && row.cols && row.cols.length > 0 ? [`UPDATE (${row.cols.join(', ')})`] : [];
+      const cols = !privs.includes('UPDATE') && row.cols ? row.cols : [];
+      const partial = cols.length === 0 ? [] : [cols.length === row.ncols ? UPDATE_EVERY_COLUMN : `UPDATE (${cols.join(', ')})`];
       const has = [...privs, ...partial];
       tables[row.t] = has;
-      const expected = PG_ORG_TABLES[row.t]?.[group] ?? (PG_SHARED_TABLES.includes(row.t) ? ['SELECT'] : []);
+      const expected =
+        PG_ORG_TABLES[row.t]?.[group] ?? (row.t === WRITE_LOCKS_TABLE ? PG_WRITE_LOCK_GRANTS : PG_SHARED_TABLES.includes(row.t) ? ['SELECT'] : []);
       if (normalise(has) !== normalise(expected)) {
         differences.push(`${role} ${row.t}: has ${has.join(', ') || 'nothing'}, the setup grants ${expected.join(', ') || 'nothing'}`);
       }

@@ -35,6 +35,11 @@ CREATE TABLE IF NOT EXISTS "statelens".statelens_org_members (
     partition_ids bigint[],
     PRIMARY KEY (org_id, role_name)
   );
+CREATE TABLE IF NOT EXISTS "statelens".statelens_write_locks (
+    org_id text NOT NULL,
+    slot   integer NOT NULL,
+    PRIMARY KEY (org_id, slot)
+  );
 CREATE OR REPLACE FUNCTION "statelens".statelens_session_org() RETURNS text
     LANGUAGE sql STABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
     SELECT m.org_id FROM "statelens".statelens_org_members m
@@ -107,6 +112,15 @@ DROP POLICY IF EXISTS statelens_own ON "statelens".statelens_org_members;
 CREATE POLICY statelens_own ON "statelens".statelens_org_members FOR SELECT TO PUBLIC USING (role_name = current_user::text);
 DROP POLICY IF EXISTS statelens_admin ON "statelens".statelens_org_members;
 CREATE POLICY statelens_admin ON "statelens".statelens_org_members TO "statelens_admin" USING (true) WITH CHECK (true);
+GRANT SELECT, INSERT, UPDATE (slot) ON "statelens".statelens_write_locks TO "statelens_agent";
+GRANT SELECT, INSERT, UPDATE (slot) ON "statelens".statelens_write_locks TO "statelens_reviewer";
+ALTER TABLE "statelens".statelens_write_locks ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
+DROP POLICY IF EXISTS statelens_member ON "statelens".statelens_write_locks;
+CREATE POLICY statelens_member ON "statelens".statelens_write_locks TO PUBLIC USING (org_id = (SELECT "statelens".statelens_session_org())) WITH CHECK (org_id = (SELECT "statelens".statelens_session_org()));
+DROP POLICY IF EXISTS statelens_admin ON "statelens".statelens_write_locks;
+CREATE POLICY statelens_admin ON "statelens".statelens_write_locks TO "statelens_admin"
+  USING (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true))
+  WITH CHECK (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true));
 GRANT SELECT, INSERT ON "statelens".partitions TO "statelens_agent";
 GRANT SELECT, DELETE ON "statelens".partitions TO "statelens_reviewer";
 ALTER TABLE "statelens".partitions ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
@@ -116,7 +130,11 @@ DROP POLICY IF EXISTS statelens_admin ON "statelens".partitions;
 CREATE POLICY statelens_admin ON "statelens".partitions TO "statelens_admin"
   USING (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true))
   WITH CHECK (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true));
-GRANT SELECT, INSERT, UPDATE ON "statelens".facts TO "statelens_agent";
+GRANT SELECT, INSERT ON "statelens".facts TO "statelens_agent";
+  DO $$ BEGIN
+          EXECUTE (SELECT format('GRANT UPDATE (%s) ON %s TO %s', string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum), '"statelens".facts', '"statelens_agent"')
+                     FROM pg_attribute a WHERE a.attrelid = '"statelens".facts'::regclass AND a.attnum > 0 AND NOT a.attisdropped);
+        END $$;
 GRANT SELECT, UPDATE (needs_review, review_cause, review_cause_fact, superseded_by, supersedes, proposal_for, supersession_reason), DELETE ON "statelens".facts TO "statelens_reviewer";
 ALTER TABLE "statelens".facts ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
 DROP POLICY IF EXISTS statelens_member ON "statelens".facts;
@@ -125,7 +143,11 @@ DROP POLICY IF EXISTS statelens_admin ON "statelens".facts;
 CREATE POLICY statelens_admin ON "statelens".facts TO "statelens_admin"
   USING (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true))
   WITH CHECK (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true));
-GRANT SELECT, INSERT, UPDATE ON "statelens".fact_edges TO "statelens_agent";
+GRANT SELECT, INSERT ON "statelens".fact_edges TO "statelens_agent";
+  DO $$ BEGIN
+          EXECUTE (SELECT format('GRANT UPDATE (%s) ON %s TO %s', string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum), '"statelens".fact_edges', '"statelens_agent"')
+                     FROM pg_attribute a WHERE a.attrelid = '"statelens".fact_edges'::regclass AND a.attnum > 0 AND NOT a.attisdropped);
+        END $$;
 GRANT SELECT, DELETE ON "statelens".fact_edges TO "statelens_reviewer";
 ALTER TABLE "statelens".fact_edges ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
 DROP POLICY IF EXISTS statelens_member ON "statelens".fact_edges;
@@ -134,7 +156,11 @@ DROP POLICY IF EXISTS statelens_admin ON "statelens".fact_edges;
 CREATE POLICY statelens_admin ON "statelens".fact_edges TO "statelens_admin"
   USING (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true))
   WITH CHECK (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true));
-GRANT SELECT, INSERT, UPDATE ON "statelens".identities TO "statelens_agent";
+GRANT SELECT, INSERT, DELETE ON "statelens".identities TO "statelens_agent";
+  DO $$ BEGIN
+          EXECUTE (SELECT format('GRANT UPDATE (%s) ON %s TO %s', string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum), '"statelens".identities', '"statelens_agent"')
+                     FROM pg_attribute a WHERE a.attrelid = '"statelens".identities'::regclass AND a.attnum > 0 AND NOT a.attisdropped);
+        END $$;
 GRANT SELECT, DELETE ON "statelens".identities TO "statelens_reviewer";
 ALTER TABLE "statelens".identities ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
 DROP POLICY IF EXISTS statelens_member ON "statelens".identities;
@@ -143,7 +169,11 @@ DROP POLICY IF EXISTS statelens_admin ON "statelens".identities;
 CREATE POLICY statelens_admin ON "statelens".identities TO "statelens_admin"
   USING (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true))
   WITH CHECK (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true));
-GRANT SELECT, INSERT, UPDATE ON "statelens".environment_signals TO "statelens_agent";
+GRANT SELECT, INSERT ON "statelens".environment_signals TO "statelens_agent";
+  DO $$ BEGIN
+          EXECUTE (SELECT format('GRANT UPDATE (%s) ON %s TO %s', string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum), '"statelens".environment_signals', '"statelens_agent"')
+                     FROM pg_attribute a WHERE a.attrelid = '"statelens".environment_signals'::regclass AND a.attnum > 0 AND NOT a.attisdropped);
+        END $$;
 GRANT SELECT, DELETE ON "statelens".environment_signals TO "statelens_reviewer";
 ALTER TABLE "statelens".environment_signals ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
 DROP POLICY IF EXISTS statelens_member ON "statelens".environment_signals;
@@ -152,7 +182,11 @@ DROP POLICY IF EXISTS statelens_admin ON "statelens".environment_signals;
 CREATE POLICY statelens_admin ON "statelens".environment_signals TO "statelens_admin"
   USING (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true))
   WITH CHECK (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true));
-GRANT SELECT, INSERT, UPDATE ON "statelens".org_documents TO "statelens_agent";
+GRANT SELECT, INSERT ON "statelens".org_documents TO "statelens_agent";
+  DO $$ BEGIN
+          EXECUTE (SELECT format('GRANT UPDATE (%s) ON %s TO %s', string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum), '"statelens".org_documents', '"statelens_agent"')
+                     FROM pg_attribute a WHERE a.attrelid = '"statelens".org_documents'::regclass AND a.attnum > 0 AND NOT a.attisdropped);
+        END $$;
 GRANT SELECT, DELETE ON "statelens".org_documents TO "statelens_reviewer";
 ALTER TABLE "statelens".org_documents ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
 DROP POLICY IF EXISTS statelens_member ON "statelens".org_documents;
@@ -161,7 +195,11 @@ DROP POLICY IF EXISTS statelens_admin ON "statelens".org_documents;
 CREATE POLICY statelens_admin ON "statelens".org_documents TO "statelens_admin"
   USING (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true))
   WITH CHECK (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true));
-GRANT SELECT, INSERT, UPDATE ON "statelens".agent_states TO "statelens_agent";
+GRANT SELECT, INSERT ON "statelens".agent_states TO "statelens_agent";
+  DO $$ BEGIN
+          EXECUTE (SELECT format('GRANT UPDATE (%s) ON %s TO %s', string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum), '"statelens".agent_states', '"statelens_agent"')
+                     FROM pg_attribute a WHERE a.attrelid = '"statelens".agent_states'::regclass AND a.attnum > 0 AND NOT a.attisdropped);
+        END $$;
 GRANT SELECT, DELETE ON "statelens".agent_states TO "statelens_reviewer";
 ALTER TABLE "statelens".agent_states ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
 DROP POLICY IF EXISTS statelens_member ON "statelens".agent_states;
@@ -170,7 +208,11 @@ DROP POLICY IF EXISTS statelens_admin ON "statelens".agent_states;
 CREATE POLICY statelens_admin ON "statelens".agent_states TO "statelens_admin"
   USING (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true))
   WITH CHECK (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true));
-GRANT SELECT, INSERT, UPDATE ON "statelens".context_documents TO "statelens_agent";
+GRANT SELECT, INSERT ON "statelens".context_documents TO "statelens_agent";
+  DO $$ BEGIN
+          EXECUTE (SELECT format('GRANT UPDATE (%s) ON %s TO %s', string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum), '"statelens".context_documents', '"statelens_agent"')
+                     FROM pg_attribute a WHERE a.attrelid = '"statelens".context_documents'::regclass AND a.attnum > 0 AND NOT a.attisdropped);
+        END $$;
 GRANT SELECT, DELETE ON "statelens".context_documents TO "statelens_reviewer";
 ALTER TABLE "statelens".context_documents ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
 DROP POLICY IF EXISTS statelens_member ON "statelens".context_documents;
@@ -179,7 +221,11 @@ DROP POLICY IF EXISTS statelens_admin ON "statelens".context_documents;
 CREATE POLICY statelens_admin ON "statelens".context_documents TO "statelens_admin"
   USING (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true))
   WITH CHECK (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true));
-GRANT SELECT, INSERT, UPDATE ON "statelens".saved_queries TO "statelens_agent";
+GRANT SELECT, INSERT ON "statelens".saved_queries TO "statelens_agent";
+  DO $$ BEGIN
+          EXECUTE (SELECT format('GRANT UPDATE (%s) ON %s TO %s', string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum), '"statelens".saved_queries', '"statelens_agent"')
+                     FROM pg_attribute a WHERE a.attrelid = '"statelens".saved_queries'::regclass AND a.attnum > 0 AND NOT a.attisdropped);
+        END $$;
 GRANT SELECT, DELETE ON "statelens".saved_queries TO "statelens_reviewer";
 ALTER TABLE "statelens".saved_queries ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
 DROP POLICY IF EXISTS statelens_member ON "statelens".saved_queries;
@@ -188,7 +234,11 @@ DROP POLICY IF EXISTS statelens_admin ON "statelens".saved_queries;
 CREATE POLICY statelens_admin ON "statelens".saved_queries TO "statelens_admin"
   USING (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true))
   WITH CHECK (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true));
-GRANT SELECT, INSERT, UPDATE, DELETE ON "statelens".working_items TO "statelens_agent";
+GRANT SELECT, INSERT, DELETE ON "statelens".working_items TO "statelens_agent";
+  DO $$ BEGIN
+          EXECUTE (SELECT format('GRANT UPDATE (%s) ON %s TO %s', string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum), '"statelens".working_items', '"statelens_agent"')
+                     FROM pg_attribute a WHERE a.attrelid = '"statelens".working_items'::regclass AND a.attnum > 0 AND NOT a.attisdropped);
+        END $$;
 GRANT SELECT, DELETE ON "statelens".working_items TO "statelens_reviewer";
 ALTER TABLE "statelens".working_items ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
 DROP POLICY IF EXISTS statelens_member ON "statelens".working_items;

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatelensError } from '../../../../shared/errors';
 import { SERVER_SKIP_REASON, SERVER_URL } from '../../../../test/helpers/pg';
 import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from './migrations';
+import { WRITE_LOCKS_TABLE } from './row-locks';
 import { migratePg } from './schema';
 import {
   applyPgServerSetup,
@@ -113,7 +114,7 @@ it('ships the setup as a psql script equal to the one it applies (vitest -u rewr
     const forced = conn.query<{ relname: string }>(
       "SELECT relname FROM pg_class WHERE relnamespace = 'statelens'::regnamespace AND relkind = 'r' AND relforcerowsecurity ORDER BY 1",
     ).rows;
-    expect(forced.map((r) => r.relname)).toEqual([...Object.keys(PG_ORG_TABLES), MEMBERS_TABLE].sort());
+    expect(forced.map((r) => r.relname)).toEqual([...Object.keys(PG_ORG_TABLES), MEMBERS_TABLE, WRITE_LOCKS_TABLE].sort());
   } finally {
     conn.close();
   }
@@ -215,7 +216,7 @@ for (const store of stores) {
           ORDER BY 1`,
         [schema, MEMBERS_TABLE],
       ).rows;
-      expect(scoped.map((t) => t.relname)).toEqual(Object.keys(PG_ORG_TABLES).sort());
+      expect(scoped.map((t) => t.relname)).toEqual([...Object.keys(PG_ORG_TABLES), WRITE_LOCKS_TABLE].sort());
       for (const t of scoped) expect(t, t.relname).toMatchObject({ relrowsecurity: true, relforcerowsecurity: true, owner: groups.admin });
       for (const t of scoped) expect(t.policies, t.relname).toBeGreaterThanOrEqual(2);
     });
@@ -286,7 +287,7 @@ for (const store of stores) {
     });
 
     it("an agent's role never deletes memory nor changes a tier, whoever logs in with it", () => {
-      for (const table of Object.keys(PG_ORG_TABLES).filter((t) => t !== 'working_items')) {
+      for (const table of Object.keys(PG_ORG_TABLES).filter((t) => !PG_ORG_TABLES[t]?.agent.includes('DELETE'))) {
         const e = thrownBy(() => tx(login.alice, { org: 'acme' }, (c) => c.query(`DELETE FROM ${s}.${table}`)));
         expect(e, table).toMatchObject({ code: 'PERMISSION_DENIED', details: { sqlstate: '42501' } });
         expect(thrownBy(() => tx(login.alice, { org: 'acme' }, (c) => c.exec(`TRUNCATE ${s}.${table} CASCADE`))).code, table).toBe('PERMISSION_DENIED');

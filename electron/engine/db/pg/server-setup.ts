@@ -6,6 +6,8 @@ import { StatelensError } from '../../../../shared/errors';
 import { PG_SCHEMA_VERSION } from './migrations';
 import { checkPgSchema, DEFAULT_PG_SCHEMA, inspectPgSchema, MIGRATION_LOCK, requirePgSchemaName, VERSION_TABLE } from './schema';
 import { PG_ALL_ORGS_SETTING, PG_ORG_SETTING, PG_PARTITION_SETTING } from './session-settings';
+import { LOCK_WAIT_MS } from './database';
+import { WRITE_LOCKS_TABLE } from './row-locks';
 import { quoteIdent, type SyncPg } from './sync-client';
 
 /** Which role may act for which org: one row per (org, role), kept by administrators. */
@@ -28,6 +30,11 @@ export function pgRoleNames(prefix: string): PgRoles {
 /** A table privilege, or UPDATE of named columns only. */
 type Privilege = 'SELECT' | 'INSERT' | 'UPDATE' | 'DELETE' | `UPDATE (${string})`;
 
+/** UPDATE granted column by column on every column the table has when setup runs: the same
+ * writes as a table-wide UPDATE, without its licence to LOCK TABLE in modes that stop every
+ * org's writers (PostgreSQL lets only table-wide UPDATE, DELETE or TRUNCATE do that). */
+export const UPDATE_EVERY_COLUMN = 'UPDATE (every column)';
+
 interface OrgTable {
   /** The column naming the partition a row belongs to. */
   readonly partitionColumn: string;
@@ -35,13 +42,13 @@ interface OrgTable {
   readonly reviewer: readonly Privilege[];
 }
 
-const MEMORY: Pick<OrgTable, 'agent' | 'reviewer'> = { agent: ['SELECT', 'INSERT', 'UPDATE'], reviewer: ['SELECT', 'DELETE'] };
+const MEMORY: Pick<OrgTable, 'agent' | 'reviewer'> = { agent: ['SELECT', 'INSERT', UPDATE_EVERY_COLUMN], reviewer: ['SELECT', 'DELETE'] };
 
 /**
  * Every table scoped by org, and what each role may do with it. A table the migrations add must be
  * named here (setup refuses a schema with an unnamed one) so no table is left without a policy.
- * Agents never delete memory; the one exception is the working set, session scratch that the
- * write path clears when a session ends. Reviewers update facts only as a deletion does (relinking
+ * Agents never delete memory; the exceptions are the working set and the session's identity,
+ * session scratch that ending a session clears. Reviewers update facts only as a deletion does (relinking
  * chains, flagging dependents) and audit reasons only to redact deleted text quoted in them.
  */
 export const PG_ORG_TABLES: Readonly<Record<string, OrgTable>> = {
@@ -55,13 +62,14 @@ export const PG_ORG_TABLES: Readonly<Record<string, OrgTable>> = {
     reviewer: ['SELECT', 'UPDATE (needs_review, review_cause, review_cause_fact, superseded_by, supersedes, proposal_for, supersession_reason)', 'DELETE'],
   },
   fact_edges: { partitionColumn: 'partition_id', ...MEMORY },
-  identities: { partitionColumn: 'partition_id', ...MEMORY },
+  // An agent releases its session's identity when the session ends (as it clears the working set).
+  identities: { partitionColumn: 'partition_id', agent: ['SELECT', 'INSERT', UPDATE_EVERY_COLUMN, 'DELETE'], reviewer: ['SELECT', 'DELETE'] },
   environment_signals: { partitionColumn: 'partition_id', ...MEMORY },
   org_documents: { partitionColumn: 'partition_id', ...MEMORY },
   agent_states: { partitionColumn: 'partition_id', ...MEMORY },
   context_documents: { partitionColumn: 'partition_id', ...MEMORY },
   saved_queries: { partitionColumn: 'partition_id', ...MEMORY },
-  working_items: { partitionColumn: 'partition_id', agent: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'], reviewer: ['SELECT', 'DELETE'] },
+  working_items: { partitionColumn: 'partition_id', agent: ['SELECT', 'INSERT', UPDATE_EVERY_COLUMN, 'DELETE'], reviewer: ['SELECT', 'DELETE'] },
   // The log is append-only for everyone but administrators.
   audit_log: { partitionColumn: 'partition_id', agent: ['SELECT', 'INSERT'], reviewer: ['SELECT', 'INSERT', 'UPDATE (reason)'] },
 };
@@ -78,6 +86,11 @@ export const PG_AUDIT_ACTIONS: Readonly<Record<'agent' | 'reviewer', readonly st
 
 /** Tables not scoped by org: readable by every role (the membership table: its own rows), written by administrators only. */
 export const PG_SHARED_TABLES: readonly string[] = ['statelens_meta', VERSION_TABLE, MEMBERS_TABLE];
+
+/** The write-lock rows (see row-locks): each writer makes and locks its org's rows. Locking a row
+ * (FOR UPDATE) needs UPDATE of one column; UPDATE of a column, unlike of the table, does not let
+ * a role LOCK TABLE in a mode that would hold every org's writers. */
+export const PG_WRITE_LOCK_GRANTS: readonly Privilege[] = ['SELECT', 'INSERT', 'UPDATE (slot)'];
 
 export interface PgServerSetupOptions {
   readonly schema?: string;
@@ -99,10 +112,20 @@ export function pgServerSetupSql(schema: string, roles: PgRoles): string {
   const s = quoteIdent(schema);
   const r = { agent: quoteIdent(roles.agent), reviewer: quoteIdent(roles.reviewer), admin: quoteIdent(roles.admin) };
   const members = `${s}.${MEMBERS_TABLE}`;
+  const locks = `${s}.${WRITE_LOCKS_TABLE}`;
   const sessionOrg = `(SELECT ${s}.statelens_session_org())`;
   const sessionPartitions = `(SELECT ${s}.statelens_session_partitions())`;
-  const grants = (privileges: readonly Privilege[], table: string, role: string): string =>
-    privileges.length ? `GRANT ${privileges.join(', ')} ON ${s}.${table} TO ${role};` : '';
+  const grants = (privileges: readonly Privilege[], table: string, role: string): string => {
+    const plain = privileges.filter((p) => p !== UPDATE_EVERY_COLUMN);
+    const out = plain.length ? [`GRANT ${plain.join(', ')} ON ${s}.${table} TO ${role};`] : [];
+    if (privileges.includes(UPDATE_EVERY_COLUMN)) {
+      out.push(`DO $$ BEGIN
+        EXECUTE (SELECT format('GRANT UPDATE (%s) ON %s TO %s', string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum), ${lit(`${s}.${table}`)}, ${lit(role)})
+                   FROM pg_attribute a WHERE a.attrelid = ${lit(`${s}.${table}`)}::regclass AND a.attnum > 0 AND NOT a.attisdropped);
+      END $$;`);
+    }
+    return out.join('\n');
+  };
   const out: string[] = [];
 
   // Group roles; login roles are made members of them by the deployment. A role created by a
@@ -129,6 +152,12 @@ export function pgServerSetupSql(schema: string, roles: PgRoles): string {
       -- NULL: every partition of the org; otherwise only these.
       partition_ids bigint[],
       PRIMARY KEY (org_id, role_name)
+    );`);
+
+  out.push(`CREATE TABLE IF NOT EXISTS ${locks} (
+      org_id text NOT NULL,
+      slot   integer NOT NULL,
+      PRIMARY KEY (org_id, slot)
     );`);
 
   // The session's org: the one it asked for, if the role it runs as is a member. Invoker's rights
@@ -182,6 +211,18 @@ export function pgServerSetupSql(schema: string, roles: PgRoles): string {
   out.push(`CREATE POLICY statelens_own ON ${members} FOR SELECT TO PUBLIC USING (role_name = current_user::text);`);
   out.push(`DROP POLICY IF EXISTS statelens_admin ON ${members};`);
   out.push(`CREATE POLICY statelens_admin ON ${members} TO ${r.admin} USING (true) WITH CHECK (true);`);
+
+  // Lock rows by org only (a session narrowed to a partition still takes its org's store lock).
+  out.push(grants(PG_WRITE_LOCK_GRANTS, WRITE_LOCKS_TABLE, r.agent), grants(PG_WRITE_LOCK_GRANTS, WRITE_LOCKS_TABLE, r.reviewer));
+  out.push(`ALTER TABLE ${locks} ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;`);
+  out.push(`DROP POLICY IF EXISTS statelens_member ON ${locks};`);
+  out.push(`CREATE POLICY statelens_member ON ${locks} TO PUBLIC USING (org_id = ${sessionOrg}) WITH CHECK (org_id = ${sessionOrg});`);
+  out.push(`DROP POLICY IF EXISTS statelens_admin ON ${locks};`);
+  out.push(
+    `CREATE POLICY statelens_admin ON ${locks} TO ${r.admin}
+      USING (current_setting(${lit(PG_ALL_ORGS_SETTING)}, true) = 'on' OR org_id = current_setting(${lit(PG_ORG_SETTING)}, true))
+      WITH CHECK (current_setting(${lit(PG_ALL_ORGS_SETTING)}, true) = 'on' OR org_id = current_setting(${lit(PG_ORG_SETTING)}, true));`,
+  );
 
   for (const [table, spec] of Object.entries(PG_ORG_TABLES)) {
     const t = `${s}.${table}`;
@@ -267,6 +308,7 @@ export function pgGrantTable(): string {
   const lines = ['| Table | agent | reviewer |', '| --- | --- | --- |'];
   for (const [table, spec] of Object.entries(PG_ORG_TABLES)) lines.push(`| \`${table}\` | ${spec.agent.join(', ')} | ${spec.reviewer.join(', ')} |`);
   lines.push(`| ${PG_SHARED_TABLES.map((t) => `\`${t}\``).join(', ')} | SELECT | SELECT |`);
+  lines.push(`| \`${WRITE_LOCKS_TABLE}\` (write locks, own org) | ${PG_WRITE_LOCK_GRANTS.join(', ')} | ${PG_WRITE_LOCK_GRANTS.join(', ')} |`);
   lines.push(
     `| audit actions (actor = the login) | ${PG_AUDIT_ACTIONS.agent.join(', ')} | ${PG_AUDIT_ACTIONS.reviewer.join(', ')} |`,
     "| capability levels | within the partition's tier | none |",
@@ -318,7 +360,7 @@ export function applyPgServerSetup(conn: SyncPg, options: PgServerSetupOptions =
         { schemaVersion: version, supportedVersion: PG_SCHEMA_VERSION },
       );
     }
-    const known = new Set([...Object.keys(PG_ORG_TABLES), ...PG_SHARED_TABLES]);
+    const known = new Set([...Object.keys(PG_ORG_TABLES), ...PG_SHARED_TABLES, WRITE_LOCKS_TABLE]);
     const unnamed = state.tables.filter((t) => !known.has(t));
     if (unnamed.length > 0) {
       throw new StatelensError('INTERNAL', `Schema "${schema}" has tables the server setup does not cover: ${unnamed.join(', ')}`, { tables: unnamed });
@@ -349,13 +391,17 @@ export interface PgSessionBinding {
  */
 export function bindPgTransaction(conn: SyncPg, binding: PgSessionBinding): void {
   if (!conn.inTransaction) throw new StatelensError('INTERNAL', 'An org binding lasts one transaction: bind inside conn.transaction()');
-  conn.query('SELECT set_config($1, $2, true), set_config($3, $4, true), set_config($5, $6, true)', [
+  // Every lock wait of the transaction is bounded (BUSY after LOCK_WAIT_MS): a role that may
+  // DELETE from a table may also LOCK it whole, whichever org it acts for.
+  conn.query('SELECT set_config($1, $2, true), set_config($3, $4, true), set_config($5, $6, true), set_config($7, $8, true)', [
     PG_ORG_SETTING,
     binding.org,
     PG_PARTITION_SETTING,
     binding.partitionId === undefined || binding.partitionId === null ? '' : String(binding.partitionId),
     PG_ALL_ORGS_SETTING,
     binding.allOrgs ? 'on' : 'off',
+    'lock_timeout',
+    `${LOCK_WAIT_MS}ms`,
   ]);
 }
 
