@@ -95,7 +95,12 @@ export function AuditStory({ entry, briefFor }: { entry: AuditEntry; briefFor: B
     case 'delete': {
       const count = num(d.count) ?? entry.targetIds.length;
       const fields = strings(d.filterFields).map(fieldWords);
-      const how = d.selection === 'all' ? ' (every fact of the partition)' : d.selection === 'filter' && fields.length > 0 ? ` matching a filter on ${fields.join(', ')}` : '';
+      const how =
+        d.selection === 'all'
+          ? ' (every fact of the partition)'
+          : d.selection === 'filter' && fields.length > 0
+            ? ` matching a filter on ${fields.join(', ')}`
+            : '';
       const after = [
         num(d.flagged) ? `${plural(num(d.flagged) ?? 0, 'dependent')} flagged for review` : null,
         num(d.relinked) ? `${plural(num(d.relinked) ?? 0, 'chain pointer')} relinked` : null,
@@ -126,7 +131,8 @@ export function AuditStory({ entry, briefFor }: { entry: AuditEntry; briefFor: B
       const causes = strings(d.causeFacts);
       return (
         <>
-          Dismissed the review {entry.targetIds.length === 1 ? 'flag' : 'flags'} of {entry.targetIds.length === 1 ? null : <strong>{plural(entry.targetIds.length, 'fact')}: </strong>}
+          Dismissed the review {entry.targetIds.length === 1 ? 'flag' : 'flags'} of{' '}
+          {entry.targetIds.length === 1 ? null : <strong>{plural(entry.targetIds.length, 'fact')}: </strong>}
           {refs(entry.targetIds)}
           {causes.length > 0 ? <span className="muted"> (raised by a change to {refs(causes)})</span> : null}.
         </>

@@ -38,7 +38,9 @@ describe('explanations of an assembly', () => {
     expect(legend.textContent).not.toContain('Coverage');
     expect(screen.getByTestId('fact-share').textContent).toContain('Facts may use 70% of what identity and environment leave: up to token 730 of 1,000');
     expect(document.querySelector('.budget-mark')?.getAttribute('style')).toContain('left: 73%');
-    expect(screen.getByRole('region', { name: 'Excluded by state_based' }).textContent).toContain("Left out for lack of room: the facts' share (70%) was full.");
+    expect(screen.getByRole('region', { name: 'Excluded by state_based' }).textContent).toContain(
+      "Left out for lack of room: the facts' share (70%) was full.",
+    );
   });
 
   it('puts every reason in one sentence, without the ids a detail quotes', () => {
@@ -46,7 +48,9 @@ describe('explanations of an assembly', () => {
     expect(exclusionSentence({ reason: 'superseded', detail: 'states $200k beside the current $90k of "budget" (f_abc123xyz)' })).toBe(
       'Left out because it states $200k beside the current $90k of "budget".',
     );
-    expect(exclusionSentence({ reason: 'permission', detail: 'needs one of: finance' })).toBe('Left out because this identity may not see it: needs one of: finance.');
+    expect(exclusionSentence({ reason: 'permission', detail: 'needs one of: finance' })).toBe(
+      'Left out because this identity may not see it: needs one of: finance.',
+    );
     expect(exclusionSentence({ reason: 'not_relevant' })).toBe('Left out as not relevant to the query.');
     expect(factShareOf({ ...withParts(), strategy: 'recent' })).toBeNull();
   });

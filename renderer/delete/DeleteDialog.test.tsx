@@ -122,7 +122,9 @@ describe('broad deletes', () => {
 
 describe('delete flow on a real database', () => {
   it('asks for the count typed before deleting most of a partition by filter', async () => {
-    const m = await mountInspector({ initial: (s) => ({ partitionId: s.mainPartition, deleteRequest: { kind: 'filter', filter: { validity: 'valid' }, count: null } }) });
+    const m = await mountInspector({
+      initial: (s) => ({ partitionId: s.mainPartition, deleteRequest: { kind: 'filter', filter: { validity: 'valid' }, count: null } }),
+    });
     const dialog = await screen.findByRole('dialog', { name: 'Delete every fact matching the filter' });
     const box = await within(dialog).findByTestId('broad-delete');
     const count = Number((within(dialog).getByTestId('impact-delete-count').textContent ?? '').replace(/\D/g, ''));
@@ -137,7 +139,6 @@ describe('delete flow on a real database', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(m.calls).not.toContain('deletion.apply');
   });
-
 
   it('previews, compares the context, confirms, deletes and refreshes the views', async () => {
     const m = await mountInspector();

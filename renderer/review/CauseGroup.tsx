@@ -12,7 +12,8 @@ import { groupRowKey, ROW_ATTR, useTriageRow, type TriageActions } from './triag
 
 /** How the upstream fact changed, in words (after "N facts rest on …"). */
 export function causeChange(group: ReviewGroup, now = Date.now()): string {
-  if (group.deleted) return `deleted by ${group.deleted.deletedBy} ${timeAgo(group.deleted.deletedAt, now)}${group.deleted.reason ? ` (“${group.deleted.reason}”)` : ''}`;
+  if (group.deleted)
+    return `deleted by ${group.deleted.deletedBy} ${timeAgo(group.deleted.deletedAt, now)}${group.deleted.reason ? ` (“${group.deleted.reason}”)` : ''}`;
   if (group.replacement) return 'superseded by';
   if (group.cause) return group.cause.isValid ? 'which changed' : `now ${statusWord(group.cause.status, group.cause.isValid)}`;
   if (group.causeFactId !== null) return 'which no longer exists';
@@ -49,7 +50,7 @@ export function CauseGroup({
   onExpand: (on: boolean) => void;
   handlers: GroupHandlers;
   active: string | null;
-  factProps: (id: string, key: string) => Omit<Parameters<typeof ReviewCard>[0], 'item' | 'active' | 'inGroup'>;
+  factProps: (id: string, key: string) => Omit<Parameters<typeof ReviewCard>[0], 'item' | 'active'>;
 }) {
   const key = groupRowKey(group.causeFactId);
   const actions: TriageActions = {
@@ -125,7 +126,7 @@ function GroupMembers({
   partitionId: number;
   causeFactId: string | null;
   active: string | null;
-  factProps: (id: string, key: string) => Omit<Parameters<typeof ReviewCard>[0], 'item' | 'active' | 'inGroup'>;
+  factProps: (id: string, key: string) => Omit<Parameters<typeof ReviewCard>[0], 'item' | 'active'>;
 }) {
   const pages = useReviewPages(partitionId, causeFactId);
   if (pages.error) return <ErrorState error={pages.error} onRetry={pages.refetch} context="Facts of this group" />;
@@ -133,7 +134,7 @@ function GroupMembers({
   return (
     <ul className="list-plain review-group-members col">
       {pages.entries.map((item) => (
-        <ReviewCard key={item.fact.id} item={item} inGroup={causeFactId !== null} active={active} {...factProps(item.fact.id, item.fact.key)} />
+        <ReviewCard key={item.fact.id} item={item} active={active} {...factProps(item.fact.id, item.fact.key)} />
       ))}
       {pages.hasMore ? (
         <li>

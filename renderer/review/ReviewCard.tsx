@@ -1,5 +1,5 @@
-// One flagged fact in the review queue: its value, why it was flagged, the upstream change (left
-// out inside a cause group, whose header names it), and its actions; a row of keyboard triage.
+// One flagged fact in the review queue: its value, why it was flagged, the upstream change, and
+// its actions; a row of keyboard triage.
 import type { MouseEvent } from 'react';
 import { Button } from '../ui/Button';
 import { EarlierCauses } from '../ui/EarlierCauses';
@@ -18,7 +18,6 @@ export function ReviewCard({
   onDismiss,
   onDelete,
   active,
-  inGroup = false,
 }: {
   item: ReviewEntry;
   checked: boolean;
@@ -28,7 +27,6 @@ export function ReviewCard({
   onDismiss: () => void;
   onDelete: () => void;
   active: string | null;
-  inGroup?: boolean;
 }) {
   const f = item.fact;
   const key = factRowKey(f.id);
@@ -67,29 +65,27 @@ export function ReviewCard({
         <span className="memory-text">{item.cause.text ?? 'a fact it depends on changed'}</span>
       </div>
       <EarlierCauses causes={item.cause.earlier} />
-      {inGroup ? null : (
-        <div className="review-cause-line">
-          <span className="muted">Upstream change: </span>
-          {item.cause.cause ? (
-            <span>
-              <FactRef id={item.cause.cause.id} brief={item.cause.cause} />
-              {item.cause.cause.supersessionRule ? <span className="faint"> ({item.cause.cause.supersessionRule})</span> : null}
-            </span>
-          ) : item.cause.causeFactId ? (
-            <FactRef id={item.cause.causeFactId} brief={null} />
-          ) : item.cause.turn ? (
-            <TurnCauseText turn={item.cause.turn} />
-          ) : (
-            <span className="faint">not recorded</span>
-          )}
-          {item.cause.replacement ? (
-            <span>
-              {' '}
-              → now <FactRef id={item.cause.replacement.id} brief={item.cause.replacement} />
-            </span>
-          ) : null}
-        </div>
-      )}
+      <div className="review-cause-line">
+        <span className="muted">Upstream change: </span>
+        {item.cause.cause ? (
+          <span>
+            <FactRef id={item.cause.cause.id} brief={item.cause.cause} />
+            {item.cause.cause.supersessionRule ? <span className="faint"> ({item.cause.cause.supersessionRule})</span> : null}
+          </span>
+        ) : item.cause.causeFactId ? (
+          <FactRef id={item.cause.causeFactId} brief={null} />
+        ) : item.cause.turn ? (
+          <TurnCauseText turn={item.cause.turn} />
+        ) : (
+          <span className="faint">not recorded</span>
+        )}
+        {item.cause.replacement ? (
+          <span>
+            {' '}
+            → now <FactRef id={item.cause.replacement.id} brief={item.cause.replacement} />
+          </span>
+        ) : null}
+      </div>
       <div className="row review-actions">
         <Button small onClick={onOpen}>
           Open

@@ -20,6 +20,8 @@ import { useUndoDismiss } from './undo-dismiss';
 import './review.css';
 
 const REASON = 'dismissed in the review queue';
+/** Groups this small show their facts at once; larger ones (one delete's 72 flags) start folded. */
+const OPEN_GROUP_MAX = 10;
 type Mode = 'grouped' | 'flat';
 
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
@@ -37,7 +39,8 @@ function Queue({ partitionId }: { partitionId: number }) {
   const [mode, setMode] = useState<Mode>('grouped');
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [active, setActive] = useState<string | null>(null);
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  // Only what the reviewer toggled; the rest follows OPEN_GROUP_MAX.
+  const [expanded, setExpanded] = useState<ReadonlyMap<string, boolean>>(new Map());
   const anchor = useRef<string | null>(null);
   const listRef = useRef<HTMLDivElement>(null);
   const registry = useMemo<TriageRegistry>(() => new Map(), []);
@@ -171,13 +174,7 @@ function Queue({ partitionId }: { partitionId: number }) {
   useShortcut('escape', () => setSelected(new Set()));
 
   const total = groups.data?.total ?? null;
-  const setGroupExpanded = (cause: string | null, on: boolean) =>
-    setExpanded((s) => {
-      const n = new Set(s);
-      if (on) n.add(groupRowKey(cause));
-      else n.delete(groupRowKey(cause));
-      return n;
-    });
+  const setGroupExpanded = (cause: string | null, on: boolean) => setExpanded((s) => new Map(s).set(groupRowKey(cause), on));
 
   return (
     <section className="review-view col" aria-label="Review queue">
@@ -231,7 +228,7 @@ function Queue({ partitionId }: { partitionId: number }) {
                   key={groupRowKey(g.causeFactId)}
                   partitionId={partitionId}
                   group={g}
-                  expanded={expanded.has(groupRowKey(g.causeFactId))}
+                  expanded={expanded.get(groupRowKey(g.causeFactId)) ?? g.count <= OPEN_GROUP_MAX}
                   onExpand={(on) => setGroupExpanded(g.causeFactId, on)}
                   handlers={handlers}
                   active={active}
@@ -262,7 +259,7 @@ function FlatQueue({
 }: {
   partitionId: number;
   active: string | null;
-  factProps: (id: string, key: string) => Omit<Parameters<typeof ReviewCard>[0], 'item' | 'active' | 'inGroup'>;
+  factProps: (id: string, key: string) => Omit<Parameters<typeof ReviewCard>[0], 'item' | 'active'>;
 }) {
   const pages = useReviewPages(partitionId);
   if (pages.error) return <ErrorState error={pages.error} onRetry={pages.refetch} context="Review queue" />;
@@ -270,16 +267,16 @@ function FlatQueue({
   if (pages.total === 0) return <NothingToReview />;
   return (
     <ul className="list-plain review-list col" aria-label="Flagged facts">
-        {pages.entries.map((item) => (
-          <ReviewCard key={item.fact.id} item={item} active={active} {...factProps(item.fact.id, item.fact.key)} />
-        ))}
-        {pages.hasMore ? (
-          <li>
-            <Button onClick={pages.loadMore} disabled={pages.loadingMore}>
-              Load more
-            </Button>
-          </li>
-        ) : null}
-      </ul>
+      {pages.entries.map((item) => (
+        <ReviewCard key={item.fact.id} item={item} active={active} {...factProps(item.fact.id, item.fact.key)} />
+      ))}
+      {pages.hasMore ? (
+        <li>
+          <Button onClick={pages.loadMore} disabled={pages.loadingMore}>
+            Load more
+          </Button>
+        </li>
+      ) : null}
+    </ul>
   );
 }

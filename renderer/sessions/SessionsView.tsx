@@ -93,7 +93,9 @@ function WorkingItems({ partitionId, sessionId }: { partitionId: number; session
                 <td className="memory-text">{w.key}</td>
                 <td className="memory-text working-item-text">{w.value}</td>
                 <td className="mono nowrap">{formatTime(w.createdAt)}</td>
-                <td className="nowrap">{w.expiresAt === null ? <span className="faint">never</span> : expired ? <span className="badge">expired</span> : formatTime(w.expiresAt)}</td>
+                <td className="nowrap">
+                  {w.expiresAt === null ? <span className="faint">never</span> : expired ? <span className="badge">expired</span> : formatTime(w.expiresAt)}
+                </td>
               </tr>
             );
           })}
