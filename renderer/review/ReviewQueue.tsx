@@ -42,6 +42,8 @@ function Queue({ partitionId }: { partitionId: number }) {
   // Only what the reviewer toggled; the rest follows OPEN_GROUP_MAX.
   const [expanded, setExpanded] = useState<ReadonlyMap<string, boolean>>(new Map());
   const anchor = useRef<string | null>(null);
+  // Where the cursor was: when its row goes (dismissed), the row taking its place is next.
+  const lastIndex = useRef<number | null>(null);
   const listRef = useRef<HTMLDivElement>(null);
   const registry = useMemo<TriageRegistry>(() => new Map(), []);
   const groups = useQuery('review.groups', { partitionId }, { keepPrevious: true });
@@ -132,13 +134,17 @@ function Queue({ partitionId }: { partitionId: number }) {
   const focusRow = (key: string | null) => {
     if (key === null) return;
     setActive(key);
+    lastIndex.current = rowKeysIn(listRef.current).indexOf(key);
     const el = [...(listRef.current?.querySelectorAll<HTMLElement>('[data-triage-row]') ?? [])].find((e) => e.dataset.triageRow === key);
     el?.focus();
   };
   const current = () => (active !== null && registry.has(active) ? registry.get(active) : undefined);
   const move = (delta: number, extend: boolean) => {
     const keys = rowKeysIn(listRef.current);
-    const next = stepKey(keys, active !== null && keys.includes(active) ? active : null, delta);
+    const gone = active !== null && !keys.includes(active) && lastIndex.current !== null && keys.length > 0;
+    const next = gone
+      ? (keys[Math.min(keys.length - 1, Math.max(0, (lastIndex.current ?? 0) + (delta > 0 ? 0 : delta)))] ?? null)
+      : stepKey(keys, active !== null && keys.includes(active) ? active : null, delta);
     if (extend && next?.startsWith('f:')) {
       const from = active?.startsWith('f:') ? active.slice(2) : next.slice(2);
       anchor.current ??= from;
