@@ -36,7 +36,12 @@ export const SHORTCUTS = [
   { id: 'row.all', keys: ['mod+a'], description: 'Select every loaded fact', group: 'Memories table and review queue' },
   { id: 'row.delete', keys: ['Delete'], description: 'Delete the selection (impact preview first)', group: 'Memories table and review queue' },
   { id: 'row.copy', keys: ['c'], description: "Copy the fact's id", group: 'Memories table and review queue' },
-  { id: 'review.dismiss', keys: ['d'], description: 'Dismiss the flag (a cause group: all of its flags; with a selection: the selection)', group: 'Review queue' },
+  {
+    id: 'review.dismiss',
+    keys: ['d'],
+    description: 'Dismiss the flag (a cause group: all of its flags; with a selection: the selection)',
+    group: 'Review queue',
+  },
   { id: 'review.open', keys: ['Enter'], description: 'Open the fact (a cause group: the fact that changed)', group: 'Review queue' },
   { id: 'review.expand', keys: ['ArrowRight', 'ArrowLeft'], description: "Show / hide a cause group's facts", group: 'Review queue' },
   { id: 'review.mode', keys: ['g'], description: 'Group by cause, or list flat', group: 'Review queue' },

@@ -104,7 +104,9 @@ describe.skipIf(missing !== undefined)('review at scale and readable explanation
     // Largest first, named by what happened: the audit keeps no key or text of a deleted fact.
     expect(await page.locator('.review-group').first().textContent()).toContain(`${GROUP} facts rest on`);
     const title = (await group.locator('.review-group-title').textContent()) ?? '';
-    expect(title).toMatch(/^72 facts rest on a deleted fact \(key and text erased\), deleted by root (just now|\d+ (min|h) ago) \(“the quote was withdrawn”\)$/);
+    expect(title).toMatch(
+      /^72 facts rest on a deleted fact \(key and text erased\), deleted by root (just now|\d+ (min|h) ago) \(“the quote was withdrawn”\)$/,
+    );
     // Folded (too many to show at once), with the other, smaller groups open.
     expect(await group.locator('.review-card').count()).toBe(0);
     expect(await page.locator('.review-card').count()).toBe(3);
@@ -124,7 +126,10 @@ describe.skipIf(missing !== undefined)('review at scale and readable explanation
     await bigGroup().locator('button:has-text("Show 72 facts")').click();
     await bigGroup().locator('.review-card').nth(71).waitFor();
     await bigGroup().locator('.review-card input[type="checkbox"]').nth(2).click();
-    await bigGroup().locator('.review-card input[type="checkbox"]').nth(9).click({ modifiers: ['Shift'] });
+    await bigGroup()
+      .locator('.review-card input[type="checkbox"]')
+      .nth(9)
+      .click({ modifiers: ['Shift'] });
     expect(await page.textContent('[data-testid="review-selected"]')).toBe('8 facts selected');
     await shoot('review-group-open');
     await page.locator('button:has-text("Clear selection")').click();

@@ -32,7 +32,12 @@ describeStores('review groups', (openStore) => {
     expect(g.groups[1]).toMatchObject({ cause: null, deleted: { factId: rate, deletedBy: 'dana', reason: 'wrong quote' } });
     expect(g.groups[1]?.text).toContain('dana');
     // One group's flags through the queue, and a limit that cuts the list short.
-    expect(p.reviewQueue({}, rate).entries.map((e) => e.fact.key).sort()).toEqual(['freight_plan', 'invoice_check']);
+    expect(
+      p
+        .reviewQueue({}, rate)
+        .entries.map((e) => e.fact.key)
+        .sort(),
+    ).toEqual(['freight_plan', 'invoice_check']);
     expect(p.reviewQueue({}, null).total).toBe(5);
     expect(p.reviewQueue({}, null).entries).toEqual([]);
     expect(p.reviewGroups(1)).toMatchObject({ truncated: true, total: 5, groups: [{ causeFactId: budget }] });

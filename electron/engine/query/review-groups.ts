@@ -47,12 +47,17 @@ export function reviewGroups(ctx: PartitionContext, limit: number = MAX_REVIEW_G
  * undoes like any other. Runs inside the caller's transaction.
  */
 export function dismissCause(ctx: PartitionContext, causeFactId: string | null, options: { actor: string; reason?: string }): DismissCauseResult {
-  const ids = stmt<[number, string | null, number], string>(ctx.db, GROUP_IDS_SQL).pluck().all(ctx.partitionId, causeFactId, MAX_DISMISS_IDS + 1);
+  const ids = stmt<[number, string | null, number], string>(ctx.db, GROUP_IDS_SQL)
+    .pluck()
+    .all(ctx.partitionId, causeFactId, MAX_DISMISS_IDS + 1);
   if (ids.length === 0) {
     throw new StatelensError('NOT_FOUND', 'No fact of this partition awaits review because of that change (already dismissed?)', { causeFactId });
   }
   const batch = ids.slice(0, MAX_DISMISS_IDS);
   const result = dismissReview(ctx, batch, options);
-  const remaining = ids.length > MAX_DISMISS_IDS ? Number(stmt<[number, string | null], number | string>(ctx.db, GROUP_COUNT_SQL).pluck().get(ctx.partitionId, causeFactId)) : 0;
+  const remaining =
+    ids.length > MAX_DISMISS_IDS
+      ? Number(stmt<[number, string | null], number | string>(ctx.db, GROUP_COUNT_SQL).pluck().get(ctx.partitionId, causeFactId))
+      : 0;
   return { ...result, remaining };
 }
