@@ -5,7 +5,8 @@ import { mountInspector } from '../test-utils/harness';
 describe('sessions on a real database', () => {
   it("shows the session's agent state and diffs its context-document versions", async () => {
     await mountInspector({ initial: (s) => ({ partitionId: s.mainPartition, view: 'sessions' }) });
-    // The working items come first: the turn, who said it, and the task note.
+    // The working items: the turn, who said it, and the task note.
+    fireEvent.click(await screen.findByRole('tab', { name: 'Working items' }));
     const items = await screen.findByRole('table', { name: 'Working items of sess-1' });
     await waitFor(() => expect(within(items).getAllByRole('row')).toHaveLength(3));
     expect(items.textContent).toContain('User: can you book my train to Munich?');

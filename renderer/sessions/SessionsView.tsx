@@ -118,7 +118,7 @@ export function SessionsView() {
   const { partitionId } = useAppState();
   const q = useQuery('sessions.list', partitionId === null ? null : { partitionId });
   const [sessionId, setSessionId] = useState<string | null>(null);
-  const [tab, setTab] = useState<'working' | 'state' | 'documents'>('working');
+  const [tab, setTab] = useState<'working' | 'state' | 'documents'>('state');
   const sessions = q.data?.sessions ?? [];
   const current = sessionId && sessions.some((s) => s.sessionId === sessionId) ? sessionId : (sessions[0]?.sessionId ?? null);
   if (partitionId === null) return null;
@@ -160,8 +160,8 @@ export function SessionsView() {
           <Tabs
             label="Session views"
             tabs={[
-              { id: 'working', label: 'Working items' },
               { id: 'state', label: 'Agent state' },
+              { id: 'working', label: 'Working items' },
               { id: 'documents', label: 'Context documents' },
             ]}
             value={tab}

@@ -233,7 +233,8 @@ describe.skipIf(missing !== undefined)('review at scale and readable explanation
   });
 
   it("lists a session's working items", async () => {
-    await go(`#/sessions/${p}`, 'role=table[name="Working items of sess-1"]');
+    await go(`#/sessions/${p}`, 'role=tab[name="Working items"]');
+    await page.click('role=tab[name="Working items"]');
     const table = page.locator('role=table[name="Working items of sess-1"]');
     expect(await table.textContent()).toContain('User: can you book my train to Munich?');
     await shoot('session-working-items');
