@@ -4,14 +4,16 @@
 // No channel creates or edits a fact: users review, dismiss flags, delete, preview and export.
 import { z } from 'zod';
 import { AgentStateRecord } from './agent-state';
-import { AuditEntry, ContextDocumentVersion, OrgDocument, OrgName, PartitionSummary, SavedQuery } from './domain';
+import { AuditEntry, ContextDocumentVersion, OrgDocument, OrgName, PartitionSummary, SavedQuery, WorkingItem } from './domain';
 import { AssemblyRequest, AssemblyResult, AssemblyStrategy, DEFAULT_BUDGET, DEFAULT_STRATEGY, MAX_BUDGET, ProvenanceKind, TokenizerName } from './assembly';
 import { AuditReason, DeletionImpact, DeletionResult } from './deletion';
 import { ErrorShape } from './errors';
 import {
   ContextDocumentVersionSummary,
+  DismissCauseResult,
   DismissResult,
   RestoreReviewResult,
+  ReviewGroups,
   FactBrief,
   FactDetail,
   FactChanges,
@@ -223,7 +225,14 @@ export const MAX_BRIEF_IDS = 200;
 /** Facts to show as readable references (key, value snippet, status) instead of raw ids. */
 export const FactBriefsInput = z.strictObject({ partitionId: PartitionId, factIds: z.array(FactId).max(MAX_BRIEF_IDS) });
 export const NeighbourhoodInput = z.strictObject({ partitionId: PartitionId, factId: FactId, ...NeighbourhoodRequest.shape });
-export const ReviewQueueInput = z.strictObject({ partitionId: PartitionId, page: PageRequest.optional() });
+export const ReviewQueueInput = z.strictObject({
+  partitionId: PartitionId,
+  page: PageRequest.optional(),
+  /** Only the flags this upstream fact raised; null: the flags no fact raised (one cause group). */
+  causeFactId: FactId.nullable().optional(),
+});
+/** One cause group's flags, dismissed together (the group as `review.groups` names it). */
+export const ReviewDismissCauseInput = z.strictObject({ partitionId: PartitionId, causeFactId: FactId.nullable(), reason: Reason.optional() });
 /** Undo of a dismissal, named by the audit id `review.dismiss` returned. */
 export const ReviewUndoDismissInput = z.strictObject({ partitionId: PartitionId, auditId: z.number().int().positive() });
 export const ReviewDismissInput = z.strictObject({
@@ -409,7 +418,11 @@ export const CONTRACT = {
   'facts.changes': query(FactChangesInput, FactChanges),
 
   'review.queue': query(ReviewQueueInput, ReviewQueuePage),
+  /** Read-only: the queue grouped by the upstream change that raised the flags, largest first. */
+  'review.groups': query(PartitionInput, ReviewGroups),
   'review.dismiss': mutation(ReviewDismissInput, DismissResult),
+  /** Clears every flag of one cause group; undone like any dismissal (`review.undoDismiss`). */
+  'review.dismissCause': mutation(ReviewDismissCauseInput, DismissCauseResult),
   /** Restores flags (with their causes) only; never creates or edits a fact. */
   'review.undoDismiss': mutation(ReviewUndoDismissInput, RestoreReviewResult),
 
@@ -421,6 +434,8 @@ export const CONTRACT = {
 
   'sessions.list': query(PartitionInput, z.strictObject({ sessions: z.array(SessionSummary).max(MAX_LISTED), truncated: z.boolean() })),
   'agentState.get': query(SessionInput, AgentStateRecord),
+  /** Read-only: a session's working items (turns, notes), expired ones included and marked by `expiresAt`. */
+  'workingItems.list': query(SessionInput, z.strictObject({ items: z.array(WorkingItem).max(MAX_LISTED), truncated: z.boolean() })),
   'contextDocuments.get': query(ContextDocumentInput, z.strictObject({ document: ContextDocumentVersion.nullable() })),
   'contextDocuments.versions': query(SessionInput, z.strictObject({ versions: z.array(ContextDocumentVersionSummary) })),
   'documents.list': query(PartitionInput, z.strictObject({ documents: z.array(OrgDocument).max(MAX_LISTED), truncated: z.boolean() })),

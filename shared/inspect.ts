@@ -328,3 +328,37 @@ export const FactChanges = z.strictObject({
   truncated: z.boolean(),
 });
 export type FactChanges = z.infer<typeof FactChanges>;
+
+/** Most cause groups one `review.groups` answer lists (the rest is announced by `truncated`). */
+export const MAX_REVIEW_GROUPS = 500;
+
+/** The flags that rest on one upstream change: the fact that changed (or, for flags a
+ * conversation turn raised, none) and how it changed, with how many flags it left. */
+export const ReviewGroup = z.strictObject({
+  /** The upstream fact; null groups the flags no fact raised (conversation turns, older causes). */
+  causeFactId: z.string().nullable(),
+  count: z.number().int().positive(),
+  /** The upstream fact as it is now, or null when it no longer exists (deleted). */
+  cause: FactBrief.nullable(),
+  /** The fact that superseded the upstream fact, when it was superseded. */
+  replacement: FactBrief.nullable(),
+  /** When the upstream fact was deleted: who, when, why (its text went with it). */
+  deleted: ReviewCause.shape.deleted,
+  /** The latest recorded cause of the group's newest flag (e.g. "deleted by root at …"). */
+  text: z.string().nullable(),
+});
+export type ReviewGroup = z.infer<typeof ReviewGroup>;
+
+export const ReviewGroups = z.strictObject({
+  /** Largest group first. */
+  groups: z.array(ReviewGroup).max(MAX_REVIEW_GROUPS),
+  truncated: z.boolean(),
+  /** Every needs_review fact in the partition (exact). */
+  total: z.number().int().nonnegative(),
+});
+export type ReviewGroups = z.infer<typeof ReviewGroups>;
+
+/** A group-level dismissal: like `DismissResult`; `remaining` counts flags of the group left for
+ * a further request (one request clears at most MAX_DISMISS_IDS). */
+export const DismissCauseResult = z.strictObject({ ...DismissResult.shape, remaining: z.number().int().nonnegative() });
+export type DismissCauseResult = z.infer<typeof DismissCauseResult>;

@@ -27,7 +27,9 @@ export type EngineChannel =
   | 'facts.timeline'
   | 'facts.changes'
   | 'review.queue'
+  | 'review.groups'
   | 'review.dismiss'
+  | 'review.dismissCause'
   | 'review.undoDismiss'
   | 'deletion.preview'
   | 'deletion.apply'
@@ -35,6 +37,7 @@ export type EngineChannel =
   | 'context.compare'
   | 'sessions.list'
   | 'agentState.get'
+  | 'workingItems.list'
   | 'contextDocuments.get'
   | 'contextDocuments.versions'
   | 'documents.list'
@@ -99,7 +102,10 @@ export function createOperations(session: EngineSession, actor: string): EngineO
     'facts.neighbourhood': ({ partitionId, factId, hops, maxNodes }) => session.scope(partitionId).neighbourhood(factId, { hops, maxNodes }),
     'facts.timeline': ({ partitionId, buckets }) => session.scope(partitionId).timeline(buckets),
     'facts.changes': ({ partitionId, from, to, limit }) => session.scope(partitionId).changesBetween(from, to, limit),
-    'review.queue': ({ partitionId, page }) => session.scope(partitionId).reviewQueue(page ?? {}),
+    'review.queue': ({ partitionId, page, causeFactId }) => session.scope(partitionId).reviewQueue(page ?? {}, causeFactId),
+    'review.groups': ({ partitionId }) => session.scope(partitionId).reviewGroups(),
+    'review.dismissCause': ({ partitionId, causeFactId, reason }) =>
+      session.scope(partitionId).dismissCause(causeFactId, { actor, ...(reason !== undefined ? { reason } : {}) }),
     'review.dismiss': ({ partitionId, factIds, reason }) =>
       session.scope(partitionId).dismissReview(factIds, { actor, ...(reason !== undefined ? { reason } : {}) }),
     'review.undoDismiss': ({ partitionId, auditId }) => session.scope(partitionId).undoDismissReview(auditId, { actor }),
@@ -149,6 +155,10 @@ export function createOperations(session: EngineSession, actor: string): EngineO
       return { sessions: rows, truncated };
     },
     'agentState.get': ({ partitionId, sessionId }) => session.scope(partitionId).agentStateRecord(sessionId),
+    'workingItems.list': ({ partitionId, sessionId }) => {
+      const { rows, truncated } = capped(session.scope(partitionId).workingItems({ sessionId, includeExpired: true }));
+      return { items: rows, truncated };
+    },
     'contextDocuments.get': ({ partitionId, sessionId, version }) => ({ document: session.scope(partitionId).contextDocument(sessionId, version) }),
     'contextDocuments.versions': ({ partitionId, sessionId }) => ({ versions: session.scope(partitionId).contextDocumentVersions(sessionId) }),
     'documents.list': ({ partitionId }) => {

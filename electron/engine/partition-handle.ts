@@ -27,6 +27,8 @@ import {
   neighbourhood,
   propagationPath,
   reviewQueue,
+  reviewGroups,
+  dismissCause,
   timeline,
   type ListFactsRequest,
 } from './query';
@@ -37,7 +39,9 @@ import type {
   CappedCount,
   ContextDocumentVersionSummary,
   DismissResult,
+  DismissCauseResult,
   RestoreReviewResult,
+  ReviewGroups,
   FactBrief,
   FactChanges,
   FactDetail,
@@ -275,8 +279,18 @@ export class PartitionHandle implements WritablePartition {
     return propagationPath(this.ctx, id);
   }
 
-  reviewQueue(page: z.input<typeof PageRequest> = {}): ReviewQueuePage {
-    return reviewQueue(this.ctx, page);
+  /** With `causeFactId` (null included): only the flags that upstream fact raised. */
+  reviewQueue(page: z.input<typeof PageRequest> = {}, causeFactId?: string | null): ReviewQueuePage {
+    return reviewQueue(this.ctx, page, causeFactId);
+  }
+
+  reviewGroups(limit?: number): ReviewGroups {
+    return reviewGroups(this.ctx, limit);
+  }
+
+  /** Dismisses every flag one upstream change raised, as one audited, undoable dismissal. */
+  dismissCause(causeFactId: string | null, options: { actor: string; reason?: string }): DismissCauseResult {
+    return this.transact('review', (ctx) => dismissCause(ctx, causeFactId, options));
   }
 
   /** The user's review action: clears needs_review on `ids`, audited, in one transaction. */

@@ -34,4 +34,23 @@ describe('audit log', () => {
       for (const r of rows) expect(r.getAttribute('title') ?? r.querySelector('td[title]')?.getAttribute('title')).toContain(m.backend.seeded.homeCityFirst);
     });
   });
+
+  it('reads like a history: actions in words, facts by key and value, a delete says its text is erased', async () => {
+    const m = await mountInspector({ initial: (s) => ({ partitionId: s.mainPartition, view: 'audit' }) });
+    const p = m.backend.seeded.mainPartition;
+    await m.transport.call('review.dismiss', { partitionId: p, factIds: [m.backend.seeded.flaggedId], reason: 'still right' });
+    await m.transport.call('deletion.apply', { partitionId: p, selection: { filter: { search: 'zebra' } }, reason: 'test data' });
+    const view = await screen.findByRole('region', { name: 'Audit log' });
+    const row = (action: string) => view.querySelector(`tr[data-audit-action="${action}"]`) as HTMLElement;
+    await waitFor(() => expect(row('delete')).toBeTruthy());
+    expect(row('delete').textContent).toContain(`Deleted ${m.backend.seeded.zebraCount} facts matching a filter on validity, search text`);
+    expect(row('delete').textContent).toContain('Key and text erased with them');
+    expect(row('delete').textContent).toContain('test data');
+    await waitFor(() => expect(row('dismiss_review').textContent).toMatch(/Dismissed the review flag of commute_plan.*raised by a change to home_city/));
+    await waitFor(() => expect(row('supersede').textContent).toMatch(/^.*Replaced \S+.* with .*, by /));
+    // No engine names or raw ids in what is read.
+    const text = [...view.querySelectorAll('tbody td')].map((td) => td.textContent ?? '').join(' ');
+    expect(text).not.toMatch(/dismiss_review|supersede\b|f_[0-9a-z]{8,}/);
+    expect(text).not.toContain(m.backend.seeded.flaggedId);
+  });
 });

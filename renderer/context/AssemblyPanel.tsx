@@ -1,6 +1,7 @@
 // One assembled context: token meters (whole text and each section), the text with every
 // included item's span highlighted and its provenance on hover or focus, and the excluded
-// items grouped by reason, the ranked items with what their scores are made of, and, when the
+// items grouped by reason (each with why, in a sentence), the ranked items with what their scores
+// are made of and a legend of those parts, the facts' share of the budget, and, when the
 // context_document strategy found no document, which sessions have one.
 import { useMemo, useRef, useState } from 'react';
 import type { AssemblyResult, ExcludedProvenance, IncludedProvenance } from '../../shared/assembly';
@@ -8,6 +9,7 @@ import type { SessionSummary } from '../../shared/inspect';
 import { formatNumber, formatTime } from '../ui/format';
 import { TokenMeter } from '../ui/meters';
 import './context.css';
+import { BudgetBar, exclusionSentence, ScoreLegend } from './explain';
 import { componentsLine, componentsTooltip, formatScore } from './score';
 import { includedOf, pieces } from './spans';
 
@@ -75,7 +77,7 @@ export function ExcludedList({ excluded }: { excluded: readonly ExcludedProvenan
             {items.slice(0, 200).map((e) => (
               <li key={`${e.kind}:${e.id}`}>
                 <span className="memory-text">{e.label}</span> <span className="faint mono">{e.kind}</span>
-                {e.detail ? <span className="muted memory-text"> — {e.detail}</span> : null}
+                <span className="excluded-why memory-text">{exclusionSentence(e)}</span>
               </li>
             ))}
             {items.length > 200 ? <li className="faint">…and {formatNumber(items.length - 200)} more</li> : null}
@@ -210,7 +212,7 @@ export function AssemblyPanel({
     <article className="assembly col" aria-label={`Context assembled by ${result.strategy}`} data-strategy={result.strategy}>
       <header className="col">
         <h3>{result.strategy}</h3>
-        <TokenMeter label="Whole context" tokens={result.tokens} of={result.budget} />
+        <BudgetBar result={result} />
         {result.budget === null ? (
           <span className="muted" data-testid="no-budget">
             The budget does not apply: this strategy includes everything valid, by design.
@@ -263,6 +265,7 @@ export function AssemblyPanel({
         ) : null}
       </div>
       <RankedItems result={result} included={included} onOpenFact={onOpenFact} />
+      <ScoreLegend result={result} />
       <section aria-label={`Excluded by ${result.strategy}`} className="col">
         <h4>Excluded ({formatNumber(excluded.length)})</h4>
         {result.provenanceComplete ? null : <p className="faint">Only included items were listed for this assembly.</p>}

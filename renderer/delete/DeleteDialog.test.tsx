@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DeletionImpact, ScrubReport } from '../../shared/deletion';
 import { assembly } from '../test-utils/fixtures';
 import { mountInspector, mountWithProviders } from '../test-utils/harness';
-import { ContextImpactView, ImpactSummary, ScrubNote } from './DeleteDialog';
+import { ContextImpactView, ImpactSummary, isBroadDelete, ScrubNote, typedCountMatches } from './DeleteDialog';
 
 afterEach(cleanup);
 
@@ -105,7 +105,41 @@ describe('after the delete: what the scrub reached', () => {
   });
 });
 
+describe('broad deletes', () => {
+  it('are those over 1,000 facts, or by filter over half the partition; the typed count may carry separators', () => {
+    expect(isBroadDelete(1001, null, false)).toBe(true);
+    expect(isBroadDelete(1000, 100_000, true)).toBe(false);
+    expect(isBroadDelete(51, 100, true)).toBe(true);
+    expect(isBroadDelete(51, 100, false)).toBe(false);
+    expect(isBroadDelete(50, 100, true)).toBe(false);
+    expect(isBroadDelete(1, 1, true)).toBe(false);
+    expect(typedCountMatches('19,400', 19400)).toBe(true);
+    expect(typedCountMatches(' 19 400 ', 19400)).toBe(true);
+    expect(typedCountMatches('1940', 19400)).toBe(false);
+    expect(typedCountMatches('', 19400)).toBe(false);
+  });
+});
+
 describe('delete flow on a real database', () => {
+  it('asks for the count typed before deleting most of a partition by filter', async () => {
+    const m = await mountInspector({
+      initial: (s) => ({ partitionId: s.mainPartition, deleteRequest: { kind: 'filter', filter: { validity: 'valid' }, count: null } }),
+    });
+    const dialog = await screen.findByRole('dialog', { name: 'Delete every fact matching the filter' });
+    const box = await within(dialog).findByTestId('broad-delete');
+    const count = Number((within(dialog).getByTestId('impact-delete-count').textContent ?? '').replace(/\D/g, ''));
+    expect(box.textContent).toMatch(/% of this partition/);
+    expect(within(dialog).queryByTestId('confirm-tick')).toBeNull();
+    const confirm = within(dialog).getByTestId('confirm-delete') as HTMLButtonElement;
+    const field = within(dialog).getByLabelText(`Type ${count.toLocaleString('en-US')} to confirm`);
+    fireEvent.change(field, { target: { value: String(count - 1) } });
+    expect(confirm.disabled).toBe(true);
+    fireEvent.change(field, { target: { value: count.toLocaleString('en-US') } });
+    expect(confirm.disabled).toBe(false);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(m.calls).not.toContain('deletion.apply');
+  });
+
   it('previews, compares the context, confirms, deletes and refreshes the views', async () => {
     const m = await mountInspector();
     const grid = await screen.findByRole('grid', { name: 'Memories' });

@@ -21,6 +21,19 @@ import { ErrorState, Loading } from '../ui/states';
 import { toErrorShape, type ErrorShape } from '../../shared/errors';
 
 const LIST_LIMIT = 30;
+/** A delete this large, or of more than half its partition by filter, asks for its count typed. */
+export const BROAD_DELETE_COUNT = 1000;
+
+/** Whether a delete is broad enough that a tick is too easy a confirmation. */
+export function isBroadDelete(count: number, partitionFacts: number | null, byFilter: boolean): boolean {
+  if (count > BROAD_DELETE_COUNT) return true;
+  return byFilter && partitionFacts !== null && count > 1 && count * 2 > partitionFacts;
+}
+
+/** The typed confirmation matches the count, with or without thousands separators. */
+export function typedCountMatches(typed: string, count: number): boolean {
+  return typed.replace(/[\s,.'\u00a0\u202f_]/g, '') === String(count);
+}
 
 export function selectionOf(request: DeleteRequest): DeletionSelectionInput {
   return request.kind === 'ids' ? { ids: [...request.ids] } : { filter: request.filter };
@@ -222,8 +235,13 @@ export function DeleteDialog({
   const withContext = useQuery('deletion.preview', probe ? { partitionId, selection, context: probe } : null);
   const progress = useProgress(phase.step === 'running' ? phase.operationId : undefined);
 
+  const partitions = useQuery('partitions.list', {});
+  const [typed, setTyped] = useState('');
   const count = preview.data?.toDelete ?? (request.kind === 'ids' ? request.ids.length : (request.count ?? 0));
-  const needsTick = count > 1;
+  const partitionFacts = partitions.data?.partitions.find((p) => p.id === partitionId)?.facts ?? null;
+  const broad = isBroadDelete(count, partitionFacts, request.kind === 'filter');
+  const needsTick = count > 1 && !broad;
+  const confirmedEnough = broad ? typedCountMatches(typed, count) : !needsTick || confirmed;
   // Deleting a lone proposal (a write that lacked the authority to supersede) is rejecting it.
   const rejecting = request.kind === 'ids' && count === 1 && preview.data?.facts[0]?.status === 'proposal';
   const title = rejecting
@@ -260,7 +278,7 @@ export function DeleteDialog({
         <Button
           variant="danger"
           onClick={() => void run()}
-          disabled={!preview.data || preview.error !== undefined || preview.fetching || running || count === 0 || (needsTick && !confirmed)}
+          disabled={!preview.data || preview.error !== undefined || preview.fetching || running || count === 0 || !confirmedEnough}
           data-testid="confirm-delete"
         >
           {running
@@ -357,6 +375,23 @@ export function DeleteDialog({
               onChange={setConfirmed}
               data-testid="confirm-tick"
             />
+          ) : null}
+          {broad ? (
+            <div className="card col broad-delete" data-testid="broad-delete">
+              <p role="note">
+                This deletes <strong>{plural(count, 'fact')}</strong>
+                {partitionFacts !== null && partitionFacts > 0 ? <> — {Math.round((count / partitionFacts) * 100)}% of this partition</> : null}. Type the
+                number of facts to confirm.
+              </p>
+              <TextField
+                label={`Type ${formatNumber(count)} to confirm`}
+                value={typed}
+                onChange={(e) => setTyped(e.target.value)}
+                inputMode="numeric"
+                autoComplete="off"
+                data-testid="confirm-count"
+              />
+            </div>
           ) : null}
           {running ? <ProgressBar label="Deleting" done={progress?.done ?? 0} total={progress?.total ?? count} /> : null}
           {phase.step === 'failed' ? <ErrorState error={phase.error} context="Delete" /> : null}

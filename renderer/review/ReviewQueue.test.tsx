@@ -10,6 +10,7 @@ describe('review queue on a real database', () => {
   it('lists flagged facts with their upstream change and dismisses a flag', async () => {
     const m = await mountInspector({ initial: (s) => ({ partitionId: s.mainPartition, view: 'review' }) });
     const view = await screen.findByRole('region', { name: 'Review queue' });
+    fireEvent.click(within(view).getByRole('button', { name: 'Flat list' }));
     await waitFor(() => expect(within(view).getByTestId('review-total').textContent).toBe('3 facts need review'));
     const card = await within(view).findByRole('listitem', { name: 'Review commute_plan' });
     expect(card.textContent).toContain('Upstream change: home_cityAna lives in Lyon');
@@ -26,6 +27,7 @@ describe('review queue on a real database', () => {
   it('opens a flagged fact in the graph with its propagation path', async () => {
     await mountInspector({ initial: (s) => ({ partitionId: s.mainPartition, view: 'review' }) });
     const view = await screen.findByRole('region', { name: 'Review queue' });
+    fireEvent.click(within(view).getByRole('button', { name: 'Flat list' }));
     const card = await within(view).findByRole('listitem', { name: 'Review weekend_trips' });
     fireEvent.click(within(card).getByRole('button', { name: 'Open' }));
     const note = await screen.findByTestId('propagation-note');
@@ -37,6 +39,7 @@ describe('review queue on a real database', () => {
   it('dismisses the selected flags in one go and clears the selection', async () => {
     const m = await mountInspector({ initial: (s) => ({ partitionId: s.mainPartition, view: 'review' }) });
     const view = await screen.findByRole('region', { name: 'Review queue' });
+    fireEvent.click(within(view).getByRole('button', { name: 'Flat list' }));
     await waitFor(() => expect(within(view).getByTestId('review-total').textContent).toBe('3 facts need review'));
     for (const key of ['commute_plan', 'deploy_plan']) fireEvent.click(await within(view).findByRole('checkbox', { name: `Select ${key}` }));
     fireEvent.click(within(view).getByRole('button', { name: 'Dismiss 2 selected' }));

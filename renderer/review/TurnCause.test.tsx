@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { externalTurns } from '../../test/e2e/helpers/backend';
 import { mountInspector } from '../test-utils/harness';
@@ -7,6 +7,7 @@ describe('a review flag raised by a conversation turn', () => {
   it('shows the turn, its speaker, the change cue and the entity on the review card', async () => {
     const m = await mountInspector({ initial: (s) => ({ partitionId: s.mainPartition, view: 'review' }) });
     const view = await screen.findByRole('region', { name: 'Review queue' });
+    fireEvent.click(within(view).getByRole('button', { name: 'Flat list' }));
     await waitFor(() => expect(within(view).getByTestId('review-total').textContent).toBe('3 facts need review'));
     // Another agent process records the fact, then the user's hedged turn.
     externalTurns(m.backend.dbPath, [{ key: 'meeting', value: 'Meeting is Tuesday at 2pm' }], 'ui', [

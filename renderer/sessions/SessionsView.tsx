@@ -1,5 +1,5 @@
-// Sessions of the partition: each one's agent state and its context documents (every version,
-// with a diff between any two).
+// Sessions of the partition: each one's working items (turns and notes), agent state and context
+// documents (every version, with a diff between any two).
 import { useEffect, useState } from 'react';
 import { useAppState } from '../app/state';
 import { useQuery } from '../api/hooks';
@@ -9,6 +9,7 @@ import { formatTime } from '../ui/format';
 import { EmptyState, ErrorState, Loading } from '../ui/states';
 import { Tabs } from '../ui/Tabs';
 import { AgentStateView } from './AgentStateView';
+import './sessions.css';
 
 function ContextDocuments({ partitionId, sessionId }: { partitionId: number; sessionId: string }) {
   const versions = useQuery('contextDocuments.versions', { partitionId, sessionId });
@@ -58,6 +59,52 @@ function ContextDocuments({ partitionId, sessionId }: { partitionId: number; ses
   );
 }
 
+/** The session's working set: conversation turns and notes, oldest first; expired ones marked. */
+function WorkingItems({ partitionId, sessionId }: { partitionId: number; sessionId: string }) {
+  const q = useQuery('workingItems.list', { partitionId, sessionId });
+  if (q.error) return <ErrorState error={q.error} onRetry={q.refetch} context="Working items" />;
+  if (!q.data) return <Loading label="Loading working items" />;
+  if (q.data.items.length === 0)
+    return <EmptyState title="No working items">This session has no working items (conversation turns or notes an agent keeps while it works).</EmptyState>;
+  const now = Date.now();
+  return (
+    <div className="col">
+      {q.data.truncated ? <p className="faint">The first {q.data.items.length.toLocaleString('en-US')} working items.</p> : null}
+      <table className="working-items" aria-label={`Working items of ${sessionId}`}>
+        <thead>
+          <tr>
+            <th scope="col">Turn</th>
+            <th scope="col">Who</th>
+            <th scope="col">Kind</th>
+            <th scope="col">Key</th>
+            <th scope="col">Text</th>
+            <th scope="col">Added</th>
+            <th scope="col">Expires</th>
+          </tr>
+        </thead>
+        <tbody>
+          {q.data.items.map((w) => {
+            const expired = w.expiresAt !== null && Date.parse(w.expiresAt) <= now;
+            return (
+              <tr key={w.id} className={expired ? 'expired' : undefined}>
+                <td className="mono">{w.turnIndex ?? '—'}</td>
+                <td className="memory-text">{w.speaker ?? '—'}</td>
+                <td>{w.itemType}</td>
+                <td className="memory-text">{w.key}</td>
+                <td className="memory-text working-item-text">{w.value}</td>
+                <td className="mono nowrap">{formatTime(w.createdAt)}</td>
+                <td className="nowrap">
+                  {w.expiresAt === null ? <span className="faint">never</span> : expired ? <span className="badge">expired</span> : formatTime(w.expiresAt)}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 function AgentStatePane({ partitionId, sessionId }: { partitionId: number; sessionId: string }) {
   const q = useQuery('agentState.get', { partitionId, sessionId });
   if (q.error) return <ErrorState error={q.error} onRetry={q.refetch} context="Agent state" />;
@@ -71,7 +118,7 @@ export function SessionsView() {
   const { partitionId } = useAppState();
   const q = useQuery('sessions.list', partitionId === null ? null : { partitionId });
   const [sessionId, setSessionId] = useState<string | null>(null);
-  const [tab, setTab] = useState<'state' | 'documents'>('state');
+  const [tab, setTab] = useState<'working' | 'state' | 'documents'>('state');
   const sessions = q.data?.sessions ?? [];
   const current = sessionId && sessions.some((s) => s.sessionId === sessionId) ? sessionId : (sessions[0]?.sessionId ?? null);
   if (partitionId === null) return null;
@@ -114,13 +161,16 @@ export function SessionsView() {
             label="Session views"
             tabs={[
               { id: 'state', label: 'Agent state' },
+              { id: 'working', label: 'Working items' },
               { id: 'documents', label: 'Context documents' },
             ]}
             value={tab}
             onChange={setTab}
           >
             <div className="session-pane">
-              {tab === 'state' ? (
+              {tab === 'working' ? (
+                <WorkingItems partitionId={partitionId} sessionId={current} />
+              ) : tab === 'state' ? (
                 <AgentStatePane partitionId={partitionId} sessionId={current} />
               ) : (
                 <ContextDocuments partitionId={partitionId} sessionId={current} />

@@ -9,7 +9,7 @@ export interface ShortcutDef {
   /** Key combos as shown and matched: 'j', 'ArrowDown', 'shift+T', 'mod+a', '?', '/'. */
   readonly keys: readonly string[];
   readonly description: string;
-  readonly group: 'Global' | 'Memories table' | 'Fact detail';
+  readonly group: 'Global' | 'Memories table and review queue' | 'Review queue' | 'Fact detail';
 }
 
 export const SHORTCUTS = [
@@ -26,16 +26,25 @@ export const SHORTCUTS = [
   { id: 'export', keys: ['e'], description: 'Export a snapshot', group: 'Global' },
   { id: 'theme', keys: ['shift+D'], description: 'Switch light / dark theme', group: 'Global' },
   { id: 'escape', keys: ['Escape'], description: 'Close a dialog, or clear the selection', group: 'Global' },
-  { id: 'row.down', keys: ['j', 'ArrowDown'], description: 'Next fact', group: 'Memories table' },
-  { id: 'row.up', keys: ['k', 'ArrowUp'], description: 'Previous fact', group: 'Memories table' },
-  { id: 'row.extendDown', keys: ['shift+ArrowDown'], description: 'Extend the selection down', group: 'Memories table' },
-  { id: 'row.extendUp', keys: ['shift+ArrowUp'], description: 'Extend the selection up', group: 'Memories table' },
-  { id: 'row.page', keys: ['PageDown', 'PageUp'], description: 'Move a page', group: 'Memories table' },
-  { id: 'row.ends', keys: ['Home', 'End'], description: 'First / last loaded fact', group: 'Memories table' },
-  { id: 'row.toggle', keys: ['x', ' '], description: 'Select or unselect the fact', group: 'Memories table' },
-  { id: 'row.all', keys: ['mod+a'], description: 'Select every loaded fact', group: 'Memories table' },
-  { id: 'row.delete', keys: ['Delete'], description: 'Delete the selection (impact preview first)', group: 'Memories table' },
-  { id: 'row.copy', keys: ['c'], description: "Copy the fact's id", group: 'Memories table' },
+  { id: 'row.down', keys: ['j', 'ArrowDown'], description: 'Next fact', group: 'Memories table and review queue' },
+  { id: 'row.up', keys: ['k', 'ArrowUp'], description: 'Previous fact', group: 'Memories table and review queue' },
+  { id: 'row.extendDown', keys: ['shift+ArrowDown'], description: 'Extend the selection down', group: 'Memories table and review queue' },
+  { id: 'row.extendUp', keys: ['shift+ArrowUp'], description: 'Extend the selection up', group: 'Memories table and review queue' },
+  { id: 'row.page', keys: ['PageDown', 'PageUp'], description: 'Move a page', group: 'Memories table and review queue' },
+  { id: 'row.ends', keys: ['Home', 'End'], description: 'First / last loaded fact', group: 'Memories table and review queue' },
+  { id: 'row.toggle', keys: ['x', ' '], description: 'Select or unselect the fact', group: 'Memories table and review queue' },
+  { id: 'row.all', keys: ['mod+a'], description: 'Select every loaded fact', group: 'Memories table and review queue' },
+  { id: 'row.delete', keys: ['Delete'], description: 'Delete the selection (impact preview first)', group: 'Memories table and review queue' },
+  { id: 'row.copy', keys: ['c'], description: "Copy the fact's id", group: 'Memories table and review queue' },
+  {
+    id: 'review.dismiss',
+    keys: ['d'],
+    description: 'Dismiss the flag (a cause group: all of its flags; with a selection: the selection)',
+    group: 'Review queue',
+  },
+  { id: 'review.open', keys: ['Enter'], description: 'Open the fact (a cause group: the fact that changed)', group: 'Review queue' },
+  { id: 'review.expand', keys: ['ArrowRight', 'ArrowLeft'], description: "Show / hide a cause group's facts", group: 'Review queue' },
+  { id: 'review.mode', keys: ['g'], description: 'Group by cause, or list flat', group: 'Review queue' },
   { id: 'detail.prev', keys: ['['], description: 'Previous detail tab (detail, chain, graph)', group: 'Fact detail' },
   { id: 'detail.next', keys: [']'], description: 'Next detail tab', group: 'Fact detail' },
 ] as const satisfies readonly ShortcutDef[];

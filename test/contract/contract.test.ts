@@ -62,10 +62,13 @@ describe('the channel table', () => {
         'facts.timeline',
         'partitions.list',
         'review.dismiss',
+        'review.dismissCause',
+        'review.groups',
         'review.queue',
         'review.undoDismiss',
         'savedQueries.list',
         'sessions.list',
+        'workingItems.list',
       ].sort(),
     );
     expect([...EVENT_CHANNELS].sort()).toEqual(['agentState.changed', 'app.command', 'data.changed', 'progress']);
@@ -83,6 +86,7 @@ describe('the channel table', () => {
       'export.cancel',
       'export.start',
       'review.dismiss',
+      'review.dismissCause',
       'review.undoDismiss',
     ]);
     // What each channel does to the stored facts is checked by calling it: no-fact-creation.test.ts.
@@ -185,6 +189,10 @@ describe('the channel table', () => {
       ['review.queue', { partitionId: 1, page: { limit: 10_000 } }],
       ['review.dismiss', { partitionId: 1, factIds: [] }],
       ['review.undoDismiss', { partitionId: 1, auditId: 0 }],
+      ['review.dismissCause', { partitionId: 1 }],
+      ['review.dismissCause', { partitionId: 1, causeFactId: '' }],
+      ['review.queue', { partitionId: 1, causeFactId: 'f'.repeat(201) }],
+      ['workingItems.list', { partitionId: 1 }],
       ['review.dismiss', { partitionId: 1, factIds: Array.from({ length: 10_001 }, (_, i) => `f_${i}`) }],
       ['review.dismiss', { partitionId: 1, factIds: ['f'], reason: 'r'.repeat(2001) }],
       ['deletion.apply', { partitionId: 1, selection: { ids: [] } }],

@@ -16,6 +16,7 @@ export function readSamples(
   | 'db.close'
   | 'db.trustForeignObjects'
   | 'review.dismiss'
+  | 'review.dismissCause'
   | 'review.undoDismiss'
   | 'deletion.apply'
   | 'export.start'
@@ -70,6 +71,10 @@ export function readSamples(
     ],
     'context.compare': [{ partitionId: p, strategies: ['state_based', 'balanced', 'reference'], query: 'Q3 budget', budget: 500 }],
     'sessions.list': [{ partitionId: p }],
+    'workingItems.list': [
+      { partitionId: p, sessionId: 's1' },
+      { partitionId: p, sessionId: 'nobody' },
+    ],
     'agentState.get': [
       { partitionId: p, sessionId: 's1' },
       { partitionId: p, sessionId: 'nobody' },
@@ -82,6 +87,7 @@ export function readSamples(
     'documents.list': [{ partitionId: fx.orgPartition }],
     'savedQueries.list': [{ partitionId: p }],
     'audit.list': [{}, { partitionId: p, limit: 5 }],
+    'review.groups': [{ partitionId: p }, { partitionId: fx.orgPartition }],
   };
 }
 
@@ -100,6 +106,7 @@ export function allSamples(fx: Fixture): Samples {
     ],
     'review.dismiss': [{ partitionId: p, factIds: [fx.flaggedId], reason: 'checked by hand' }],
     'review.undoDismiss': [{ partitionId: p, auditId: 1 }],
+    'review.dismissCause': [{ partitionId: p, causeFactId: fx.factIds[0] ?? '', reason: 'checked the whole group' }],
     'deletion.apply': [{ partitionId: p, selection: { ids: [fx.factIds[5] ?? ''] }, reason: 'wrong' }],
     'export.start': [
       { format: 'csv', partitionId: p, operationId: 'export-sample-1' },

@@ -222,12 +222,12 @@ describe.skipIf(missing !== undefined)('navigation, state and readable reference
     expect(await dialog.textContent()).not.toContain('active');
     await screenshotBothSchemes(page, 'delete-references');
     await page.keyboard.press('Escape');
-    // Audit: targets as references, details as fields, no JSON.
+    // Audit: what happened in words, facts as references, no JSON.
     await go(`#/audit/${p}`);
     await page.waitForSelector('.audit-table .fact-ref-key');
-    const details = await page.locator('.audit-details').allTextContents();
-    expect(details.join(' ')).not.toMatch(/[{}"]/);
-    await page.waitForSelector('.audit-details-list dt:has-text("flagged for review")');
+    const stories = await page.locator('.audit-story').allTextContents();
+    expect(stories.join(' ')).not.toMatch(/[{}"]/);
+    await page.waitForSelector('.audit-story:has-text("flagged for review")');
     await screenshotBothSchemes(page, 'audit-references');
     // One time format: UTC with seconds, in the table and the footer.
     const when = await page.locator('.audit-table tbody tr td:first-child').first().textContent();

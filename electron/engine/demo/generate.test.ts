@@ -58,6 +58,19 @@ describeStores('demo generator', (openStore, kind) => {
     }
   });
 
+  it("ends its history before the store's clock at generation, so every time is in the past", () => {
+    const store = openStore({ start: '2031-06-15T12:00:00.000Z' });
+    generateDemo(store, { facts: 200, seed: 'past' });
+    const done = Date.parse(store.services.clock.now());
+    const latest = (sql: string) => Date.parse(String(store.db.prepare(sql).pluck().get()));
+    const newestFact = latest('SELECT max(ts) FROM facts');
+    expect(newestFact).toBeLessThan(done);
+    expect(latest('SELECT min(ts) FROM facts')).toBeGreaterThan(done - 400 * 86_400_000);
+    expect(latest('SELECT max(observed_at) FROM environment_signals')).toBeLessThan(done);
+    expect(latest('SELECT max(created_at) FROM working_items')).toBeLessThan(done);
+    store.close();
+  });
+
   it('refuses a bad size with a typed error', () => {
     const store = openStore();
     for (const facts of [-1, 1.5, 1e9]) {

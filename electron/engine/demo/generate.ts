@@ -33,7 +33,9 @@ export interface DemoOptions {
   /** Facts per transaction (default 10,000). */
   readonly batchSize?: number;
   readonly onProgress?: (done: number, total: number) => void;
-  /** The first timestamp of the generated history (default 2026-01-05T08:00:00.000Z). */
+  /** The first timestamp of the generated history (default: `days` before the end, which is an
+   * hour before the store's clock at generation, so the history ends in the past and recency
+   * means something when the demo is read). */
   readonly start?: string;
   /** How long the generated history spans, in days (default 365). */
   readonly days?: number;
@@ -107,15 +109,23 @@ function emptyCounts<K extends string>(keys: readonly K[]): Record<K, number> {
   return Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
 }
 
+/** An hour before the store's clock, to the minute, less the span: every generated time (fact,
+ * signal, working item) is then in the past when generation ends. */
+function defaultStart(store: Store, spanMs: number): number {
+  const now = Date.parse(store.services.clock.now());
+  const end = Math.floor(now / 60_000) * 60_000 - 3_600_000;
+  return end - spanMs;
+}
+
 export function generateDemo(store: Store, options: DemoOptions): DemoStats {
   const total = options.facts;
   if (!Number.isInteger(total) || total < 0 || total > MAX_FACTS) {
     throw new StatelensError('INVALID_INPUT', `The number of demo facts must be a whole number from 0 to ${MAX_FACTS.toLocaleString('en-US')}, got ${total}`);
   }
   const batchSize = Math.max(1, Math.min(options.batchSize ?? 10_000, 1_000_000));
-  const startMs = Date.parse(options.start ?? '2026-01-05T08:00:00.000Z');
-  if (Number.isNaN(startMs)) throw new StatelensError('INVALID_INPUT', `Not a timestamp: ${options.start}`);
   const spanMs = Math.max(1, options.days ?? 365) * DAY;
+  const startMs = options.start !== undefined ? Date.parse(options.start) : defaultStart(store, spanMs);
+  if (Number.isNaN(startMs)) throw new StatelensError('INVALID_INPUT', `Not a timestamp: ${options.start}`);
   const started = performance.now();
   const rng = new Rng(options.seed ?? 'statelens');
   const stats: DemoStats = {

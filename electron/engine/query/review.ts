@@ -21,16 +21,23 @@ import { parseInput } from './validate';
 
 export const REVIEW_QUEUE_SQL = `SELECT ${ROW_VIEW_COLUMNS}, f.review_cause, f.review_cause_fact FROM facts f INDEXED BY facts_partition_review
   WHERE f.partition_id = ? AND f.needs_review = 1 AND f.rid < ? ORDER BY f.rid DESC LIMIT ?`;
+/** The same, for the flags one upstream fact raised (`IS`: a null cause names the flags no fact raised). */
+export const REVIEW_QUEUE_BY_CAUSE_SQL = `SELECT ${ROW_VIEW_COLUMNS}, f.review_cause, f.review_cause_fact FROM facts f INDEXED BY facts_partition_review
+  WHERE f.partition_id = ? AND f.needs_review = 1 AND f.review_cause_fact IS ? AND f.rid < ? ORDER BY f.rid DESC LIMIT ?`;
 export const DISMISS_LOOKUP_SQL =
   'SELECT f.id, f.needs_review, f.review_cause, f.review_cause_fact FROM json_each(?) j CROSS JOIN facts f ON f.id = j.value WHERE f.partition_id = ?';
 
 type QueueRow = RowViewRow & { review_cause: string | null; review_cause_fact: string | null };
 
-/** Newest flagged fact first (by insertion), keyset-paged along the partial review index. */
-export function reviewQueue(ctx: PartitionContext, pageInput: z.input<typeof PageRequest> = {}): ReviewQueuePage {
+/** Newest flagged fact first (by insertion), keyset-paged along the partial review index; with
+ * `causeFactId` (null included), only the flags that upstream fact raised (one cause group). */
+export function reviewQueue(ctx: PartitionContext, pageInput: z.input<typeof PageRequest> = {}, causeFactId?: string | null): ReviewQueuePage {
   const page = parseInput(PageRequest, pageInput, 'page');
   const before = page.after ? decodeRidCursor(page.after) : Number.MAX_SAFE_INTEGER;
-  const rows = stmt<[number, number, number], QueueRow>(ctx.db, REVIEW_QUEUE_SQL).all(ctx.partitionId, before, page.limit + 1);
+  const rows =
+    causeFactId === undefined
+      ? stmt<[number, number, number], QueueRow>(ctx.db, REVIEW_QUEUE_SQL).all(ctx.partitionId, before, page.limit + 1)
+      : stmt<[number, string | null, number, number], QueueRow>(ctx.db, REVIEW_QUEUE_BY_CAUSE_SQL).all(ctx.partitionId, causeFactId, before, page.limit + 1);
   const more = rows.length > page.limit;
   const shown = more ? rows.slice(0, page.limit) : rows;
   const last = shown[shown.length - 1];
