@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { externalTurns } from '../../test/e2e/helpers/backend';
+import { openStoreAt } from '../../test/e2e/helpers/store';
 import { mountInspector } from '../test-utils/harness';
 
 describe('a review flag raised by a conversation turn', () => {
@@ -9,7 +10,18 @@ describe('a review flag raised by a conversation turn', () => {
     const view = await screen.findByRole('region', { name: 'Review queue' });
     fireEvent.click(within(view).getByRole('button', { name: 'Flat list' }));
     await waitFor(() => expect(within(view).getByTestId('review-total').textContent).toBe('3 facts need review'));
-    // Another agent process records the fact, then the user's hedged turn.
+    // The user's agent process starts session "ui" as the partition's user (identity belongs to its
+    // session, so an unidentified speaker could not change the manager's words), records the fact,
+    // then the user's hedged turn.
+    const agent = openStoreAt(m.backend.dbPath);
+    try {
+      const ana = agent.scope({ kind: 'user', org: 'acme', user: 'ana' });
+      const identity = ana.identity();
+      if (!identity) throw new Error('the seeded partition has an identity');
+      ana.setIdentity(identity, { sessionId: 'ui' });
+    } finally {
+      agent.close();
+    }
     externalTurns(m.backend.dbPath, [{ key: 'meeting', value: 'Meeting is Tuesday at 2pm' }], 'ui', [
       { speaker: 'user', text: 'Could we move the meeting to Thursday <b>instead</b>?' },
     ]);
