@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { externalWrite } from '../../test/e2e/helpers/backend';
 import type { ConnectionMonitor, ConnectionState } from '../api/transport';
 import { Root } from './Root';
-import { parseHash } from './location';
+import { parseAddress } from './address';
 import { mountInspector, startSeeded, transportFor } from '../test-utils/harness';
 import { render } from '@testing-library/react';
 
@@ -159,7 +159,7 @@ describe('the inspector frame', () => {
 
 describe('links and the connection, told truthfully', () => {
   function linkState(hash: string) {
-    const link = parseHash(hash);
+    const link = parseAddress(hash);
     return { ...link.place, notice: link.problems.length > 0 ? link.problems.join(' ') : null };
   }
 

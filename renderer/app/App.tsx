@@ -1,6 +1,6 @@
 // The inspector's frame: top bar (database, time travel, export, theme, shortcuts), the
 // partition picker and view navigation on the left, the current view, dialogs, a status bar.
-import { useCallback, useEffect, useRef, useState, type CSSProperties } from 'react';
+import { useEffect, useState, type CSSProperties } from 'react';
 import { AuditLog } from '../audit/AuditLog';
 import { ContextView } from '../context/ContextView';
 import { DeleteDialog } from '../delete/DeleteDialog';
@@ -26,7 +26,6 @@ import { useConnection, useEvent, useLastChange, useQuery, useServerConnection }
 import type { ConnectionState } from '../api/transport';
 import { databaseTitle, serverScope, type DbInfo } from '../../shared/contract';
 import { clamp, useLayoutSize } from './layout-sizes';
-import { formatHash, isNewHistoryEntry, parseHash } from './location';
 import { useAppState, useDispatch, VIEW_LABELS, VIEWS, type View } from './state';
 
 function ViewNav({ view, reviewCount }: { view: View; reviewCount: number }) {
@@ -166,37 +165,6 @@ export function App() {
       dispatch({ type: 'partition', partitionId: best.id, ...(notice ? { notice } : {}) });
     }
   }, [list, state.partitionId, state.notice, dispatch]);
-
-  // The address the state was last read from or written to. When the address differs from it, the
-  // browser moved (an edited address, a followed link, Back) and its hashchange may not have run
-  // yet: the address is then read, never overwritten with the state from before the move.
-  const syncedHash = useRef(window.location.hash);
-  const followAddress = useCallback(() => {
-    const hash = window.location.hash;
-    if (hash === syncedHash.current) return;
-    syncedHash.current = hash;
-    const link = parseHash(hash);
-    dispatch({ type: 'place', place: link.place, notice: link.problems.length > 0 ? link.problems.join(' ') : null });
-  }, [dispatch]);
-
-  // Every move is a real history entry, so Back and Forward walk through views, partitions,
-  // facts and detail tabs; only the first landing (choosing a partition) replaces in place.
-  useEffect(() => {
-    const current = window.location.hash;
-    if (current !== syncedHash.current) return followAddress();
-    const hash = formatHash(state);
-    syncedHash.current = hash;
-    if (current === hash) return;
-    const url = `${window.location.pathname}${window.location.search}${hash}`;
-    if (isNewHistoryEntry(current, hash)) window.history.pushState(null, '', url);
-    else window.history.replaceState(window.history.state, '', url);
-  }, [state, followAddress]);
-
-  // Back / forward and edited addresses move the inspector too.
-  useEffect(() => {
-    window.addEventListener('hashchange', followAddress);
-    return () => window.removeEventListener('hashchange', followAddress);
-  }, [followAddress]);
 
   useEffect(() => {
     document.title = databaseTitle(info.data?.db ?? null);
