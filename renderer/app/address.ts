@@ -4,6 +4,7 @@
 // Reading never throws: the parts that make sense are kept and each problem is said in words.
 import { ASSEMBLY_STRATEGIES } from '../../shared/assembly';
 import { MEMORY_TYPES, SCOPES } from '../../shared/domain';
+import { MAX_HOPS } from '../../shared/inspect';
 import { SORT_COLUMNS, type FactFilterInput, type FactSort, type Validity } from '../../shared/query';
 import { canonicalTimestamp } from '../../shared/timestamp';
 import { DEFAULT_FILTER, DEFAULT_SORT, DETAIL_TABS, VIEWS, VIEW_LABELS, type AppState, type DetailTab, type View, type ViewParams } from './state';
@@ -44,7 +45,6 @@ export interface AddressSearch {
 
 const MAX_FACT_ID = 200;
 const MAX_TEXT = 500;
-const MAX_HOPS = 6;
 const MAX_BUDGET = 1_000_000;
 const VALIDITIES: readonly Validity[] = ['valid', 'superseded', 'proposal', 'all'];
 
@@ -289,6 +289,20 @@ export function formatAddress(s: AddressState): string {
 export function parseAddress(address: string): ParsedLink {
   const [path = '', search = ''] = address.replace(/^#/, '').split('?', 2);
   return readAddress(path, parseSearchText(search));
+}
+
+/** The typed texts (the search and the context query): a burst of typing is one Back step. */
+const TYPED = ['q', 'query'];
+
+/** Whether two addresses differ only in what is typed. */
+export function differsOnlyInTyping(a: string, b: string): boolean {
+  const strip = (address: string) => {
+    const [path = '', search = ''] = address.split('?', 2);
+    const p = new URLSearchParams(search);
+    for (const name of TYPED) p.delete(name);
+    return `${path}?${p.toString()}`;
+  };
+  return a !== b && strip(a) === strip(b);
 }
 
 /** Whether moving from one address to the next deserves its own Back step: a first landing

@@ -14,10 +14,13 @@ import {
   type RouterHistory,
 } from '@tanstack/react-router';
 import { createContext, useContext, useEffect, useRef, type ReactNode } from 'react';
-import { formatAddress, isNewHistoryEntry, parseSearchText, readAddress, readSearch, searchOf, stringifySearch, type AddressSearch, type ParsedLink } from './address';
+import { differsOnlyInTyping, formatAddress, isNewHistoryEntry, parseSearchText, readAddress, readSearch, searchOf, stringifySearch, type AddressSearch, type ParsedLink } from './address';
 import { initialState, useAppState, useDispatch } from './state';
 
 const Content = createContext<ReactNode>(null);
+
+/** Edits of a typed text closer together than this are one history entry. */
+const TYPING_PAUSE_MS = 1500;
 
 function Routed() {
   return (
@@ -91,6 +94,8 @@ function AddressSync() {
   const synced = useRef(hrefOf(router));
   // After reading an address, the state's own form of it replaces it (no extra Back step).
   const replaceNext = useRef(false);
+  // When the address last changed by typing alone: typing on within a moment stays one Back step.
+  const lastTyped = useRef(0);
 
   useEffect(() => {
     const current = hrefOf(router);
@@ -104,7 +109,10 @@ function AddressSync() {
     const next = formatAddress(state);
     if (next === current) return;
     synced.current = next;
-    const replace = replaceNext.current || !isNewHistoryEntry(current, next);
+    const now = Date.now();
+    const typing = differsOnlyInTyping(current, next);
+    const replace = replaceNext.current || !isNewHistoryEntry(current, next) || (typing && now - lastTyped.current < TYPING_PAUSE_MS);
+    lastTyped.current = typing ? now : 0;
     replaceNext.current = false;
     // Straight to the router's history: it writes at once, so a move made before the router has
     // caught up is never mistaken for the user changing the address.

@@ -22,7 +22,7 @@ export type DetailTab = (typeof DETAIL_TABS)[number];
  * and token budget, and the graph's hops. Absent means the view's own default. */
 export interface ViewParams {
   readonly query?: string;
-  readonly strategies?: readonly AssemblyStrategy[];
+  readonly strategies?: AssemblyStrategy[];
   readonly budget?: string;
   readonly hops?: string;
 }
