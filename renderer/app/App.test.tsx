@@ -64,6 +64,26 @@ describe('the inspector frame', () => {
     expect(screen.getByRole('button', { name: 'Clear filters' }).hasAttribute('disabled')).toBe(true);
   });
 
+  it('Escape leaves a text field keeping its text, a second Escape clears it, and ↓ from the search enters the results', async () => {
+    await mountInspector();
+    const grid = await gridReady();
+    const search = screen.getByRole<HTMLInputElement>('searchbox', { name: 'Search memories' });
+    search.focus();
+    fireEvent.change(search, { target: { value: 'Lyon' } });
+    fireEvent.keyDown(search, { key: 'Escape' });
+    expect(document.activeElement).not.toBe(search);
+    expect(search.value).toBe('Lyon');
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(search.value).toBe('');
+    // ↓ moves into the rows and opens the first.
+    search.focus();
+    fireEvent.change(search, { target: { value: 'Lyon' } });
+    fireEvent.keyDown(search, { key: 'ArrowDown' });
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('grid', { name: 'Memories' })));
+    await screen.findByRole('complementary', { name: 'Fact detail' });
+    expect(grid.getAttribute('aria-activedescendant')).toBe('fact-row-0');
+  });
+
   it('the command palette (Ctrl+K) jumps to a view and to a fact by key, from the keyboard', async () => {
     await mountInspector();
     await gridReady();

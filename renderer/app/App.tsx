@@ -227,6 +227,18 @@ export function App() {
 
   return (
     <div className="app" style={{ '--sidebar-w': `${sidebar}px` } as CSSProperties}>
+      {/* The first Tab stop: past the top bar and the sidebar's many stops, into the view. */}
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(e) => {
+          // "#main" is not an address of the inspector: move focus, never the address.
+          e.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
+        Skip to the main content
+      </a>
       <header className="topbar" role="banner">
         <h1 className="brand">Statelens</h1>
         <span className="topbar-partition muted">{current ? current.label : ''}</span>
@@ -264,7 +276,7 @@ export function App() {
         onChange={setSidebar}
         onReset={resetSidebar}
       />
-      <main className="main" id="main">
+      <main className="main" id="main" tabIndex={-1}>
         {state.notice ? <LinkNotice text={state.notice} onDismiss={() => dispatch({ type: 'notice', notice: null })} /> : null}
         {travel.open && state.partitionId !== null ? (
           <TimeTravel

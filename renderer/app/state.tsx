@@ -68,7 +68,8 @@ export type Action =
     }
   | { type: 'param'; params: ViewParams }
   | { type: 'notice'; notice: string | null }
-  | { type: 'openFact'; factId: string | null; tab?: DetailTab; view?: View }
+  /** Open a fact (null closes it); with `partitionId`, in that partition (a find-everywhere match). */
+  | { type: 'openFact'; factId: string | null; tab?: DetailTab; view?: View; partitionId?: number }
   | { type: 'detailTab'; tab: DetailTab }
   | { type: 'asOf'; asOf: string | null }
   | { type: 'filter'; filter: FactFilterInput }
@@ -141,8 +142,13 @@ export function reducer(s: AppState, a: Action): AppState {
       return { ...s, params: { ...s.params, ...a.params } };
     case 'notice':
       return { ...s, notice: a.notice };
-    case 'openFact':
+    case 'openFact': {
+      if (a.partitionId !== undefined && a.partitionId !== s.partitionId) {
+        const moved = reducer(s, { type: 'partition', partitionId: a.partitionId });
+        return { ...moved, factId: a.factId, detailTab: a.tab ?? s.detailTab, view: a.view ?? s.view, notice: null };
+      }
       return { ...s, factId: a.factId, detailTab: a.tab ?? s.detailTab, view: a.view ?? s.view, notice: a.factId === null ? s.notice : null };
+    }
     case 'detailTab':
       return { ...s, detailTab: a.tab };
     case 'asOf':
