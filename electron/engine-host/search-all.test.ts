@@ -43,10 +43,10 @@ async function checkSearch(h: EngineHost): Promise<void> {
   expect(bobFirst.groups[0]?.total).toEqual({ count: 8, capped: false });
   expect(bobFirst.groups[1]?.rows.map((r) => r.key)).toEqual(['quote.pallet_cost']);
   expect(bobFirst.unsearched).toBe(0);
-  const anaFirst = await h.call('facts.searchAll', { search: 'pallet', first: id('ana') });
+  const anaFirst = await h.call('facts.searchAll', { search: 'pallet', first: id('ana'), perPartition: 5 });
   expect(anaFirst.groups.map((g) => g.label)).toEqual([partitions.find((p) => p.id === id('ana'))?.label, partitions.find((p) => p.id === id('bob'))?.label]);
-  expect((await h.call('facts.searchAll', { search: 'nothing_matches_this' })).groups).toEqual([]);
-  await expect(h.call('facts.searchAll', { search: '((' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  expect((await h.call('facts.searchAll', { search: 'nothing_matches_this', perPartition: 5 })).groups).toEqual([]);
+  await expect(h.call('facts.searchAll', { search: '((', perPartition: 5 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
 }
 
 describe('facts.searchAll', () => {
