@@ -59,12 +59,20 @@ export function MemoriesView() {
     [toast],
   );
 
-  // ↓ from the search: into the rows, on the open fact or else the first one.
+  // ↓ from the search: into the rows, on the open fact or else the first one, once the rows are
+  // those of the search just committed (never a row of the list from before it).
+  const [entering, setEntering] = useState(false);
   const enterResults = useCallback(() => {
+    tableRef.current?.focus();
+    setEntering(true);
+  }, []);
+  useEffect(() => {
+    if (!entering || pages.loading || pages.reloading) return;
+    setEntering(false);
     tableRef.current?.focus();
     const first = pages.rows[0];
     if (first && !pages.rows.some((r) => r.id === factId)) dispatch({ type: 'openFact', factId: first.id });
-  }, [pages.rows, factId, dispatch]);
+  }, [entering, pages.loading, pages.reloading, pages.rows, factId, dispatch]);
 
   // A linked fact beyond the loaded rows: load on (a bounded number of rows) until it appears,
   // so the table can scroll to it.
