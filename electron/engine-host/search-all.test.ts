@@ -79,18 +79,22 @@ describe('facts.searchAll', () => {
     await checkSearch(h);
   }, 120_000);
 
-  it.skipIf(!SERVER_URL)('on the PostgreSQL server', async () => {
-    const db = migratedServerDatabase('search_all');
-    try {
-      seedPg(db.target);
-      const h = new EngineHost({ workerPath, pollMs: 50 });
-      hosts.push(h);
-      await h.call('db.openServer', { url: db.url, password: null, schema: 'statelens', org: 'acme', readonly: false });
-      await checkSearch(h);
-      await h.close();
-    } finally {
-      db.drop();
-    }
-  }, 120_000);
+  it.skipIf(!SERVER_URL)(
+    'on the PostgreSQL server',
+    async () => {
+      const db = migratedServerDatabase('search_all');
+      try {
+        seedPg(db.target);
+        const h = new EngineHost({ workerPath, pollMs: 50 });
+        hosts.push(h);
+        await h.call('db.openServer', { url: db.url, password: null, schema: 'statelens', org: 'acme', readonly: false });
+        await checkSearch(h);
+        await h.close();
+      } finally {
+        db.drop();
+      }
+    },
+    120_000,
+  );
 });
 if (!SERVER_URL) console.log(`search-all.test: ${SERVER_SKIP_REASON}`);

@@ -146,7 +146,11 @@ export function readSearch(raw: Readonly<Record<string, unknown>>): { place: Pla
   );
   put(
     'validity',
-    read('validity', (t) => ((VALIDITIES as readonly string[]).includes(t) ? (t as Validity) : (problems.push(`The link's validity "${shown(t)}" is not one of ${VALIDITIES.join(', ')}.`), undefined))),
+    read('validity', (t) =>
+      (VALIDITIES as readonly string[]).includes(t)
+        ? (t as Validity)
+        : (problems.push(`The link's validity "${shown(t)}" is not one of ${VALIDITIES.join(', ')}.`), undefined),
+    ),
   );
   put(
     'needsReview',

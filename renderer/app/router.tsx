@@ -14,7 +14,18 @@ import {
   type RouterHistory,
 } from '@tanstack/react-router';
 import { createContext, useContext, useEffect, useRef, type ReactNode } from 'react';
-import { differsOnlyInTyping, formatAddress, isNewHistoryEntry, parseSearchText, readAddress, readSearch, searchOf, stringifySearch, type AddressSearch, type ParsedLink } from './address';
+import {
+  differsOnlyInTyping,
+  formatAddress,
+  isNewHistoryEntry,
+  parseSearchText,
+  readAddress,
+  readSearch,
+  searchOf,
+  stringifySearch,
+  type AddressSearch,
+  type ParsedLink,
+} from './address';
 import { initialState, useAppState, useDispatch } from './state';
 
 const Content = createContext<ReactNode>(null);

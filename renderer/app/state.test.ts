@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAddress, isNewHistoryEntry, parseAddress } from './address';
+import { differsOnlyInTyping, formatAddress, isNewHistoryEntry, parseAddress } from './address';
 import { initialState, reducer } from './state';
 
 describe('app state', () => {
@@ -79,7 +79,15 @@ describe('app state', () => {
       partitionId: 2,
       factId: 'f1',
       detailTab: 'graph',
-      filter: { validity: 'valid', search: 'pallet cost', memoryTypes: ['user', 'capability'], scopes: ['global'], needsReview: true, isConstraint: false, from: '2025-01-01T00:00:00.000Z' },
+      filter: {
+        validity: 'valid',
+        search: 'pallet cost',
+        memoryTypes: ['user', 'capability'],
+        scopes: ['global'],
+        needsReview: true,
+        isConstraint: false,
+        from: '2025-01-01T00:00:00.000Z',
+      },
       sort: { column: 'key', direction: 'asc' },
       asOf: '2025-03-01T12:00:00.000Z',
       params: { query: 'who approves?', strategies: ['state_based', 'recent'], budget: '1500', hops: '3' },
@@ -107,7 +115,16 @@ describe('app state', () => {
     const link = parseAddress('/memories/3?q=tea&validity=maybe&types=user,robot&sort=-nonsense&asof=yesterday&hops=99&budget=2000');
     expect(link.place).toEqual({ view: 'memories', partitionId: 3, filter: { validity: 'all', search: 'tea' }, params: { budget: '2000' } });
     const said = link.problems.join(' ');
-    for (const bit of ['validity "maybe"', 'memory types "user,robot"', 'sorts by "-nonsense"', 'as-of time "yesterday"', 'graph hops "99"']) expect(said).toContain(bit);
+    for (const bit of ['validity "maybe"', 'memory types "user,robot"', 'sorts by "-nonsense"', 'as-of time "yesterday"', 'graph hops "99"'])
+      expect(said).toContain(bit);
+  });
+
+  it('tells a change of typed text alone (one Back step while typing) from any other move', () => {
+    expect(differsOnlyInTyping('/memories/3?q=pal', '/memories/3?q=pallet')).toBe(true);
+    expect(differsOnlyInTyping('/context/3?query=who&budget=900', '/context/3?query=who+approves&budget=900')).toBe(true);
+    expect(differsOnlyInTyping('/memories/3?q=pal', '/memories/3?q=pal&validity=valid')).toBe(false);
+    expect(differsOnlyInTyping('/memories/3/f?q=pal', '/memories/3?q=pal')).toBe(false);
+    expect(differsOnlyInTyping('/memories/3?q=pal', '/memories/3?q=pal')).toBe(false);
   });
 
   it('following an address resets what it leaves out to the defaults', () => {
