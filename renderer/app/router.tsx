@@ -118,7 +118,10 @@ function AddressSync() {
       return;
     }
     const next = formatAddress(state);
-    if (next === current) return;
+    if (next === current) {
+      replaceNext.current = false;
+      return;
+    }
     synced.current = next;
     const now = Date.now();
     const typing = differsOnlyInTyping(current, next);

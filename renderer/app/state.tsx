@@ -119,7 +119,8 @@ export function reducer(s: AppState, a: Action): AppState {
     case 'partition': {
       const notice = a.notice ?? null;
       if (a.partitionId === s.partitionId) return notice === s.notice ? s : { ...s, notice };
-      return { ...s, partitionId: a.partitionId, factId: null, selection: new Set(), filter: DEFAULT_FILTER, notice };
+      // Another partition starts with its own (empty) filter and view inputs.
+      return { ...s, partitionId: a.partitionId, factId: null, selection: new Set(), filter: DEFAULT_FILTER, params: {}, notice };
     }
     case 'view':
       return { ...s, view: a.view, notice: null };

@@ -204,7 +204,7 @@ describe.skipIf(missing !== undefined)('navigation, state and readable reference
     await successor.waitFor();
     expect(await successor.textContent()).toBe('home_cityAna lives in Paris nowsuperseded');
     await screenshotBothSchemes(page, 'fact-detail-references');
-    await successor.locator('button').click();
+    await successor.locator('a').click();
     await page.waitForSelector('role=region[name="Value"] >> text=Ana lives in Paris now');
     // Review causes.
     await go(`#/review/${p}`);
