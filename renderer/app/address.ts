@@ -295,10 +295,11 @@ export function parseAddress(address: string): ParsedLink {
   return readAddress(path, parseSearchText(search));
 }
 
-/** The typed texts (the search and the context query): a burst of typing is one Back step. */
-const TYPED = ['q', 'query'];
+/** What is typed or dragged (the search, the context query and budget, the time-travel instant):
+ * a burst of such edits is one Back step, not one per keystroke or scrubber move. */
+const TYPED = ['q', 'query', 'budget', 'asof'];
 
-/** Whether two addresses differ only in what is typed. */
+/** Whether two addresses differ only in what is typed or dragged. */
 export function differsOnlyInTyping(a: string, b: string): boolean {
   const strip = (address: string) => {
     const [path = '', search = ''] = address.split('?', 2);
