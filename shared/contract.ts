@@ -17,7 +17,9 @@ import {
   FactBrief,
   FactDetail,
   FactChanges,
+  CappedCount,
   FactPage,
+  FactRowView,
   MAX_CHANGES,
   MAX_DISMISS_IDS,
   MAX_TIMELINE_BUCKETS,
@@ -203,6 +205,31 @@ export const FactsListInput = z.strictObject({
   filter: FactFilter.optional(),
   sort: FactSort.optional(),
   page: PageRequest.optional(),
+});
+/** Most partitions one search of the whole store reads, and most matches it returns from each. */
+export const MAX_SEARCH_PARTITIONS = 100;
+export const MAX_SEARCH_PER_PARTITION = 20;
+/** Find everywhere: a search over every partition of the open store. `first` is searched (and
+ * listed) first, whatever the order of the rest. */
+export const FactsSearchAllInput = z.strictObject({
+  search: FactFilter.shape.search.unwrap().min(1),
+  first: PartitionId.optional(),
+  perPartition: z.number().int().min(1).max(MAX_SEARCH_PER_PARTITION).default(5),
+  asOf: Timestamp.optional(),
+});
+/** One partition's matches, best first, with how many there are in all. */
+export const SearchGroup = z.strictObject({
+  partitionId: PartitionId,
+  label: z.string(),
+  rows: z.array(FactRowView).max(MAX_SEARCH_PER_PARTITION),
+  total: CappedCount.nullable(),
+});
+export type SearchGroup = z.infer<typeof SearchGroup>;
+export const FactsSearchAllOutput = z.strictObject({
+  /** Partitions with at least one match: `first` (when it matches) then the store's order. */
+  groups: z.array(SearchGroup).max(MAX_SEARCH_PARTITIONS),
+  /** Partitions of the store left unsearched (beyond MAX_SEARCH_PARTITIONS). */
+  unsearched: z.number().int().nonnegative(),
 });
 export const FactRef = z.strictObject({ partitionId: PartitionId, factId: FactId });
 /** A fact's detail; with `asOf`, also how it (and the facts it links to) stood at that instant. */
@@ -407,6 +434,9 @@ export const CONTRACT = {
 
   'facts.list': query(FactsListInput, FactPage),
   'facts.get': query(FactGetInput, FactDetail),
+  /** Read-only: the search over every partition of the open store (bounded per partition and in
+   * partitions), grouped by partition. */
+  'facts.searchAll': query(FactsSearchAllInput, FactsSearchAllOutput),
   'facts.chain': query(FactRef, FactDetail.shape.chain),
   /** Read-only: key, value snippet and status of the given facts, in the order asked; facts that
    * no longer exist (deleted) are left out, so a caller can say so. */

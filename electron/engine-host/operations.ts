@@ -1,7 +1,7 @@
 // What the engine worker can do: one operation per engine-backed contract channel (same parsed
 // input, same output) plus the host operations the handlers combine with native dialogs
 // (open a path main chose, export to a path main chose). Runs inside the worker thread only.
-import { MAX_LISTED, type ChannelOutput, type ParsedInput, type Progress } from '../../shared/contract';
+import { MAX_LISTED, MAX_SEARCH_PARTITIONS, type ChannelOutput, type ParsedInput, type Progress } from '../../shared/contract';
 import { StatelensError } from '../../shared/errors';
 import type { ExportRequest, ExportSummary } from '../../shared/snapshot';
 import { exportStore } from '../engine/snapshot/export';
@@ -20,6 +20,7 @@ export interface OpContext {
 export type EngineChannel =
   | 'partitions.list'
   | 'facts.list'
+  | 'facts.searchAll'
   | 'facts.get'
   | 'facts.chain'
   | 'facts.briefs'
@@ -57,6 +58,24 @@ export type EngineOpName = keyof EngineOps;
 export type OpInput<N extends EngineOpName> = Parameters<EngineOps[N]>[0];
 export type OpOutput<N extends EngineOpName> = Awaited<ReturnType<EngineOps[N]>>;
 
+/** Each partition's best matches for one search (the same full-text query as the table's), `first`
+ * first; partitions without a match are left out. Bounded in partitions and rows per partition. */
+function searchAll(session: EngineSession, input: ParsedInput<'facts.searchAll'>): ChannelOutput<'facts.searchAll'> {
+  const all = session.store.listPartitions();
+  const ordered = [...all.filter((p) => p.id === input.first), ...all.filter((p) => p.id !== input.first)];
+  const searched = ordered.slice(0, MAX_SEARCH_PARTITIONS);
+  const groups: ChannelOutput<'facts.searchAll'>['groups'] = [];
+  for (const p of searched) {
+    if (p.facts === 0) continue;
+    const page = session.scope(p.id).listFacts({
+      filter: { search: input.search, validity: 'all', ...(input.asOf ? { asOf: input.asOf } : {}) },
+      page: { limit: input.perPartition },
+    });
+    if (page.rows.length > 0) groups.push({ partitionId: p.id, label: p.label, rows: page.rows, total: page.total });
+  }
+  return { groups, unsearched: ordered.length - searched.length };
+}
+
 /** The first MAX_LISTED rows and whether there were more (callers fetch MAX_LISTED + 1). */
 function capped<T>(rows: T[]): { rows: T[]; truncated: boolean } {
   return rows.length > MAX_LISTED ? { rows: rows.slice(0, MAX_LISTED), truncated: true } : { rows, truncated: false };
@@ -93,6 +112,7 @@ export function createOperations(session: EngineSession, actor: string): EngineO
     'facts.list': ({ partitionId, filter, sort, page }) =>
       session.scope(partitionId).listFacts({ ...(filter ? { filter } : {}), ...(sort ? { sort } : {}), ...(page ? { page } : {}) }),
     'facts.get': ({ partitionId, factId, asOf }) => session.scope(partitionId).factDetail(factId, asOf),
+    'facts.searchAll': (input) => searchAll(session, input),
     'facts.chain': ({ partitionId, factId }) => {
       const handle = session.scope(partitionId);
       if (!handle.getFact(factId)) throw new StatelensError('NOT_FOUND', `No fact ${factId} in this partition`, { factId });

@@ -108,6 +108,7 @@ export function createHandlers({ engine, shell }: HandlerDeps): Handlers {
 
     'partitions.list': forward('partitions.list'),
     'facts.list': forward('facts.list'),
+    'facts.searchAll': forward('facts.searchAll'),
     'facts.get': forward('facts.get'),
     'facts.chain': forward('facts.chain'),
     'facts.briefs': forward('facts.briefs'),

@@ -91,13 +91,17 @@ export function ipcTransport(bridge: StatelensBridge): Transport {
 const TOKEN_STORAGE_KEY = 'statelens.token';
 
 /** Takes the session token from `?token=` (then removes it from the address bar, so it does not
- * linger in history) or from this tab's session storage after a reload. */
+ * linger in history) or, after a reload, from this tab's session storage. A tab opened from a link
+ * (middle-click on a fact) has a session storage of its own: it finds the token this origin's
+ * other tabs keep in local storage, so it does not ask for it again. The origin is the server's
+ * own (its port), and a token from an earlier run of the server is refused like any wrong one. */
 export function sessionToken(win: Window): string | undefined {
   const url = new URL(win.location.href);
   const fromUrl = url.searchParams.get(TOKEN_QUERY);
   if (fromUrl) {
     try {
       win.sessionStorage.setItem(TOKEN_STORAGE_KEY, fromUrl);
+      win.localStorage?.setItem(TOKEN_STORAGE_KEY, fromUrl);
       url.searchParams.delete(TOKEN_QUERY);
       win.history.replaceState(win.history.state, '', url.pathname + url.search + url.hash);
     } catch {
@@ -106,7 +110,9 @@ export function sessionToken(win: Window): string | undefined {
     return fromUrl;
   }
   try {
-    return win.sessionStorage.getItem(TOKEN_STORAGE_KEY) ?? undefined;
+    const kept = win.sessionStorage.getItem(TOKEN_STORAGE_KEY) ?? win.localStorage?.getItem(TOKEN_STORAGE_KEY) ?? undefined;
+    if (kept) win.sessionStorage.setItem(TOKEN_STORAGE_KEY, kept);
+    return kept;
   } catch {
     return undefined;
   }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { externalWrite } from '../../test/e2e/helpers/backend';
 import type { ConnectionMonitor, ConnectionState } from '../api/transport';
 import { Root } from './Root';
-import { parseHash } from './location';
+import { parseAddress } from './address';
 import { mountInspector, startSeeded, transportFor } from '../test-utils/harness';
 import { render } from '@testing-library/react';
 
@@ -62,6 +62,26 @@ describe('the inspector frame', () => {
     await gridReady();
     expect((screen.getByRole('searchbox', { name: 'Search memories' }) as HTMLInputElement).value).toBe('');
     expect(screen.getByRole('button', { name: 'Clear filters' }).hasAttribute('disabled')).toBe(true);
+  });
+
+  it('Escape leaves a text field keeping its text, a second Escape clears it, and ↓ from the search enters the results', async () => {
+    await mountInspector();
+    const grid = await gridReady();
+    const search = screen.getByRole<HTMLInputElement>('searchbox', { name: 'Search memories' });
+    search.focus();
+    fireEvent.change(search, { target: { value: 'Lyon' } });
+    fireEvent.keyDown(search, { key: 'Escape' });
+    expect(document.activeElement).not.toBe(search);
+    expect(search.value).toBe('Lyon');
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(search.value).toBe('');
+    // ↓ moves into the rows and opens the first.
+    search.focus();
+    fireEvent.change(search, { target: { value: 'Lyon' } });
+    fireEvent.keyDown(search, { key: 'ArrowDown' });
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('grid', { name: 'Memories' })));
+    await screen.findByRole('complementary', { name: 'Fact detail' });
+    expect(grid.getAttribute('aria-activedescendant')).toBe('fact-row-0');
   });
 
   it('the command palette (Ctrl+K) jumps to a view and to a fact by key, from the keyboard', async () => {
@@ -159,7 +179,7 @@ describe('the inspector frame', () => {
 
 describe('links and the connection, told truthfully', () => {
   function linkState(hash: string) {
-    const link = parseHash(hash);
+    const link = parseAddress(hash);
     return { ...link.place, notice: link.problems.length > 0 ? link.problems.join(' ') : null };
   }
 

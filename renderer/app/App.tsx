@@ -1,6 +1,6 @@
 // The inspector's frame: top bar (database, time travel, export, theme, shortcuts), the
 // partition picker and view navigation on the left, the current view, dialogs, a status bar.
-import { useCallback, useEffect, useRef, useState, type CSSProperties } from 'react';
+import { useEffect, useState, type CSSProperties } from 'react';
 import { AuditLog } from '../audit/AuditLog';
 import { ContextView } from '../context/ContextView';
 import { DeleteDialog } from '../delete/DeleteDialog';
@@ -26,7 +26,6 @@ import { useConnection, useEvent, useLastChange, useQuery, useServerConnection }
 import type { ConnectionState } from '../api/transport';
 import { databaseTitle, serverScope, type DbInfo } from '../../shared/contract';
 import { clamp, useLayoutSize } from './layout-sizes';
-import { formatHash, isNewHistoryEntry, parseHash } from './location';
 import { useAppState, useDispatch, VIEW_LABELS, VIEWS, type View } from './state';
 
 function ViewNav({ view, reviewCount }: { view: View; reviewCount: number }) {
@@ -167,37 +166,6 @@ export function App() {
     }
   }, [list, state.partitionId, state.notice, dispatch]);
 
-  // The address the state was last read from or written to. When the address differs from it, the
-  // browser moved (an edited address, a followed link, Back) and its hashchange may not have run
-  // yet: the address is then read, never overwritten with the state from before the move.
-  const syncedHash = useRef(window.location.hash);
-  const followAddress = useCallback(() => {
-    const hash = window.location.hash;
-    if (hash === syncedHash.current) return;
-    syncedHash.current = hash;
-    const link = parseHash(hash);
-    dispatch({ type: 'place', place: link.place, notice: link.problems.length > 0 ? link.problems.join(' ') : null });
-  }, [dispatch]);
-
-  // Every move is a real history entry, so Back and Forward walk through views, partitions,
-  // facts and detail tabs; only the first landing (choosing a partition) replaces in place.
-  useEffect(() => {
-    const current = window.location.hash;
-    if (current !== syncedHash.current) return followAddress();
-    const hash = formatHash(state);
-    syncedHash.current = hash;
-    if (current === hash) return;
-    const url = `${window.location.pathname}${window.location.search}${hash}`;
-    if (isNewHistoryEntry(current, hash)) window.history.pushState(null, '', url);
-    else window.history.replaceState(window.history.state, '', url);
-  }, [state, followAddress]);
-
-  // Back / forward and edited addresses move the inspector too.
-  useEffect(() => {
-    window.addEventListener('hashchange', followAddress);
-    return () => window.removeEventListener('hashchange', followAddress);
-  }, [followAddress]);
-
   useEffect(() => {
     document.title = databaseTitle(info.data?.db ?? null);
   }, [info.data]);
@@ -259,6 +227,18 @@ export function App() {
 
   return (
     <div className="app" style={{ '--sidebar-w': `${sidebar}px` } as CSSProperties}>
+      {/* The first Tab stop: past the top bar and the sidebar's many stops, into the view. */}
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(e) => {
+          // "#main" is not an address of the inspector: move focus, never the address.
+          e.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
+        Skip to the main content
+      </a>
       <header className="topbar" role="banner">
         <h1 className="brand">Statelens</h1>
         <span className="topbar-partition muted">{current ? current.label : ''}</span>
@@ -296,7 +276,7 @@ export function App() {
         onChange={setSidebar}
         onReset={resetSidebar}
       />
-      <main className="main" id="main">
+      <main className="main" id="main" tabIndex={-1}>
         {state.notice ? <LinkNotice text={state.notice} onDismiss={() => dispatch({ type: 'notice', notice: null })} /> : null}
         {travel.open && state.partitionId !== null ? (
           <TimeTravel

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatHash, isNewHistoryEntry, parseHash } from './location';
+import { differsOnlyInTyping, formatAddress, isNewHistoryEntry, parseAddress } from './address';
 import { initialState, reducer } from './state';
 
 describe('app state', () => {
@@ -24,20 +24,20 @@ describe('app state', () => {
     expect(s.filter).toEqual({ validity: 'all' });
   });
 
-  it('round-trips the place through the URL hash', () => {
-    const hash = formatHash({ view: 'memories', partitionId: 3, factId: 'fact/with spaces' });
-    expect(parseHash(hash)).toEqual({ place: { view: 'memories', partitionId: 3, factId: 'fact/with spaces' }, problems: [] });
-    expect(parseHash('')).toEqual({ place: {}, problems: [] });
+  it('round-trips the place through the address', () => {
+    const hash = formatAddress(initialState({ view: 'memories', partitionId: 3, factId: 'fact/with spaces' }));
+    expect(parseAddress(hash)).toEqual({ place: { view: 'memories', partitionId: 3, factId: 'fact/with spaces' }, problems: [] });
+    expect(parseAddress('')).toEqual({ place: {}, problems: [] });
   });
 
   it('reads a damaged link without throwing and says what is wrong with it', () => {
-    const broken = parseHash('#/memories/1/%E0%A4%A');
+    const broken = parseAddress('#/memories/1/%E0%A4%A');
     expect(broken.place).toEqual({ view: 'memories', partitionId: 1 });
     expect(broken.problems).toEqual(['The link is damaged: "%E0%A4%A" is not valid percent-encoding.']);
-    const nonsense = parseHash('#/nonsense/-1');
+    const nonsense = parseAddress('#/nonsense/-1');
     expect(nonsense.place).toEqual({});
     expect(nonsense.problems.join(' ')).toMatch(/view "nonsense" that does not exist.*partition "-1"/);
-    expect(parseHash('#/memories/2/a/b').place).toEqual({ view: 'memories', partitionId: 2, factId: 'a/b' });
+    expect(parseAddress('#/memories/2/a/b').place).toEqual({ view: 'memories', partitionId: 2, factId: 'a/b' });
   });
 
   it('going to a link replaces the open fact and the notice, and a view change clears the notice', () => {
@@ -52,23 +52,84 @@ describe('app state', () => {
   });
 
   it('a deep link names the chain or graph tab, and going there opens it', () => {
-    const hash = formatHash({ view: 'memories', partitionId: 3, factId: 'f?1', detailTab: 'chain' });
-    expect(hash).toBe('#/memories/3/f%3F1?tab=chain');
-    expect(parseHash(hash).place).toEqual({ view: 'memories', partitionId: 3, factId: 'f?1', detailTab: 'chain' });
-    expect(formatHash({ view: 'memories', partitionId: 3, factId: 'f', detailTab: 'detail' })).toBe('#/memories/3/f');
-    expect(parseHash('#/memories/3/f?tab=map').problems.join(' ')).toMatch(/tab "map" that does not exist/);
+    const hash = formatAddress(initialState({ view: 'memories', partitionId: 3, factId: 'f?1', detailTab: 'chain' }));
+    expect(hash).toBe('/memories/3/f%3F1?tab=chain');
+    expect(parseAddress(hash).place).toEqual({ view: 'memories', partitionId: 3, factId: 'f?1', detailTab: 'chain' });
+    expect(formatAddress(initialState({ view: 'memories', partitionId: 3, factId: 'f', detailTab: 'detail' }))).toBe('/memories/3/f');
+    expect(parseAddress('#/memories/3/f?tab=map').problems.join(' ')).toMatch(/tab "map" that does not exist/);
     let s = initialState({ partitionId: 3 });
-    s = reducer(s, { type: 'place', place: parseHash('#/memories/3/f?tab=graph').place, notice: null });
+    s = reducer(s, { type: 'place', place: parseAddress('#/memories/3/f?tab=graph').place, notice: null });
     expect(s).toMatchObject({ factId: 'f', detailTab: 'graph' });
-    s = reducer(s, { type: 'place', place: parseHash('#/memories/3/f').place, notice: null });
+    s = reducer(s, { type: 'place', place: parseAddress('#/memories/3/f').place, notice: null });
     expect(s.detailTab).toBe('detail');
   });
 
   it('every move after the first landing is its own history entry', () => {
-    expect(isNewHistoryEntry('', '#/memories/3')).toBe(false);
-    expect(isNewHistoryEntry('#/memories', '#/memories/3')).toBe(false);
-    expect(isNewHistoryEntry('#/memories/3', '#/review/3')).toBe(true);
-    expect(isNewHistoryEntry('#/memories/3/f', '#/memories/3/f?tab=chain')).toBe(true);
-    expect(isNewHistoryEntry('#/memories/3', '#/memories/3')).toBe(false);
+    expect(isNewHistoryEntry('', '/memories/3')).toBe(false);
+    expect(isNewHistoryEntry('/memories', '/memories/3')).toBe(false);
+    expect(isNewHistoryEntry('/memories/3', '/review/3')).toBe(true);
+    expect(isNewHistoryEntry('/memories/3/f', '/memories/3/f?tab=chain')).toBe(true);
+    expect(isNewHistoryEntry('/memories/3', '/memories/3')).toBe(false);
+    expect(isNewHistoryEntry('/memories/3', '/memories/3?q=tea')).toBe(true);
+  });
+
+  it('search, filters, sort, as-of time and view inputs round-trip through the address', () => {
+    const s = initialState({
+      view: 'context',
+      partitionId: 2,
+      factId: 'f1',
+      detailTab: 'graph',
+      filter: {
+        validity: 'valid',
+        search: 'pallet cost',
+        memoryTypes: ['user', 'capability'],
+        scopes: ['global'],
+        needsReview: true,
+        isConstraint: false,
+        from: '2025-01-01T00:00:00.000Z',
+      },
+      sort: { column: 'key', direction: 'asc' },
+      asOf: '2025-03-01T12:00:00.000Z',
+      params: { query: 'who approves?', strategies: ['state_based', 'recent'], budget: '1500', hops: '3' },
+    });
+    const address = formatAddress(s);
+    expect(address).toContain('q=pallet+cost');
+    expect(address).toContain('types=user,capability');
+    const back = parseAddress(address);
+    expect(back.problems).toEqual([]);
+    expect(back.place).toEqual({
+      view: 'context',
+      partitionId: 2,
+      factId: 'f1',
+      detailTab: 'graph',
+      filter: s.filter,
+      sort: s.sort,
+      asOf: s.asOf,
+      params: s.params,
+    });
+    const followed = reducer(initialState({ partitionId: 9 }), { type: 'place', place: back.place, notice: null });
+    expect(formatAddress(followed)).toBe(address);
+  });
+
+  it('a link with some bad params keeps the good ones and names each bad one', () => {
+    const link = parseAddress('/memories/3?q=tea&validity=maybe&types=user,robot&sort=-nonsense&asof=yesterday&hops=99&budget=2000');
+    expect(link.place).toEqual({ view: 'memories', partitionId: 3, filter: { validity: 'all', search: 'tea' }, params: { budget: '2000' } });
+    const said = link.problems.join(' ');
+    for (const bit of ['validity "maybe"', 'memory types "user,robot"', 'sorts by "-nonsense"', 'as-of time "yesterday"', 'graph hops "99"'])
+      expect(said).toContain(bit);
+  });
+
+  it('tells a change of typed text alone (one Back step while typing) from any other move', () => {
+    expect(differsOnlyInTyping('/memories/3?q=pal', '/memories/3?q=pallet')).toBe(true);
+    expect(differsOnlyInTyping('/context/3?query=who&budget=900', '/context/3?query=who+approves&budget=900')).toBe(true);
+    expect(differsOnlyInTyping('/memories/3?q=pal', '/memories/3?q=pal&validity=valid')).toBe(false);
+    expect(differsOnlyInTyping('/memories/3/f?q=pal', '/memories/3?q=pal')).toBe(false);
+    expect(differsOnlyInTyping('/memories/3?q=pal', '/memories/3?q=pal')).toBe(false);
+  });
+
+  it('following an address resets what it leaves out to the defaults', () => {
+    let s = initialState({ partitionId: 1, filter: { validity: 'valid', search: 'x' }, asOf: '2025-01-01T00:00:00.000Z', params: { hops: '3' } });
+    s = reducer(s, { type: 'place', place: parseAddress('/memories/1').place, notice: null });
+    expect(s).toMatchObject({ filter: { validity: 'all' }, asOf: null, params: {} });
   });
 });

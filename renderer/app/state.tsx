@@ -1,7 +1,8 @@
 // The inspector's navigation state: which partition, which view, which fact is open, the
 // time-travel instant, the table's filter, sort, selection and visible columns, and dialogs.
 // One reducer so every view reads and changes it the same way.
-import { createContext, useContext, useMemo, useReducer, type Dispatch, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useMemo, useReducer, useRef, type Dispatch, type ReactNode, type SetStateAction } from 'react';
+import type { AssemblyStrategy } from '../../shared/assembly';
 import type { FactFilterInput, FactSort } from '../../shared/query';
 
 export const VIEWS = ['memories', 'review', 'context', 'sessions', 'audit'] as const;
@@ -17,6 +18,15 @@ export const VIEW_LABELS: Record<View, string> = {
 export const DETAIL_TABS = ['detail', 'chain', 'graph'] as const;
 export type DetailTab = (typeof DETAIL_TABS)[number];
 
+/** Inputs of single views that belong in the address: the context preview's query, strategies
+ * and token budget, and the graph's hops. Absent means the view's own default. */
+export interface ViewParams {
+  readonly query?: string;
+  readonly strategies?: AssemblyStrategy[];
+  readonly budget?: string;
+  readonly hops?: string;
+}
+
 /** What a delete dialog acts on. */
 export type DeleteRequest =
   { readonly kind: 'ids'; readonly ids: readonly string[] } | { readonly kind: 'filter'; readonly filter: FactFilterInput; readonly count: number | null };
@@ -30,6 +40,7 @@ export interface AppState {
   readonly asOf: string | null;
   readonly filter: FactFilterInput;
   readonly sort: FactSort;
+  readonly params: ViewParams;
   readonly selection: ReadonlySet<string>;
   readonly hiddenColumns: ReadonlySet<string>;
   readonly deleteRequest: DeleteRequest | null;
@@ -47,11 +58,18 @@ export interface AppState {
 export type Action =
   | { type: 'partition'; partitionId: number | null; notice?: string }
   | { type: 'view'; view: View }
-  /** Go where a link (the URL hash) points: the view and partition it names, and exactly the fact
-   * it names (none when it names none). */
-  | { type: 'place'; place: Partial<Pick<AppState, 'view' | 'partitionId' | 'factId' | 'detailTab'>>; notice: string | null }
+  /** Go where an address points: the view and partition it names (the current ones when it names
+   * none), and exactly the fact, tab, filters, sort, time and view inputs it names (defaults for
+   * those it leaves out). */
+  | {
+      type: 'place';
+      place: Partial<Pick<AppState, 'view' | 'partitionId' | 'factId' | 'detailTab' | 'filter' | 'sort' | 'asOf' | 'params'>>;
+      notice: string | null;
+    }
+  | { type: 'param'; params: ViewParams }
   | { type: 'notice'; notice: string | null }
-  | { type: 'openFact'; factId: string | null; tab?: DetailTab; view?: View }
+  /** Open a fact (null closes it); with `partitionId`, in that partition (a find-everywhere match). */
+  | { type: 'openFact'; factId: string | null; tab?: DetailTab; view?: View; partitionId?: number }
   | { type: 'detailTab'; tab: DetailTab }
   | { type: 'asOf'; asOf: string | null }
   | { type: 'filter'; filter: FactFilterInput }
@@ -83,6 +101,7 @@ export function initialState(partial: Partial<AppState> = {}): AppState {
     asOf: null,
     filter: DEFAULT_FILTER,
     sort: DEFAULT_SORT,
+    params: {},
     selection: new Set(),
     hiddenColumns: new Set(DEFAULT_HIDDEN),
     deleteRequest: null,
@@ -100,19 +119,37 @@ export function reducer(s: AppState, a: Action): AppState {
     case 'partition': {
       const notice = a.notice ?? null;
       if (a.partitionId === s.partitionId) return notice === s.notice ? s : { ...s, notice };
-      return { ...s, partitionId: a.partitionId, factId: null, selection: new Set(), filter: DEFAULT_FILTER, notice };
+      // Another partition starts with its own (empty) filter and view inputs.
+      return { ...s, partitionId: a.partitionId, factId: null, selection: new Set(), filter: DEFAULT_FILTER, params: {}, notice };
     }
     case 'view':
       return { ...s, view: a.view, notice: null };
     case 'place': {
       const moved = a.place.partitionId !== undefined && a.place.partitionId !== s.partitionId;
-      const base = moved ? { ...s, partitionId: a.place.partitionId ?? null, selection: new Set<string>(), filter: DEFAULT_FILTER } : s;
-      return { ...base, view: a.place.view ?? s.view, factId: a.place.factId ?? null, detailTab: a.place.detailTab ?? 'detail', notice: a.notice };
+      const base = moved ? { ...s, partitionId: a.place.partitionId ?? null, selection: new Set<string>() } : s;
+      return {
+        ...base,
+        view: a.place.view ?? s.view,
+        factId: a.place.factId ?? null,
+        detailTab: a.place.detailTab ?? 'detail',
+        filter: a.place.filter ?? DEFAULT_FILTER,
+        sort: a.place.sort ?? DEFAULT_SORT,
+        asOf: a.place.asOf ?? null,
+        params: a.place.params ?? {},
+        notice: a.notice,
+      };
     }
+    case 'param':
+      return { ...s, params: { ...s.params, ...a.params } };
     case 'notice':
       return { ...s, notice: a.notice };
-    case 'openFact':
+    case 'openFact': {
+      if (a.partitionId !== undefined && a.partitionId !== s.partitionId) {
+        const moved = reducer(s, { type: 'partition', partitionId: a.partitionId });
+        return { ...moved, factId: a.factId, detailTab: a.tab ?? s.detailTab, view: a.view ?? s.view, notice: null };
+      }
       return { ...s, factId: a.factId, detailTab: a.tab ?? s.detailTab, view: a.view ?? s.view, notice: a.factId === null ? s.notice : null };
+    }
     case 'detailTab':
       return { ...s, detailTab: a.tab };
     case 'asOf':
@@ -172,4 +209,26 @@ export function useDispatch(): Dispatch<Action> {
   const d = useContext(DispatchContext);
   if (!d) throw new Error('useDispatch outside <AppStateProvider>');
   return d;
+}
+
+/** Like useState for a view input that lives in the address (see ViewParams): Back, Forward and
+ * a shared link bring it back. `initial` is what the view shows while the address names none. */
+export function useAddressState<K extends keyof ViewParams>(
+  name: K,
+  initial: NonNullable<ViewParams[K]>,
+): [NonNullable<ViewParams[K]>, Dispatch<SetStateAction<NonNullable<ViewParams[K]>>>] {
+  const { params } = useAppState();
+  const dispatch = useDispatch();
+  const value = (params[name] ?? initial) as NonNullable<ViewParams[K]>;
+  const valueRef = useRef(value);
+  valueRef.current = value;
+  const set = useCallback<Dispatch<SetStateAction<NonNullable<ViewParams[K]>>>>(
+    (next) => {
+      const v = typeof next === 'function' ? (next as (p: NonNullable<ViewParams[K]>) => NonNullable<ViewParams[K]>)(valueRef.current) : next;
+      valueRef.current = v;
+      dispatch({ type: 'param', params: { [name]: v } as ViewParams });
+    },
+    [dispatch, name, valueRef],
+  );
+  return [value, set];
 }

@@ -5,7 +5,7 @@ import { DEFAULT_BUDGET, type AssemblyResult } from '../../shared/assembly';
 import { AssemblyStrategy, MAX_COMPARE, TokenizerName, type ChannelInput } from '../../shared/contract';
 import { toErrorShape, type ErrorShape } from '../../shared/errors';
 import { useKeptState } from '../app/kept-state';
-import { useAppState, useDispatch } from '../app/state';
+import { useAddressState, useAppState, useDispatch } from '../app/state';
 import { newOperationId, useApi, useInvalidation, useProgress, useQuery } from '../api/hooks';
 import { Button } from '../ui/Button';
 import { DiffView } from '../ui/DiffView';
@@ -14,6 +14,8 @@ import { formatDate, formatTime, isoToLocalInput, localInputToIso } from '../ui/
 import { EmptyState, ErrorState } from '../ui/states';
 import { AssemblyPanel } from './AssemblyPanel';
 import { includedOf, itemDiff } from './spans';
+
+const DEFAULT_STRATEGIES: AssemblyStrategy[] = ['state_based', 'balanced'];
 
 type Tokenizer = TokenizerName;
 
@@ -83,9 +85,10 @@ export function ContextView() {
   const sessions = useQuery('sessions.list', partitionId === null ? null : { partitionId });
   // Inputs and results are kept per partition while the user looks elsewhere and comes back.
   const kept = (name: string) => `context:${partitionId ?? 'none'}:${name}`;
-  const [query, setQuery] = useKeptState(kept('query'), '');
-  const [strategies, setStrategies] = useKeptState<AssemblyStrategy[]>(kept('strategies'), ['state_based', 'balanced']);
-  const [budget, setBudget] = useKeptState(kept('budget'), String(DEFAULT_BUDGET));
+  // The query, strategies and budget are in the address: a link reopens the same preview.
+  const [query, setQuery] = useAddressState('query', '');
+  const [strategies, setStrategies] = useAddressState('strategies', DEFAULT_STRATEGIES);
+  const [budget, setBudget] = useAddressState('budget', String(DEFAULT_BUDGET));
   const [tokenizer, setTokenizer] = useKeptState<Tokenizer>(kept('tokenizer'), 'cl100k_base');
   const [sessionId, setSessionId] = useKeptState(kept('session'), '');
   const [asOf, setAsOf] = useKeptState<string | undefined>(kept('asOf'), globalAsOf ?? undefined);

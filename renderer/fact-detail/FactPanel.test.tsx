@@ -36,7 +36,7 @@ describe('fact detail panel on a real database', () => {
     expect(cause.textContent).toContain('Ana lives in Lyon');
     // References read as key, value snippet and status, and open the fact.
     expect(cause.textContent).toMatch(/Replaced by home_city\S.*(valid|superseded)$/);
-    expect(within(cause).getAllByRole('button', { name: /^Open home_city: / }).length).toBe(2);
+    expect(within(cause).getAllByRole('link', { name: /^Open home_city: / }).length).toBe(2);
 
     const dependsOn = within(article).getByRole('region', { name: 'Depends on' });
     expect(within(dependsOn).getByRole('heading').textContent).toBe('Depends on (1)');
@@ -70,7 +70,7 @@ describe('fact detail panel on a real database', () => {
     expect(within(article).queryByRole('button', { name: 'Dismiss review flag' })).toBeNull();
     // Its successor opens from the link.
     fireEvent.click(
-      within(within(article).getByRole('region', { name: 'Fields' })).getByRole('button', { name: /^Open home_city: Ana lives in Paris now \(superseded\)$/ }),
+      within(within(article).getByRole('region', { name: 'Fields' })).getByRole('link', { name: /^Open home_city: Ana lives in Paris now \(superseded\)$/ }),
     );
     await waitFor(() =>
       expect(within(screen.getByRole('complementary', { name: 'Fact detail' })).getByRole('region', { name: 'Value' }).textContent).toBe(

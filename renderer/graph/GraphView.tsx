@@ -5,6 +5,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { MAX_HOPS } from '../../shared/inspect';
 import type { ChannelOutput } from '../../shared/contract';
 import type { ReviewCause } from '../../shared/inspect';
+import { useAddressState } from '../app/state';
 import { useQuery } from '../api/hooks';
 import { useTheme } from '../theme/theme';
 import { Button } from '../ui/Button';
@@ -52,7 +53,7 @@ export function GraphLegend() {
 }
 
 export function GraphView({ partitionId, factId, onSelect }: { partitionId: number; factId: string; onSelect: (id: string) => void }) {
-  const [hops, setHops] = useState('2');
+  const [hops, setHops] = useAddressState('hops', '2');
   const [maxNodes, setMaxNodes] = useState('2000');
   const [focus, setFocus] = useState(factId);
   const [fitKey, setFitKey] = useState(0);

@@ -33,7 +33,16 @@ export function activeFilterCount(f: FactFilterInput): number {
   return Object.keys(c).filter((k) => k !== 'asOf' && !(k === 'validity' && c.validity === 'all')).length;
 }
 
-export function FilterBar({ filter, onChange }: { filter: FactFilterInput; onChange: (f: FactFilterInput) => void }) {
+export function FilterBar({
+  filter,
+  onChange,
+  onArrowDown,
+}: {
+  filter: FactFilterInput;
+  onChange: (f: FactFilterInput) => void;
+  /** ↓ in the search field: move into the results. */
+  onArrowDown?: () => void;
+}) {
   const [search, setSearch] = useState(filter.search ?? '');
   const [sources, setSources] = useState((filter.sourceTypes ?? []).join(', '));
   const [authorities, setAuthorities] = useState((filter.authorities ?? []).join(', '));
@@ -118,11 +127,12 @@ export function FilterBar({ filter, onChange }: { filter: FactFilterInput; onCha
           value={search}
           onChange={(e) => editSearch(e.target.value)}
           onKeyDown={(e) => {
-            // The field's own value, not the last render's: Escape right after clearing leaves the field.
-            if (e.key === 'Escape' && e.currentTarget.value) {
-              e.stopPropagation();
+            // Down from the search goes into the results (Escape is the shortcut system's: it
+            // leaves the field keeping the text, and a second Escape clears it).
+            if (e.key === 'ArrowDown' && onArrowDown) {
               e.preventDefault();
-              editSearch('');
+              commitSearch();
+              onArrowDown();
             }
           }}
         />

@@ -182,11 +182,13 @@ export const MemoriesTable = forwardRef<MemoriesTableHandle, MemoriesTableProps>
 
   const activeIndex = useMemo(() => (activeId === null ? -1 : rows.findIndex((r) => r.id === activeId)), [rows, activeId]);
 
-  // A fact opened from elsewhere (a link, the review queue, the address) comes into view.
+  // A fact opened from elsewhere (a link, the review queue, the address) comes into view, also
+  // when its row arrives only later (a link to a fact beyond the first page).
+  const activeLoaded = activeIndex >= 0;
   useEffect(() => {
-    if (activeIndex >= 0) virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
-    // Only when the open fact changes, not on every refresh of the rows.
-  }, [activeId]);
+    if (activeIndex >= 0) virtualizer.scrollToIndex(activeIndex, { align: 'center' });
+    // Only when the open fact changes or its row first arrives, not on every refresh of the rows.
+  }, [activeId, activeLoaded]);
 
   useImperativeHandle(ref, () => ({
     focus: () => scrollRef.current?.focus(),

@@ -16,8 +16,11 @@ import { useToast } from '../ui/Toast';
 import { copyText } from '../ui/clipboard';
 import { factColumns, TOGGLEABLE_COLUMNS } from './columns';
 import { activeFilterCount, cleanFilter, FilterBar } from './FilterBar';
+import { MatchesElsewhere } from './MatchesElsewhere';
 import { MemoriesTable, type MemoriesTableHandle } from './MemoriesTable';
 
+/** How many rows are loaded, at most, to bring a linked fact into the table. */
+const REVEAL_MAX_ROWS = 5000;
 /** The table keeps at least this width beside the fact panel, however wide the panel is dragged. */
 const MIN_TABLE = 520;
 /** The fact panel's default share of the view and its narrowest: the detail tab, and the chain
@@ -55,6 +58,28 @@ export function MemoriesView() {
     (id: string) => void copyText(id).then((ok) => toast(ok ? `Copied ${id}` : 'Could not reach the clipboard', ok ? 'info' : 'error')),
     [toast],
   );
+
+  // ↓ from the search: into the rows, on the open fact or else the first one, once the rows are
+  // those of the search just committed (never a row of the list from before it).
+  const [entering, setEntering] = useState(false);
+  const enterResults = useCallback(() => {
+    tableRef.current?.focus();
+    setEntering(true);
+  }, []);
+  useEffect(() => {
+    if (!entering || pages.loading || pages.reloading) return;
+    setEntering(false);
+    tableRef.current?.focus();
+    const first = pages.rows[0];
+    if (first && !pages.rows.some((r) => r.id === factId)) dispatch({ type: 'openFact', factId: first.id });
+  }, [entering, pages.loading, pages.reloading, pages.rows, factId, dispatch]);
+
+  // A linked fact beyond the loaded rows: load on (a bounded number of rows) until it appears,
+  // so the table can scroll to it.
+  const linkedMissing = factId !== null && !pages.loading && !pages.rows.some((r) => r.id === factId);
+  useEffect(() => {
+    if (linkedMissing && !pages.done && !pages.loadingMore && !pages.error && pages.rows.length < REVEAL_MAX_ROWS) pages.loadMore();
+  }, [linkedMissing, pages.done, pages.loadingMore, pages.error, pages.rows.length, pages.loadMore]);
 
   // A new filter or sort starts at the top; a live refresh keeps the scroll position.
   const firstRowId = pages.rows[0]?.id;
@@ -133,7 +158,8 @@ export function MemoriesView() {
       style={{ '--detail-w': `${panel.width}px` } as CSSProperties}
     >
       <div className="memories-main">
-        <FilterBar filter={filter} onChange={(f) => dispatch({ type: 'filter', filter: f })} />
+        <FilterBar filter={filter} onChange={(f) => dispatch({ type: 'filter', filter: f })} onArrowDown={enterResults} />
+        {filter.search ? <MatchesElsewhere search={filter.search} /> : null}
         <div className="table-toolbar row" role="toolbar" aria-label="Table actions">
           <span className="muted" data-testid="fact-count" aria-live="polite">
             {pages.error && pages.rows.length === 0

@@ -2,6 +2,7 @@
 // key, or run an action, entirely from the keyboard (arrows move, Enter chooses, Escape closes).
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { PartitionSummary } from '../../shared/domain';
+import { isPlainClick, useFactHref } from '../app/FactLink';
 import { DETAIL_TABS, useAppState, useDispatch, VIEW_LABELS, VIEWS } from '../app/state';
 import { useQuery } from '../api/hooks';
 import { useTheme } from '../theme/theme';
@@ -10,7 +11,8 @@ import { formatNumber, statusWord } from '../ui/format';
 import { rankEntries, searchableText, type PaletteEntry } from './items';
 
 const FACT_SEARCH_DELAY_MS = 120;
-const FACT_LIMIT = 8;
+/** Matches shown per partition: the current partition's first, then the others'. */
+const FACTS_PER_PARTITION = 5;
 
 function useDebounced<T>(value: T, ms: number): T {
   const [v, setV] = useState(value);
@@ -22,16 +24,18 @@ function useDebounced<T>(value: T, ms: number): T {
 }
 
 export function CommandPalette({ partitions, onClose }: { partitions: readonly PartitionSummary[]; onClose: () => void }) {
-  const { partitionId, factId } = useAppState();
+  const { partitionId, factId, asOf } = useAppState();
+  const factHref = useFactHref();
   const dispatch = useDispatch();
   const theme = useTheme();
   const [text, setText] = useState('');
   const [active, setActive] = useState(0);
   const listId = useId();
   const search = searchableText(useDebounced(text, FACT_SEARCH_DELAY_MS));
+  // Find everywhere: every partition of the open store, grouped, the current one first.
   const facts = useQuery(
-    'facts.list',
-    partitionId !== null && search ? { partitionId, filter: { search, validity: 'all' }, page: { limit: FACT_LIMIT } } : null,
+    'facts.searchAll',
+    search ? { search, perPartition: FACTS_PER_PARTITION, ...(partitionId !== null ? { first: partitionId } : {}), ...(asOf ? { asOf } : {}) } : null,
     { keepPrevious: true },
   );
 
@@ -94,18 +98,22 @@ export function CommandPalette({ partitions, onClose }: { partitions: readonly P
         detail: `${formatNumber(p.validFacts)} valid of ${formatNumber(p.facts)}`,
         run: close(() => dispatch({ type: 'partition', partitionId: p.id })),
       });
-    for (const f of search ? (facts.data?.rows ?? []) : [])
-      list.push({
-        id: `fact:${f.id}`,
-        section: 'Facts',
-        label: f.key,
-        detail: `${f.value.slice(0, 80)} · ${statusWord(f.status, f.isValid)}`,
-        run: close(() => dispatch({ type: 'openFact', factId: f.id, tab: 'detail', view: 'memories' })),
-      });
+    for (const g of search ? (facts.data?.groups ?? []) : [])
+      for (const f of g.rows)
+        list.push({
+          id: `fact:${g.partitionId}:${f.id}`,
+          section: 'Facts',
+          label: f.key,
+          group: g.label,
+          href: factHref(g.partitionId, f.id),
+          detail: `${f.value.slice(0, 80)} · ${statusWord(f.status, f.isValid)}`,
+          run: close(() => dispatch({ type: 'openFact', factId: f.id, tab: 'detail', view: 'memories', partitionId: g.partitionId })),
+        });
     return rankEntries(text, list);
-  }, [text, search, facts.data, partitions, factId, theme, dispatch, onClose]);
+  }, [text, search, facts.data, partitions, factId, theme, dispatch, onClose, factHref]);
 
   const current = Math.min(active, Math.max(entries.length - 1, 0));
+  const currentLabel = partitions.find((p) => p.id === partitionId)?.label;
   const optionId = (i: number) => `${listId}-${i}`;
 
   return (
@@ -136,7 +144,12 @@ export function CommandPalette({ partitions, onClose }: { partitions: readonly P
         }}
       />
       <ul id={listId} role="listbox" aria-label="Matches" className="list-plain palette-list">
-        {entries.map((entry, i) => (
+        {entries.map((entry, i) => [
+          entry.group && entry.group !== entries[i - 1]?.group ? (
+            <li key={`group:${entry.id}`} role="presentation" className="palette-group faint" data-testid="palette-group">
+              {entry.group === currentLabel ? `${entry.group} (this partition)` : entry.group}
+            </li>
+          ) : null,
           <li
             key={entry.id}
             id={optionId(i)}
@@ -149,10 +162,17 @@ export function CommandPalette({ partitions, onClose }: { partitions: readonly P
             onClick={entry.run}
           >
             <span className="palette-section faint">{entry.section}</span>
-            <span className="palette-label">{entry.label}</span>
+            {entry.href ? (
+              // A real link for middle-click / new tab; a plain click is the option's own.
+              <a className="palette-label palette-link" href={entry.href} tabIndex={-1} onClick={(e) => isPlainClick(e) && e.preventDefault()}>
+                {entry.label}
+              </a>
+            ) : (
+              <span className="palette-label">{entry.label}</span>
+            )}
             {entry.detail ? <span className="palette-detail muted">{entry.detail}</span> : null}
-          </li>
-        ))}
+          </li>,
+        ])}
         {entries.length === 0 ? <li className="faint">{search && facts.loading ? 'Searching facts…' : 'Nothing matches.'}</li> : null}
       </ul>
     </Dialog>

@@ -9,6 +9,10 @@ export interface PaletteEntry {
   readonly label: string;
   /** Secondary text: a value snippet, a partition's counts, a shortcut. */
   readonly detail?: string;
+  /** Facts: the partition the fact lives in (facts come grouped by it). */
+  readonly group?: string;
+  /** Facts: the fact's address, so the entry is a real link (middle-click opens a new tab). */
+  readonly href?: string;
   readonly run: () => void;
 }
 
@@ -30,8 +34,11 @@ export function matchScore(label: string, text: string): number {
   return 1;
 }
 
+/** Most facts the palette lists (over every partition). */
+export const PALETTE_FACT_LIMIT = 16;
+
 /** Entries matching `text`, best first within the fixed section order; facts (already matched by
- * the engine's search) keep their order and come last. */
+ * the engine's search and grouped by partition, the current one first) keep their order and come last. */
 export function rankEntries(text: string, entries: readonly PaletteEntry[], limitPerSection = 8): PaletteEntry[] {
   const order: PaletteSection[] = ['Views', 'Actions', 'Partitions', 'Facts'];
   const out: PaletteEntry[] = [];
@@ -45,7 +52,7 @@ export function rankEntries(text: string, entries: readonly PaletteEntry[], limi
             .filter((x) => x.score > 0)
             .sort((a, b) => b.score - a.score || a.i - b.i)
             .map((x) => x.e);
-    out.push(...ranked.slice(0, limitPerSection));
+    out.push(...ranked.slice(0, section === 'Facts' ? PALETTE_FACT_LIMIT : limitPerSection));
   }
   return out;
 }

@@ -14,7 +14,7 @@ describe('review queue on a real database', () => {
     await waitFor(() => expect(within(view).getByTestId('review-total').textContent).toBe('3 facts need review'));
     const card = await within(view).findByRole('listitem', { name: 'Review commute_plan' });
     expect(card.textContent).toContain('Upstream change: home_cityAna lives in Lyon');
-    expect(within(card).getByRole('button', { name: /^Open home_city: Ana lives in Lyon/ })).toBeTruthy();
+    expect(within(card).getByRole('link', { name: /^Open home_city: Ana lives in Lyon/ })).toBeTruthy();
     expect(card.textContent).toContain('→ now');
     fireEvent.click(within(card).getByRole('button', { name: 'Dismiss flag' }));
     await waitFor(() => expect(within(view).getByTestId('review-total').textContent).toBe('2 facts need review'));

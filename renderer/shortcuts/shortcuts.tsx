@@ -106,6 +106,13 @@ function ownsNavigation(target: EventTarget | null): boolean {
 
 type Handler = (e: KeyboardEvent) => void;
 
+/** Empties a text field the way typing would, so its React onChange runs. */
+function clearField(field: HTMLInputElement | HTMLTextAreaElement): void {
+  const proto = field instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+  Object.getOwnPropertyDescriptor(proto, 'value')?.set?.call(field, '');
+  field.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
 interface Registry {
   register(id: ShortcutId, handler: Handler): () => void;
 }
@@ -127,13 +134,24 @@ export function ShortcutProvider({ children }: { children: ReactNode }) {
   });
 
   useEffect(() => {
+    // The text field the last Escape left, while nothing else has been pressed since.
+    let left: HTMLInputElement | HTMLTextAreaElement | null = null;
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented) return;
       const combo = comboOf(e);
-      // Escape leaves a text field (outside dialogs), so single-key shortcuts work again at once.
+      const justLeft = left;
+      left = null;
+      // Escape leaves a text field (outside dialogs) keeping its text, so single-key shortcuts
+      // work again at once; a second Escape right after clears what the field held.
       if (combo === 'Escape' && typingIn(e.target) && !modalOpen() && e.target instanceof HTMLElement) {
         e.preventDefault();
+        if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) left = e.target;
         e.target.blur();
+        return;
+      }
+      if (combo === 'Escape' && justLeft?.isConnected && justLeft.value !== '' && !modalOpen()) {
+        e.preventDefault();
+        clearField(justLeft);
         return;
       }
       // The palette opens from anywhere, a text field included; other keys belong to the field.

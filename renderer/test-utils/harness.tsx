@@ -8,6 +8,7 @@ import { seedInspectorData, type SeedInfo, type SeedOptions } from '../../test/e
 import { startRuntime, type BackendRuntime, type TestBackend } from '../../test/e2e/helpers/backend';
 import type { Transport } from '../api/transport';
 import { Providers, Root } from '../app/Root';
+import { createAppRouter } from '../app/router';
 import type { AppState } from '../app/state';
 
 // One engine worker per test file (starting one compiles the engine); each test gets a fresh
@@ -64,7 +65,10 @@ export async function mountInspector(options: { seed?: SeedOptions; initial?: (s
   const transport = transportFor(backend, calls);
   let result!: RenderResult;
   await act(async () => {
-    result = render(<Root transport={transport} initial={options.initial?.(backend.seeded) ?? { partitionId: backend.seeded.mainPartition }} />);
+    // The app's own router on jsdom's address bar, so tests see the addresses users see.
+    result = render(
+      <Root transport={transport} router={createAppRouter()} initial={options.initial?.(backend.seeded) ?? { partitionId: backend.seeded.mainPartition }} />,
+    );
   });
   return { ...result, backend, transport, calls };
 }

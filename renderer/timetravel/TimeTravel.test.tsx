@@ -96,7 +96,7 @@ describe('the whole inspector as of a past instant', () => {
     const asOf = await within(panel).findByTestId('fact-asof');
     expect(asOf.getAttribute('data-state')).toBe('ended');
     expect(asOf.textContent).toContain('As of 2025-04-01 12:00:00 UTC: no longer valid then');
-    expect(within(asOf).getByRole('button', { name: /^Open home_city: Ana lives in Paris now/ })).toBeTruthy();
+    expect(within(asOf).getByRole('link', { name: /^Open home_city: Ana lives in Paris now/ })).toBeTruthy();
     // Its dependent, the commute plan, was recorded by then.
     expect(within(within(panel).getByRole('region', { name: 'Derived facts' })).getByText('commute_plan')).toBeTruthy();
 
@@ -166,7 +166,7 @@ describe('the whole inspector as of a past instant', () => {
     expect(items()[0]?.textContent).toContain('Launch is planned for 1 October');
 
     // A reference opens its fact (and closes the dialog).
-    fireEvent.click(within(items()[3] as HTMLElement).getByRole('button', { name: /^Open home_city: Ana lives in Paris now/ }));
+    fireEvent.click(within(items()[3] as HTMLElement).getByRole('link', { name: /^Open home_city: Ana lives in Paris now/ }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     const panel = await screen.findByRole('complementary', { name: 'Fact detail' });
     await within(panel).findByText('Ana lives in Paris now', { selector: '.fact-value *' });

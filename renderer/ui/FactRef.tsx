@@ -4,6 +4,7 @@
 import { useRef } from 'react';
 import { MAX_BRIEF_IDS } from '../../shared/contract';
 import type { FactBrief } from '../../shared/inspect';
+import { FactLink } from '../app/FactLink';
 import { useAppState, useDispatch } from '../app/state';
 import { useQuery } from '../api/hooks';
 import { StatusBadge } from './FactBadges';
@@ -40,17 +41,29 @@ type RefProps = {
 
 /** Shows `brief` when given; `brief === null` means "known to be gone"; undefined fetches it. */
 export function FactRef({ id, partitionId, brief, onOpen }: RefProps & { brief?: FactBrief | null }) {
-  if (brief !== undefined) return <FactRefView id={id} brief={brief} loaded onOpen={onOpen} />;
+  if (brief !== undefined) return <FactRefView id={id} brief={brief} loaded onOpen={onOpen} partitionId={partitionId} />;
   return <FetchedFactRef id={id} partitionId={partitionId} onOpen={onOpen} />;
 }
 
 function FetchedFactRef({ id, partitionId, onOpen }: RefProps) {
   const current = useAppState().partitionId;
   const { briefFor, loaded } = useFactBriefs(partitionId === undefined ? current : partitionId, [id]);
-  return <FactRefView id={id} brief={briefFor(id) ?? null} loaded={loaded} onOpen={onOpen} />;
+  return <FactRefView id={id} brief={briefFor(id) ?? null} loaded={loaded} onOpen={onOpen} partitionId={partitionId} />;
 }
 
-function FactRefView({ id, brief, loaded, onOpen }: { id: string; brief: FactBrief | null; loaded: boolean; onOpen?: (id: string) => void }) {
+function FactRefView({
+  id,
+  brief,
+  loaded,
+  onOpen,
+  partitionId,
+}: {
+  id: string;
+  brief: FactBrief | null;
+  loaded: boolean;
+  onOpen?: (id: string) => void;
+  partitionId?: number | null;
+}) {
   const dispatch = useDispatch();
   if (!loaded)
     return (
@@ -65,17 +78,19 @@ function FactRefView({ id, brief, loaded, onOpen }: { id: string; brief: FactBri
       </span>
     );
   const open = onOpen ?? ((factId: string) => dispatch({ type: 'openFact', factId, view: 'memories', tab: 'detail' }));
+  // A real link (middle-click opens the fact in a new tab); a plain click opens it here.
   return (
     <span className="fact-ref" data-fact-ref={id}>
-      <button
-        type="button"
+      <FactLink
+        partitionId={partitionId}
+        factId={id}
+        onOpen={() => open(id)}
         className="link-button fact-ref-key"
-        onClick={() => open(id)}
         aria-label={`Open ${brief.key}: ${snippet(brief.value)} (${statusWord(brief.status, brief.isValid)})`}
         title={snippet(brief.value, 300)}
       >
         {brief.key}
-      </button>
+      </FactLink>
       <span className="fact-ref-value memory-text">{snippet(brief.value)}</span>
       <StatusBadge status={brief.status} isValid={brief.isValid} />
     </span>

@@ -59,6 +59,7 @@ describe('the channel table', () => {
         'facts.get',
         'facts.list',
         'facts.neighbourhood',
+        'facts.searchAll',
         'facts.timeline',
         'partitions.list',
         'review.dismiss',

@@ -132,6 +132,7 @@ const OVERSIZED_SEARCHES = [Array.from({ length: 40 }, (_, i) => `word${i}`).joi
 /** Every channel whose input holds a fact filter's search, as an input carrying `search`. */
 const SEARCH_INPUTS: Partial<Record<CallChannel, (search: string, partitionId: number, n: number) => unknown>> = {
   'facts.list': (search, partitionId) => ({ partitionId, filter: { search } }),
+  'facts.searchAll': (search, partitionId) => ({ search, first: partitionId }),
   'deletion.preview': (search, partitionId) => ({ partitionId, selection: { filter: { search, validity: 'all' } } }),
   'deletion.apply': (search, partitionId) => ({ partitionId, selection: { filter: { search } }, reason: 'fuzz' }),
   'export.start': (search, partitionId, n) => ({ format: 'csv', partitionId, filter: { search }, operationId: `fuzz-search-${n}` }),

@@ -37,6 +37,11 @@ export function readSamples(
       { partitionId: p, sort: { column: 'key', direction: 'asc' }, page: { limit: 500 } },
       { partitionId: fx.orgPartition },
     ],
+    'facts.searchAll': [
+      { search: 'budget' },
+      { search: 'budget', first: fx.orgPartition, perPartition: 20 },
+      { search: 'budget', asOf: '2026-03-01T09:03:30.000Z' },
+    ],
     'facts.get': [
       { partitionId: p, factId: fx.chainHeadId },
       { partitionId: p, factId: fx.flaggedId },

@@ -204,12 +204,12 @@ describe.skipIf(missing !== undefined)('navigation, state and readable reference
     await successor.waitFor();
     expect(await successor.textContent()).toBe('home_cityAna lives in Paris nowsuperseded');
     await screenshotBothSchemes(page, 'fact-detail-references');
-    await successor.locator('button').click();
+    await successor.locator('a').click();
     await page.waitForSelector('role=region[name="Value"] >> text=Ana lives in Paris now');
     // Review causes.
     await go(`#/review/${p}`);
     const card = page.locator('role=listitem[name="Review commute_plan"]');
-    await card.locator('role=button[name=/^Open home_city: /]').first().waitFor();
+    await card.locator('role=link[name=/^Open home_city: /]').first().waitFor();
     expect(await card.textContent()).not.toMatch(/f_[0-9a-f]{8}/);
     await screenshotBothSchemes(page, 'review-references');
     // Delete impact: flagged dependents and relinked chains by key.

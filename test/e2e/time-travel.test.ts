@@ -174,7 +174,7 @@ describe.skipIf(missing !== undefined)('time travel in Chromium', () => {
     await screenshotBothSchemes(page, 'time-travel-changes');
 
     // A reference opens its fact in the detail pane.
-    await page.click('role=list[name="Changes"] >> role=button[name=/^Open home_city: HR record: Ana is based in Munich/]');
+    await page.click('role=list[name="Changes"] >> role=link[name=/^Open home_city: HR record: Ana is based in Munich/]');
     await page.waitForSelector('role=dialog', { state: 'detached' });
     await page.waitForSelector(`${PANEL} article[aria-label="Fact home_city"]`);
     expect(await text(`${PANEL} .fact-value`)).toContain('HR record: Ana is based in Munich');

@@ -56,6 +56,7 @@ describeStores('browser mode refuses searches and delete filters that mean nothi
     for (const search of ['*', '"', '', '"((', Array.from({ length: 40 }, (_, i) => `w${i}`).join(' '), 'x'.repeat(200_000)]) {
       for (const [channel, input] of [
         ['facts.list', { partitionId: p, filter: { search } }],
+        ['facts.searchAll', { search, first: p }],
         ['deletion.preview', { partitionId: p, selection: { filter: { search } } }],
         ['deletion.apply', { partitionId: p, selection: { filter: { search } } }],
       ] as const) {

@@ -70,7 +70,7 @@ describeStores('transports against the running servers', (_open, kind) => {
     });
   });
 
-  function fakeWindow(href: string, bridge?: unknown): Window & { replaced: string[] } {
+  function fakeWindow(href: string, bridge?: unknown, local = new Map<string, string>()): Window & { replaced: string[] } {
     const storage = new Map<string, string>();
     const replaced: string[] = [];
     const location = new URL(href);
@@ -79,6 +79,7 @@ describeStores('transports against the running servers', (_open, kind) => {
       statelens: bridge,
       replaced,
       sessionStorage: { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => void storage.set(k, v) },
+      localStorage: { getItem: (k: string) => local.get(k) ?? null, setItem: (k: string, v: string) => void local.set(k, v) },
       history: { state: null, replaceState: (_s: unknown, _t: string, url: string) => replaced.push(url) },
     } as unknown as Window & { replaced: string[] };
   }
@@ -90,6 +91,16 @@ describeStores('transports against the running servers', (_open, kind) => {
       expect(win.replaced).toEqual(['/?x=1#/facts']);
       (win.location as unknown as URL).search = '';
       expect(sessionToken(win)).toBe('abc123abc123abc123');
+    });
+
+    it('a new tab opened from a link (its own session storage) finds the token without asking for it', () => {
+      const local = new Map<string, string>();
+      const first = fakeWindow('http://127.0.0.1:4000/?token=abc123abc123abc123#/memories/1', undefined, local);
+      expect(sessionToken(first)).toBe('abc123abc123abc123');
+      const tab = fakeWindow('http://127.0.0.1:4000/#/memories/1/fact_1', undefined, local);
+      expect(sessionToken(tab)).toBe('abc123abc123abc123');
+      expect(tab.replaced).toEqual([]);
+      expect(sessionToken(fakeWindow('http://127.0.0.1:4000/#/memories/1'))).toBeUndefined();
     });
 
     it('uses IPC when the preload exposed a bridge, HTTP otherwise', () => {
