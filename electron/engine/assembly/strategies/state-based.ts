@@ -29,6 +29,7 @@ import {
   orgDocuments,
   overruledProposals,
   relevantFacts,
+  shadowedInView,
   signals,
   successorValues,
   validFactsNewestFirst,
@@ -161,6 +162,8 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
     return t === undefined || t <= view.asOf;
   };
 
+  // A scoped write shadows the global fact it names inside its own session or task only.
+  const shadowed = shadowedInView(ctx, view, req);
   const placed = new Set<string>();
   const shown: string[] = [];
   const shownFacts: LeanFact[] = [];
@@ -170,7 +173,7 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
   const place = (f: LeanFact, relevance: number, boosted = false): boolean => {
     const score = boosted ? relevance * CONSTRAINT_BOOST : relevance;
     placed.add(f.id);
-    const out = scopeExclusion(f, req) ?? labelled(f.value);
+    const out = scopeExclusion(f, req, shadowed) ?? labelled(f.value);
     if (out) {
       log.exclude('fact', f.id, f.key, out);
       return true;
