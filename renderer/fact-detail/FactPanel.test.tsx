@@ -103,7 +103,9 @@ describe('fact detail panel on a real database', () => {
     const article = await openArticle('commute_plan');
     await waitFor(() => expect(within(article).getByRole('region', { name: 'Why this fact needs review' }).textContent).toMatch(/was deleted by/));
     const cause = within(article).getByRole('region', { name: 'Why this fact needs review' });
-    expect(cause.textContent).toMatch(/Upstream fact f_[\w-]+ was deleted by \S+ at .+ \(audit entry #\d+: moved away, erase the city\)\. Its key and text were erased with it/);
+    expect(cause.textContent).toMatch(
+      /Upstream fact f_[\w-]+ was deleted by \S+ at .+ \(audit entry #\d+: moved away, erase the city\)\. Its key and text were erased with it/,
+    );
   });
 
   it('shows hostile text as text, says the fact is gone when it is deleted while open, and closes', async () => {

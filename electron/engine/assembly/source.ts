@@ -610,7 +610,11 @@ export function latestContextDocument(
  * global facts filed under its key or its entity there, and only there (a write naming a global
  * fact is filed under that fact's entity). Global fact id -> the shadowing fact's id.
  */
-export function shadowedInView(ctx: PartitionContext, view: TimeView, req: { readonly sessionId: string; readonly taskId?: string | undefined }): Map<string, string> {
+export function shadowedInView(
+  ctx: PartitionContext,
+  view: TimeView,
+  req: { readonly sessionId: string; readonly taskId?: string | undefined },
+): Map<string, string> {
   const out = new Map<string, string>();
   const scopeIds = [req.sessionId, ...(req.taskId === undefined ? [] : [req.taskId])];
   const sql = `SELECT g.id AS shadowed, f.id AS shadow FROM facts f
@@ -618,7 +622,9 @@ export function shadowedInView(ctx: PartitionContext, view: TimeView, req: { rea
     WHERE f.partition_id = @pid AND f.scope <> 'global' AND f.scope_id IN (SELECT value FROM json_each(@scopes))
       AND ${candidateClause(ctx, view)} AND ${candidateClause(ctx, view).replace(/\bf\./g, 'g.')}
     ORDER BY f.ts, f.rid`;
-  for (const r of stmt<[Record<string, unknown>], { shadowed: string; shadow: string }>(ctx.db, sql).all(params(ctx, view, { scopes: JSON.stringify([...new Set(scopeIds)]) })))
+  for (const r of stmt<[Record<string, unknown>], { shadowed: string; shadow: string }>(ctx.db, sql).all(
+    params(ctx, view, { scopes: JSON.stringify([...new Set(scopeIds)]) }),
+  ))
     out.set(r.shadowed, r.shadow);
   return out;
 }

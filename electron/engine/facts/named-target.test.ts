@@ -84,7 +84,11 @@ describeStores('the view of a scoped write shows it instead of the global fact i
     const own = p.assemble({ strategy: 'state_based', budget: 4000, query: 'budget', sessionId: 's1' });
     expect(own.text).toContain('$80,000');
     expect(own.text).not.toContain('$50,000');
-    expect(own.provenance.find((e) => e.id === global.factId)).toMatchObject({ status: 'excluded', reason: 'scope', detail: `shadowed in this view by ${r.factId}` });
+    expect(own.provenance.find((e) => e.id === global.factId)).toMatchObject({
+      status: 'excluded',
+      reason: 'scope',
+      detail: `shadowed in this view by ${r.factId}`,
+    });
     const other = p.assemble({ strategy: 'state_based', budget: 4000, query: 'budget', sessionId: 's2' });
     expect(other.text).toMatch(/## Current facts\n- budget: Budget is \$50,000/);
     if (scope === 'session') expect(other.text).not.toContain('$80,000');

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { backReference, contrastWithCurrent, detectTurnConflicts, detectUnnamedChange, entityOf, extractValues, mayChangeFacts, namedThing } from './turn-conflicts';
+import {
+  backReference,
+  contrastWithCurrent,
+  detectTurnConflicts,
+  detectUnnamedChange,
+  entityOf,
+  extractValues,
+  mayChangeFacts,
+  namedThing,
+} from './turn-conflicts';
 
 const meeting = { id: 'f1', key: 'meeting', value: 'Meeting is Tuesday at 2pm' };
 

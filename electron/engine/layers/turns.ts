@@ -13,7 +13,15 @@ import { stmt } from '../db/statements';
 import { flagFact } from '../facts/dependencies';
 import { authorityRank, ROLE_RANKS } from '../facts/authority';
 import { sessionIdentity } from './identity';
-import { backReference, describeKinds, detectTurnConflicts, detectUnnamedChange, mayChangeFacts, type TurnConflict, type ValueChange } from '../facts/turn-conflicts';
+import {
+  backReference,
+  describeKinds,
+  detectTurnConflicts,
+  detectUnnamedChange,
+  mayChangeFacts,
+  type TurnConflict,
+  type ValueChange,
+} from '../facts/turn-conflicts';
 import { writeFact } from '../facts/write';
 import { addWorkingItem } from './working-set';
 
