@@ -6,7 +6,8 @@ import { DEFAULT_PG_SCHEMA, VERSION_TABLE } from './schema';
 import { pgRoleNames, pgServerSetupSql } from './server-setup';
 import type { SyncPg } from './sync-client';
 
-const CREATED = /\bCREATE\s+(?:OR\s+REPLACE\s+)?(?:UNIQUE\s+)?(TABLE|INDEX|TRIGGER|VIEW|MATERIALIZED\s+VIEW)\s+(?:IF\s+NOT\s+EXISTS\s+)?(?:"?\w+"?\.)?"?(\w+)"?/gi;
+const CREATED =
+  /\bCREATE\s+(?:OR\s+REPLACE\s+)?(?:UNIQUE\s+)?(TABLE|INDEX|TRIGGER|VIEW|MATERIALIZED\s+VIEW)\s+(?:IF\s+NOT\s+EXISTS\s+)?(?:"?\w+"?\.)?"?(\w+)"?/gi;
 
 let expected: ReadonlySet<string> | undefined;
 
