@@ -67,6 +67,18 @@ function sourceText(f: Fact): string {
   return parts.join(' ');
 }
 
+/** A deleted upstream fact as the audit log knows it: who deleted it, when, the entry and its
+ * reason. Its key and text went with it (a deletion leaves no copy of them, the audit included). */
+function DeletedCause({ deleted }: { deleted: NonNullable<Cause['deleted']> }) {
+  return (
+    <p className="deleted-cause">
+      Upstream fact <span className="mono">{deleted.factId}</span> was deleted by <strong>{deleted.deletedBy}</strong> at{' '}
+      <span className="mono">{formatTime(deleted.deletedAt)}</span> (audit entry #{deleted.auditId}
+      {deleted.reason ? <>: {deleted.reason}</> : null}). Its key and text were erased with it, so neither can be shown.
+    </p>
+  );
+}
+
 /** Why a fact is flagged: the recorded cause, the upstream fact that changed and what replaced it. */
 export function ReviewCauseView({
   fact,
@@ -92,6 +104,8 @@ export function ReviewCauseView({
         <p>
           Contradicted by <TurnCauseText turn={cause.turn} />
         </p>
+      ) : cause?.deleted ? (
+        <DeletedCause deleted={cause.deleted} />
       ) : causeId ? (
         <p>
           Upstream fact: <FactRef id={causeId} brief={null} onOpen={onOpen} /> (it was deleted).

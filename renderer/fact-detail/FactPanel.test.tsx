@@ -92,6 +92,22 @@ describe('fact detail panel on a real database', () => {
     expect(fact.fact.needsReview).toBe(false);
   });
 
+  it('shows a deleted upstream fact as the audit log knows it: who deleted it, when, the entry and its reason', async () => {
+    const m = await mountInspector({ initial: (s) => ({ partitionId: s.mainPartition, factId: s.flaggedId }) });
+    await openArticle('commute_plan');
+    await m.transport.call('deletion.apply', {
+      partitionId: m.backend.seeded.mainPartition,
+      selection: { ids: [m.backend.seeded.homeCityFirst, m.backend.seeded.homeCityHead] },
+      reason: 'moved away, erase the city',
+    });
+    const article = await openArticle('commute_plan');
+    await waitFor(() => expect(within(article).getByRole('region', { name: 'Why this fact needs review' }).textContent).toMatch(/was deleted by/));
+    const cause = within(article).getByRole('region', { name: 'Why this fact needs review' });
+    expect(cause.textContent).toMatch(
+      /Upstream fact f_[\w-]+ was deleted by \S+ at .+ \(audit entry #\d+: moved away, erase the city\)\. Its key and text were erased with it/,
+    );
+  });
+
   it('shows hostile text as text, says the fact is gone when it is deleted while open, and closes', async () => {
     const m = await mountInspector({ initial: (s) => ({ partitionId: s.mainPartition, factId: s.hostileId }) });
     const article = await openArticle('note_markup');

@@ -93,7 +93,7 @@ for (const store of stores) {
       expect(facts.map((f) => (f as { value: string }).value)).toEqual(['$120k', '$200k']);
       // STATELENS_DB_URL stands in for --db.
       expect(factLines(await ok(['facts', '--json'], { STATELENS_DB_URL: url }))).toEqual(facts);
-      expect(await ok(['verify', '--db', url])).toMatch(/All 22 checks passed/);
+      expect(await ok(['verify', '--db', url])).toMatch(/All 23 checks passed/);
 
       const file = path.join(dir, 'copy.db');
       expect(await ok(['export', '--db', url, '--format', 'sqlite', '--out', file])).toMatch(/^Wrote .*copy\.db \(sqlite, /);

@@ -127,9 +127,13 @@ describeStores(
       const policy = includedFacts(r).find((x) => x.label === 'discount_policy');
       expect(policy?.section).toBe('constraints');
       expect(policy?.marks).toContain('constraint');
-      const idea = includedFacts(r).find((x) => x.label === 'discount_idea');
+      // A what-if stays out of a decision's context; a what-if question is its view.
+      expect(reasonOf(r, 'discount_idea')).toBe('scope');
+      expect(r.text).not.toContain('30%');
+      const whatIf = p.assemble({ strategy: 'state_based', budget: 2000, query: 'What if we offered a bigger discount?' });
+      const idea = includedFacts(whatIf).find((x) => x.label === 'discount_idea');
       expect(idea?.section).toBe('hypothetical');
-      expect(r.text.slice(idea?.span[0], idea?.span[1])).toMatch(/^- \[HYPOTHETICAL — not a commitment\]/);
+      expect(whatIf.text.slice(idea?.span[0], idea?.span[1])).toMatch(/^- \[HYPOTHETICAL — not a commitment\]/);
       expect(r.sections.map((s) => s.name).slice(0, 2)).toEqual(['identity', 'environment']);
       expectExact(r);
 

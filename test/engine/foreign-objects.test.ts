@@ -12,6 +12,8 @@ import { statelens } from '../helpers/child';
 import { thrownBy } from '../helpers/errors';
 import { tmpDir } from '../helpers/tmp';
 import { startHarness } from '../contract/harness';
+import { describeStores } from '../helpers/stores';
+import { postgresOf } from '../../electron/engine/db/pg/database';
 
 const USER = { kind: 'user', org: 'acme', user: 'u1' } as const;
 const SECRET = 'card number 4111-1111-1111-1111';
@@ -124,3 +126,33 @@ describe('the desktop contract for such a file', () => {
     }
   });
 });
+
+describeStores(
+  'a PostgreSQL schema carrying objects Statelens did not create',
+  (openStore) => {
+    it('verify passes on a clean schema, then fails naming the foreign table and trigger; a delete never claims a complete scrub', () => {
+      const store = openStore();
+      const pg = postgresOf(store.db);
+      if (!pg) throw new Error('a PostgreSQL store was expected');
+      const p = store.scope(USER, { create: true });
+      const factId = p.writeFact({ key: 'payment', value: SECRET }).factId;
+      expect(verifyDatabase(store).checks.find((c) => c.name === 'foreign_objects')).toMatchObject({ ok: true, count: 0 });
+      pg.conn.exec(`CREATE TABLE kept (value text);
+        CREATE FUNCTION keep_deleted() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO kept VALUES (old.value); RETURN old; END $$;
+        CREATE TRIGGER keep_deleted AFTER DELETE ON facts FOR EACH ROW EXECUTE FUNCTION keep_deleted();
+        CREATE VIEW peek AS SELECT value FROM facts;`);
+      const check = verifyDatabase(store).checks.find((c) => c.name === 'foreign_objects');
+      expect(check?.ok).toBe(false);
+      expect(check?.detail).toMatch(/table kept/);
+      expect(check?.detail).toMatch(/trigger keep_deleted/);
+      expect(check?.detail).toMatch(/view peek/);
+      const result = p.deleteFacts({ ids: [factId] }, { actor: 'test' });
+      expect(result.deleted).toBe(1);
+      expect(result.scrub?.complete).toBe(false);
+      expect(result.scrub?.detail).toMatch(/objects Statelens did not create \(table kept, trigger keep_deleted, view peek\)/);
+      expect(pg.conn.query<{ value: string }>('SELECT value FROM kept').rows.map((r) => r.value)).toEqual([SECRET]);
+      store.close();
+    });
+  },
+  { stores: ['pglite', 'server'], reason: 'the SQLite file is covered above' },
+);

@@ -46,7 +46,15 @@ export function readableItems(ctx: PartitionContext, view: TimeView, sessionId: 
   return items;
 }
 
-export function scopeExclusion(f: Pick<LeanFact, 'scope' | 'scope_id'>, req: Pick<AssemblyRequest, 'sessionId' | 'taskId'>): Exclusion | undefined {
+/** Why a fact is out of the request's scope: another session's or task's, or a global fact a
+ * scoped write of this session or task shadows (`shadowed`, from shadowedInView). */
+export function scopeExclusion(
+  f: Pick<LeanFact, 'scope' | 'scope_id'> & { readonly id?: string },
+  req: Pick<AssemblyRequest, 'sessionId' | 'taskId'>,
+  shadowed?: ReadonlyMap<string, string>,
+): Exclusion | undefined {
+  const shadow = f.id === undefined ? undefined : shadowed?.get(f.id);
+  if (shadow !== undefined) return { reason: 'scope', detail: `shadowed in this view by ${shadow}` };
   if (f.scope === 'session' && f.scope_id !== null && f.scope_id !== req.sessionId)
     return { reason: 'scope', detail: `session ${f.scope_id}, not ${req.sessionId}` };
   if (f.scope === 'task' && (req.taskId === undefined || (f.scope_id !== null && f.scope_id !== req.taskId))) {

@@ -603,3 +603,28 @@ export function latestContextDocument(
   ).get({ pid: ctx.partitionId, sid: sessionId, asOf });
   return row ? { version: row.version, body: row.body, createdAt: row.created_at } : undefined;
 }
+
+/**
+ * Global facts a scoped write shadows in this view: a hypothetical, draft, task or session fact
+ * of the view's own session or task (valid in the view, readable by its reader) hides the
+ * global facts filed under its key or its entity there, and only there (a write naming a global
+ * fact is filed under that fact's entity). Global fact id -> the shadowing fact's id.
+ */
+export function shadowedInView(
+  ctx: PartitionContext,
+  view: TimeView,
+  req: { readonly sessionId: string; readonly taskId?: string | undefined },
+): Map<string, string> {
+  const out = new Map<string, string>();
+  const scopeIds = [req.sessionId, ...(req.taskId === undefined ? [] : [req.taskId])];
+  const sql = `SELECT g.id AS shadowed, f.id AS shadow FROM facts f
+    JOIN facts g ON g.partition_id = f.partition_id AND g.scope = 'global' AND (g.key = f.key OR g.entity_key = f.entity_key)
+    WHERE f.partition_id = @pid AND f.scope <> 'global' AND f.scope_id IN (SELECT value FROM json_each(@scopes))
+      AND ${candidateClause(ctx, view)} AND ${candidateClause(ctx, view).replace(/\bf\./g, 'g.')}
+    ORDER BY f.ts, f.rid`;
+  for (const r of stmt<[Record<string, unknown>], { shadowed: string; shadow: string }>(ctx.db, sql).all(
+    params(ctx, view, { scopes: JSON.stringify([...new Set(scopeIds)]) }),
+  ))
+    out.set(r.shadowed, r.shadow);
+  return out;
+}

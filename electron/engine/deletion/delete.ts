@@ -23,6 +23,7 @@ import { redactDeletedRefs } from './redact';
 import { parseInput } from '../query/validate';
 import { enforceReferences, withoutForeignKeyEnforcement } from './references';
 import { foreignObjects } from '../db/schema-check';
+import { pgForeignObjects } from '../db/pg/foreign-objects';
 import { needlesFor, scrubDeletedText, type DeletedText } from './scrub';
 import { currentTransactionId, scrubPostgres } from './scrub-pg';
 import {
@@ -205,20 +206,23 @@ export function deleteFacts(partition: WritablePartition, selection: DeletionSel
   after('scrub');
   const pg = postgresOf(ctx.db);
   let scrub: ScrubReport;
-  if (pg && applied.xid) scrub = scrubPostgres(pg, applied.xid);
-  else {
+  let foreign: string[];
+  if (pg && applied.xid) {
+    scrub = scrubPostgres(pg, applied.xid);
+    foreign = pgForeignObjects(pg.conn);
+  } else {
     const file = sqliteOf(ctx.db, 'Scrubbing deleted text from the file');
     scrub = scrubDeletedText(file, partition.path, needlesFor(file, applied.texts));
-    // An object Statelens did not create (a trigger copying deleted rows away) may hold the text
-    // where no scrub looks: the removal is never claimed complete while one exists.
-    const foreign = foreignObjects(file, file.pragma('user_version', { simple: true }) as number);
-    if (foreign.length > 0) {
-      scrub = {
-        ...scrub,
-        complete: false,
-        detail: `${scrub.detail} The database holds objects Statelens did not create (${foreign.slice(0, 5).join(', ')}), which may keep copies of the deleted text.`,
-      };
-    }
+    foreign = foreignObjects(file, file.pragma('user_version', { simple: true }) as number);
+  }
+  // An object Statelens did not create (a trigger copying deleted rows away) may hold the text
+  // where no scrub looks: the removal is never claimed complete while one exists.
+  if (foreign.length > 0) {
+    scrub = {
+      ...scrub,
+      complete: false,
+      detail: `${scrub.detail} The database holds objects Statelens did not create (${foreign.slice(0, 5).join(', ')}), which may keep copies of the deleted text.`,
+    };
   }
   after('done');
   return { ...applied.result, scrub };

@@ -44,6 +44,11 @@ describeStores('scope inference from cues', (openStore) => {
     expect(inferScope('What if we moved the launch to May?')).toBe('hypothetical');
     expect(inferScope('Hypothetically, the budget could be $2M')).toBe('hypothetical');
     expect(inferScope('hypothetically speaking we hire two')).toBe('hypothetical');
+    // Speculation: "in theory", and a condition followed by what we could or would do.
+    expect(inferScope('Theoretically, $40 is possible for 5000 units')).toBe('hypothetical');
+    expect(inferScope('If they bought 1000 units, we could maybe do $45 each')).toBe('hypothetical');
+    expect(inferScope('If you can, send the report by Friday')).toBe('global');
+    expect(inferScope('We could ship on Friday')).toBe('global');
   });
 
   it('"draft", "proposal" and "tentative" make a fact a draft', () => {

@@ -15,7 +15,8 @@ export function inferMemoryType(sourceType: string): MemoryType {
 
 // Only unambiguous cues set a scope: a draft cue in a sentence that also reports the outcome
 // ("the proposal ... was accepted") describes a decision, not a draft.
-const HYPOTHETICAL_CUE = /\b(what if|hypothetically|hypothetical|imagine if)\b|(^|[.!?;:]\s*|\blet'?s\s+)suppos(e|ing)\b/i;
+const HYPOTHETICAL_CUE =
+  /\b(what if|hypothetically|hypothetical|imagine if|theoretically|in theory)\b|(^|[.!?;:]\s*|\blet'?s\s+)suppos(e|ing)\b|\bif\b[^.!?;]*,\s*(we|you|they|i)\s+(could|would|might)\b/i;
 const DRAFT_CUE = /\b(draft|proposal|proposed|tentative|tentatively|not final|pending approval)\b/i;
 const RESOLVED = /\b(accepted|approved|adopted|agreed|confirmed|finali[sz]ed|signed|rejected|declined|decided|ratified|went ahead)\b/i;
 const TASK_CUE = /\bfor this task\b/i;

@@ -72,3 +72,46 @@ describeStores('a scoped write that names a global fact shadows it only in its s
     store.close();
   });
 });
+
+describeStores('the view of a scoped write shows it instead of the global fact it shadows', (openStore) => {
+  it.each(['hypothetical', 'draft', 'session'] as const)('a %s write of session s1: s1 reads the draft only, every other read the global fact', (scope) => {
+    const store = openStore();
+    const p = store.scope(user, { create: true });
+    const global = p.writeFact({ key: 'budget', value: 'Budget is $50,000', scope: 'global' });
+    // Named by id under another key: the draft is filed under the named fact's entity.
+    const r = p.writeFact({ key: 'what_if_spend', value: 'Budget is $80,000', scope, scopeId: 's1', supersedes: global.factId });
+    expect(r).toMatchObject({ outcome: 'created', supersededId: null });
+    const own = p.assemble({ strategy: 'state_based', budget: 4000, query: 'budget', sessionId: 's1' });
+    expect(own.text).toContain('$80,000');
+    expect(own.text).not.toContain('$50,000');
+    expect(own.provenance.find((e) => e.id === global.factId)).toMatchObject({
+      status: 'excluded',
+      reason: 'scope',
+      detail: `shadowed in this view by ${r.factId}`,
+    });
+    const other = p.assemble({ strategy: 'state_based', budget: 4000, query: 'budget', sessionId: 's2' });
+    expect(other.text).toMatch(/## Current facts\n- budget: Budget is \$50,000/);
+    if (scope === 'session') expect(other.text).not.toContain('$80,000');
+    // The same in the simple strategies.
+    for (const strategy of ['recent', 'important', 'balanced'] as const) {
+      expect(p.assemble({ strategy, budget: 4000, query: 'budget', sessionId: 's1' }).text).not.toContain('$50,000');
+      expect(p.assemble({ strategy, budget: 4000, query: 'budget', sessionId: 's2' }).text).toContain('$50,000');
+    }
+    expect(p.getFact(global.factId)).toMatchObject({ isValid: true, supersededBy: null });
+    expect(p.currentValue('budget')).toBe('Budget is $50,000');
+    store.close();
+  });
+
+  it('a task-scoped draft shadows the global fact for reads of that task only', () => {
+    const store = openStore();
+    const p = store.scope(user, { create: true });
+    p.writeFact({ key: 'headcount', value: 'Headcount is 12', scope: 'global' });
+    p.writeFact({ key: 'headcount', value: 'Headcount is 20', scope: 'draft', scopeId: 'plan-b', supersedes: 'headcount' });
+    const task = p.assemble({ strategy: 'state_based', budget: 4000, query: 'headcount', sessionId: 's1', taskId: 'plan-b' }).text;
+    expect(task).toContain('Headcount is 20');
+    expect(task).not.toContain('Headcount is 12');
+    const plain = p.assemble({ strategy: 'state_based', budget: 4000, query: 'headcount', sessionId: 's1' }).text;
+    expect(plain).toMatch(/## Current facts\n- headcount: Headcount is 12/);
+    store.close();
+  });
+});

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { backReference, contrastWithCurrent, detectTurnConflicts, entityOf, extractValues, mayChangeFacts } from './turn-conflicts';
+import {
+  backReference,
+  contrastWithCurrent,
+  detectTurnConflicts,
+  detectUnnamedChange,
+  entityOf,
+  extractValues,
+  mayChangeFacts,
+  namedThing,
+} from './turn-conflicts';
 
 const meeting = { id: 'f1', key: 'meeting', value: 'Meeting is Tuesday at 2pm' };
 
@@ -143,5 +152,34 @@ describe('backReference', () => {
     expect(backReference('Could we change that to Friday?')).toBeNull();
     expect(backReference('What if we change that to Friday')).toBeNull();
     expect(backReference('The theme is blue.')).toBeNull();
+  });
+});
+
+describe('detectUnnamedChange', () => {
+  const address = { id: 'a', key: 'address', value: 'My address is 123 Main St' };
+  const standup = { id: 's', key: 'standup', value: 'Standup is Tuesday at 2pm' };
+  it('changes the one fact holding the kind of value the turn states', () => {
+    const [c, ...rest] = detectUnnamedChange('I moved to 456 Oak Ave', [address, standup]);
+    expect(rest).toEqual([]);
+    expect(c).toMatchObject({ factId: 'a', cue: 'moved to', confident: true, replacement: 'My address is 456 Oak Ave' });
+    expect(c?.byValueKind).toEqual({ kinds: ['address'], holders: 1 });
+  });
+  it('prefers the fact holding every kind the turn states, and doubts a tie', () => {
+    const deadline = { id: 'd', key: 'deadline', value: 'Report due Friday' };
+    expect(detectUnnamedChange("Actually, let's do Thursday at 4pm", [standup, deadline]).map((c) => [c.factId, c.confident])).toEqual([['s', true]]);
+    const both = detectUnnamedChange("Actually, let's do Thursday", [standup, deadline]);
+    expect(both.map((c) => [c.factId, c.confident])).toEqual([
+      ['s', false],
+      ['d', false],
+    ]);
+    expect(both[0]?.doubt).toMatch(/does not name what it changes and 2 current facts hold a day/);
+  });
+  it('changes nothing without a cue, for an imagined state, a restatement, or a turn that names another thing', () => {
+    expect(detectUnnamedChange('I visited 456 Oak Ave', [address])).toEqual([]);
+    expect(detectUnnamedChange('What if I moved to 456 Oak Ave', [address])).toEqual([]);
+    expect(detectUnnamedChange('Actually it is 123 Main St', [address])).toEqual([]);
+    expect(detectUnnamedChange("Let's do the dentist Thursday at 3pm", [standup])).toEqual([]);
+    expect(namedThing("Let's do the dentist Thursday")).toBe('dentist');
+    expect(namedThing("Actually, let's make the new time 4pm")).toBeNull();
   });
 });

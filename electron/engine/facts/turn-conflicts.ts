@@ -42,6 +42,9 @@ export interface TurnConflict {
   readonly doubt: string | null;
   /** The fact's value with each changed value replaced by the turn's (confident only). */
   readonly replacement: string | null;
+  /** Set when the turn does not name the entity: the fact was found as the one current fact
+   * holding a value of the kinds the turn states; `holders` is how many facts hold one. */
+  readonly byValueKind?: { readonly kinds: readonly ValueKind[]; readonly holders: number };
 }
 
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
@@ -51,7 +54,7 @@ const MONTH_WORD = '(january|february|march|april|may|june|july|august|september
 const DATE_MD_RE = new RegExp(`\\b${MONTH_WORD}\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b`, 'gi');
 const DATE_DM_RE = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH_WORD}\\b`, 'gi');
 const DATE_ISO_RE = /\b(\d{4})-(\d{2})-(\d{2})\b/g;
-const TIME_AMPM_RE = /\b(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)(?![a-z])/gi;
+const TIME_AMPM_RE = /\b(\d{1,2})(?::(\d{2}))?\s*(a\.m\.?|p\.m\.?|am|pm)(?![a-z])/gi;
 const TIME_24_RE = /\b([01]?\d|2[0-3]):([0-5]\d)\b/g;
 const TIME_WORD_RE = /\b(noon|midday|midnight)\b/gi;
 const MONEY_RE =
@@ -294,11 +297,13 @@ interface Match {
   replacement: string | null;
 }
 
-function compare(fact: ConflictCandidate, turnStems: ReadonlySet<string>, turnByKind: Map<ValueKind, ValueMention[]>): Match | null {
-  const factMentions = extractValues(fact.value);
-  const entity = entityOf(fact, factMentions);
-  const named = [...entity].filter(([s]) => turnStems.has(s));
-  if (named.length === 0) return null;
+/** The values of the fact the turn changes (kinds both state, with different values), and the
+ * fact's value with each swapped for the turn's when every changed kind holds one value each. */
+function compareValues(
+  fact: ConflictCandidate,
+  factMentions: readonly ValueMention[],
+  turnByKind: Map<ValueKind, ValueMention[]>,
+): Pick<Match, 'changes' | 'ambiguous' | 'replacement'> {
   const changes: ValueChange[] = [];
   const swaps: Array<{ at: ValueMention; to: string }> = [];
   let ambiguous: string | null = null;
@@ -316,7 +321,15 @@ function compare(fact: ConflictCandidate, turnStems: ReadonlySet<string>, turnBy
     replacement = fact.value;
     for (const { at, to } of swaps.sort((a, b) => b.at.start - a.at.start)) replacement = replacement.slice(0, at.start) + to + replacement.slice(at.end);
   }
-  return { fact, entity: named.map(([, w]) => w).join(' '), score: named.length / entity.size, changes, ambiguous, replacement };
+  return { changes, ambiguous, replacement };
+}
+
+function compare(fact: ConflictCandidate, turnStems: ReadonlySet<string>, turnByKind: Map<ValueKind, ValueMention[]>): Match | null {
+  const factMentions = extractValues(fact.value);
+  const entity = entityOf(fact, factMentions);
+  const named = [...entity].filter(([s]) => turnStems.has(s));
+  if (named.length === 0) return null;
+  return { fact, entity: named.map(([, w]) => w).join(' '), score: named.length / entity.size, ...compareValues(fact, factMentions, turnByKind) };
 }
 
 /** Whether a turn could change any fact at all (a change or denial cue, not an imagined state):
@@ -372,6 +385,79 @@ export function detectTurnConflicts(turn: string, facts: readonly ConflictCandid
         replacement: null,
       });
     }
+  }
+  return out;
+}
+
+const DETERMINED = /\b(?:the|my|our|your|his|her|their|this|that)\s+([a-z][a-z'-]*)(?:\s+([a-z][a-z'-]*))?/gi;
+/** Words between a determiner and the thing it names ("the new time"), never a thing by themselves. */
+const MODIFIERS = new Set(['new', 'old', 'same', 'other', 'next', 'last', 'first', 'final', 'usual', 'whole', 'current', 'real', 'actual']);
+
+/** The thing a turn names with a determiner ("the dentist", "our offsite"), if any: a content
+ * word that is neither an attribute of a value ("the time") nor a value itself ("this Friday").
+ * A turn that names a thing speaks of that thing, so it never changes another fact unnamed. */
+export function namedThing(turn: string): string | null {
+  DETERMINED.lastIndex = 0;
+  for (let m = DETERMINED.exec(turn); m !== null; m = DETERMINED.exec(turn)) {
+    for (const word of [m[1], m[2]]) {
+      const w = (word ?? '').toLowerCase();
+      if (!w || MODIFIERS.has(w)) continue;
+      const [content] = queryWords(w);
+      if (content && !ATTRIBUTE_WORDS.has(content.word) && !NOT_PROPER.has(content.word) && !NOT_UNITS.has(content.word)) return content.word;
+      break;
+    }
+  }
+  return null;
+}
+
+/** Facts an unnamed change may flag when it fits several equally: beyond this the turn points
+ * at none of them in particular and nothing is recorded. */
+export const MAX_UNNAMED_REVIEWS = 3;
+
+/**
+ * A change stated without the entity's name ("I moved to 456 Oak Ave" against "My address is
+ * 123 Main St"): with a change cue, the turn states values of some kinds; the fact it changes is
+ * the one current fact holding values of those kinds. Facts are ranked by how many of the turn's
+ * kinds they hold; a single best one whose value differs is changed (or flagged when the turn
+ * hedges or its values do not map one to one), several equal ones are each flagged (at most
+ * MAX_UNNAMED_REVIEWS), and a turn that only restates a fact's values changes nothing. `facts`
+ * must be every current fact the turn could speak about, including ones its speaker may not
+ * change (they still make the turn ambiguous): the caller drops those from the outcome.
+ */
+export function detectUnnamedChange(turn: string, facts: readonly ConflictCandidate[]): TurnConflict[] {
+  if (HYPOTHETICAL.test(turn) || namedThing(turn) !== null) return [];
+  const change = firstCue(turn, CHANGE_CUES);
+  if (!change) return [];
+  const turnByKind = mentionsByKind(extractValues(turn));
+  if (turnByKind.size === 0) return [];
+  const holders: Array<{ fact: ConflictCandidate; kinds: ValueKind[]; mentions: ValueMention[] }> = [];
+  for (const fact of facts) {
+    const mentions = extractValues(fact.value);
+    const kinds = [...new Set(mentions.map((m) => m.kind))].filter((k) => turnByKind.has(k));
+    if (kinds.length > 0) holders.push({ fact, kinds, mentions });
+  }
+  const best = holders.reduce((b, h) => Math.max(b, h.kinds.length), 0);
+  const top = holders.filter((h) => h.kinds.length === best);
+  if (top.length === 0 || top.length > MAX_UNNAMED_REVIEWS) return [];
+  const hedge = HEDGES.exec(turn);
+  const out: TurnConflict[] = [];
+  for (const h of top) {
+    const { changes, ambiguous, replacement } = compareValues(h.fact, h.mentions, turnByKind);
+    // The turn restates this fact's values: it speaks of it and changes nothing.
+    if (changes.length === 0) return [];
+    let doubt = ambiguous;
+    if (hedge) doubt ??= `the turn asks or hedges ("${hedge[0].toLowerCase()}") rather than decides`;
+    if (top.length > 1) doubt ??= `the turn does not name what it changes and ${top.length} current facts hold a ${describeKinds(changes)}`;
+    out.push({
+      factId: h.fact.id,
+      cue: change,
+      entity: h.fact.key,
+      changes,
+      confident: doubt === null,
+      doubt,
+      replacement: doubt === null ? replacement : null,
+      byValueKind: { kinds: h.kinds, holders: top.length },
+    });
   }
   return out;
 }

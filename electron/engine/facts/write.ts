@@ -395,8 +395,10 @@ function writeVia(ctx: PartitionContext, access: FactAccess, raw: FactWriteInput
   let ownValidTo: string | null = null;
   let proposalFor: string | null = null;
   let outcome: WriteResult['outcome'] = 'created';
-  /** A scoped write named a global fact: created beside it, the reason says what it shadows. */
+  /** A scoped write named a global fact: created beside it, the reason says what it shadows,
+   * and it is filed under that fact's entity (which is how its scope's reads find what it hides). */
   let shadowing = false;
+  let shadowedEntity: string | null = null;
 
   if (input.supersedes) {
     let resolved = resolveVia(access, input.supersedes);
@@ -424,6 +426,7 @@ function writeVia(ctx: PartitionContext, access: FactAccess, raw: FactWriteInput
         rule = null;
         reason = check.reason;
         shadowing = true;
+        shadowedEntity = target ? (target.entity_key ?? entityKey(target.key, null)) : null;
         target = undefined;
       }
     } else {
@@ -514,7 +517,7 @@ function writeVia(ctx: PartitionContext, access: FactAccess, raw: FactWriteInput
     constraint_type: constraintType,
     time_sensitive: timeSensitive ? 1 : 0,
     entity,
-    entity_key: entityKey(input.key, entity),
+    entity_key: shadowedEntity ?? entityKey(input.key, entity),
   });
 
   const unresolvedDependencies: string[] = [];

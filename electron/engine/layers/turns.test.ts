@@ -168,3 +168,90 @@ describeStores('a correction that refers back to what was just said', (openStore
     store.close();
   });
 });
+
+describeStores('a change stated without naming the entity', (openStore) => {
+  it("supersedes the one fact holding that kind of value: the spec's address example", () => {
+    const { store, p } = setup(openStore);
+    const old = p.writeFact({ key: 'address', value: 'My address is 123 Main St', ts: '2026-01-01T09:00:00Z' });
+    p.writeFact({ key: 'pet', value: 'I have a cat', ts: '2026-01-01T09:00:00Z' });
+    const [turn] = p.recordTurns('s1', [{ speaker: 'user', text: 'I moved to 456 Oak Ave', ts: '2026-01-01T09:05:00Z' }]);
+    expect(turn?.conflicts).toHaveLength(1);
+    expect(turn?.conflicts[0]).toMatchObject({ factId: old.factId, outcome: 'superseded', cue: 'moved to' });
+    expect(p.currentValue('address')).toBe('My address is 456 Oak Ave');
+    const before = p.getFact(old.factId);
+    expect(before?.isValid).toBe(false);
+    expect(before?.supersessionRule).toBe('implicit');
+    expect(before?.supersessionReason).toBe(
+      'turn 0 of session "s1" (user) states a different address with the change cue "moved to" without naming what it changes; "address" is the only current fact in scope holding a address',
+    );
+    const ctx = p.assemble({ strategy: 'state_based', query: 'Where do I live?', sessionId: 's1' });
+    expect(ctx.text).toContain('456 Oak Ave');
+    expect(ctx.text).not.toContain('123 Main St');
+    store.close();
+  });
+
+  it('changes the one fact holding a meeting time and a budget figure, leaving facts of other kinds alone', () => {
+    const { store, p } = setup(openStore);
+    const at = '2026-01-01T09:00:00Z';
+    const sync = p.writeFact({ key: 'standup', value: 'Standup is Tuesday at 2pm', ts: at });
+    const budget = p.writeFact({ key: 'q3_spend', value: 'The Q3 marketing budget is $40,000', ts: at });
+    p.writeFact({ key: 'office', value: 'Office is in Berlin', ts: at });
+    p.recordTurns('s1', [
+      { speaker: 'user', text: "Actually, let's make it 4pm.", ts: '2026-01-01T09:01:00Z' },
+      { speaker: 'user', text: 'Correction: we now have $55,000.', ts: '2026-01-01T09:02:00Z' },
+    ]);
+    expect(p.getFact(sync.factId)?.isValid).toBe(false);
+    expect(p.currentValue('standup')).toBe('Standup is Tuesday at 4pm');
+    expect(p.getFact(budget.factId)?.isValid).toBe(false);
+    expect(p.currentValue('q3_spend')).toBe('The Q3 marketing budget is $55,000');
+    expect(p.currentValue('office')).toBe('Office is in Berlin');
+    store.close();
+  });
+
+  it('flags every fact holding the kind when several do, with the turn as the cause, and supersedes none', () => {
+    const { store, p } = setup(openStore);
+    const at = '2026-01-01T09:00:00Z';
+    const home = p.writeFact({ key: 'home', value: 'Home is 123 Main St', ts: at });
+    const office = p.writeFact({ key: 'office', value: 'Office is 9 Pine Street', ts: at });
+    const [turn] = p.recordTurns('s1', [{ speaker: 'user', text: 'I moved to 456 Oak Ave', ts: '2026-01-01T09:05:00Z' }]);
+    expect(turn?.conflicts.map((c) => c.outcome)).toEqual(['needs_review', 'needs_review']);
+    for (const id of [home.factId, office.factId]) {
+      const f = p.getFact(id);
+      expect(f?.isValid).toBe(true);
+      expect(f?.needsReview).toBe(true);
+      expect(f?.reviewCause).toMatch(
+        /^contradicted by turn 0 of session "s1" \(user\) states a different address with the change cue "moved to" without naming what it changes; "(home|office)" is one of 2 current facts in scope holding a address: 456 Oak Ave instead of/,
+      );
+    }
+    store.close();
+  });
+
+  it('changes nothing without a change cue, for a hedge (flagged only), a restated value, or a fact the speaker may not change', () => {
+    const { store, p } = setup(openStore);
+    const at = '2026-01-01T09:00:00Z';
+    const addr = p.writeFact({ key: 'address', value: 'My address is 123 Main St', ts: at });
+    const cap = p.writeFact({ key: 'discount_cap', value: 'Max discount is 15%', ts: at, source: { type: 'policy', authority: 'policy' }, isConstraint: true });
+    p.recordTurns('s1', [
+      { speaker: 'user', text: 'I visited 456 Oak Ave', ts: '2026-01-01T09:01:00Z' },
+      { speaker: 'user', text: 'Actually it is still 123 Main St', ts: '2026-01-01T09:02:00Z' },
+      { speaker: 'user', text: "Actually, let's offer 25%", ts: '2026-01-01T09:03:00Z' },
+    ]);
+    expect(p.getFact(addr.factId)).toMatchObject({ isValid: true, needsReview: false });
+    expect(p.getFact(cap.factId)).toMatchObject({ isValid: true, needsReview: false });
+    p.recordTurns('s1', [{ speaker: 'user', text: 'Maybe we moved to 456 Oak Ave?', ts: '2026-01-01T09:04:00Z' }]);
+    expect(p.getFact(addr.factId)).toMatchObject({ isValid: true, needsReview: true });
+    store.close();
+  });
+
+  it('never reaches a hypothetical fact or another session’s fact', () => {
+    const { store, p } = setup(openStore);
+    const at = '2026-01-01T09:00:00Z';
+    const other = p.writeFact({ key: 'hotel', value: 'Hotel at 5 Elm Road', ts: at, scope: 'session', scopeId: 's2' });
+    const idea = p.writeFact({ key: 'flat', value: 'Flat at 7 Birch Lane', ts: at, scope: 'hypothetical', scopeId: 'h1' });
+    const [turn] = p.recordTurns('s1', [{ speaker: 'user', text: 'I moved to 456 Oak Ave', ts: '2026-01-01T09:05:00Z' }]);
+    expect(turn?.conflicts).toEqual([]);
+    expect(p.getFact(other.factId)?.isValid).toBe(true);
+    expect(p.getFact(idea.factId)?.isValid).toBe(true);
+    store.close();
+  });
+});

@@ -13,7 +13,15 @@ import { stmt } from '../db/statements';
 import { flagFact } from '../facts/dependencies';
 import { authorityRank, ROLE_RANKS } from '../facts/authority';
 import { sessionIdentity } from './identity';
-import { backReference, describeKinds, detectTurnConflicts, mayChangeFacts, type TurnConflict, type ValueChange } from '../facts/turn-conflicts';
+import {
+  backReference,
+  describeKinds,
+  detectTurnConflicts,
+  detectUnnamedChange,
+  mayChangeFacts,
+  type TurnConflict,
+  type ValueChange,
+} from '../facts/turn-conflicts';
 import { writeFact } from '../facts/write';
 import { addWorkingItem } from './working-set';
 
@@ -88,6 +96,24 @@ function candidates(ctx: PartitionContext, sessionId: string, text: string, at: 
   return [...byId.values()].filter((f) => f.ts <= at && (f.scope === 'global' || f.scope === 'task' || (f.scope === 'session' && f.scope_id === sessionId)));
 }
 
+/** Current facts an unnamed change is matched against (newest first): bounds the check at any
+ * partition size; a partition holding more in scope is judged on its newest. */
+const UNNAMED_CHANGE_POOL = 1000;
+
+/** The current facts in scope of a turn at its time, whatever words they share with it: the pool
+ * in which a change stated without the entity's name looks for the one fact holding its kind. */
+function factsInScope(ctx: PartitionContext, sessionId: string, at: string): CandidateRow[] {
+  return stmt<[number, string, string], CandidateRow>(
+    ctx.db,
+    `SELECT f.id, f.key, f.value, f.ts, f.scope, f.scope_id, f.source_type, f.source_authority, f.is_constraint,
+      f.memory_type, f.level, f.importance, f.time_sensitive, f.constraint_type
+    FROM facts f
+    WHERE f.partition_id = ? AND f.ts <= ? AND f.is_valid = 1
+      AND (f.scope IN ('global', 'task') OR (f.scope = 'session' AND f.scope_id = ?))
+    ORDER BY f.ts DESC, f.rid DESC LIMIT ${UNNAMED_CHANGE_POOL}`,
+  ).all(ctx.partitionId, at, sessionId);
+}
+
 /** A fact the speaker of a turn may not override: a constraint, or a source ranked above the
  * speaker. The user speaks with the partition identity's authority (so their own words, which a
  * write records with that authority, stay theirs to change); any other speaker as a peer. */
@@ -106,6 +132,14 @@ function turnRef(sessionId: string, turnIndex: number, speaker: string): string 
 
 /** The recorded explanation: which turn, which cue, which entity, what kind of value changed. */
 function explain(c: TurnConflict, ref: string): string {
+  if (c.byValueKind) {
+    const kinds = describeKinds(c.changes);
+    const held =
+      c.byValueKind.holders === 1
+        ? `"${c.entity}" is the only current fact in scope holding a ${kinds}`
+        : `"${c.entity}" is one of ${c.byValueKind.holders} current facts in scope holding a ${kinds}`;
+    return `${ref} states a different ${kinds} with the change cue "${c.cue}" without naming what it changes; ${held}`;
+  }
   const what = c.changes.length > 0 ? `states a different ${describeKinds(c.changes)}` : 'denies it';
   return `${ref} names "${c.entity}" with the change cue "${c.cue}" and ${what}`;
 }
@@ -195,6 +229,18 @@ export function recordTurn(ctx: PartitionContext, sessionId: string, raw: TurnIn
     if (back) {
       byId.set(back.fact.id, back.fact);
       detected.push(back.conflict);
+    }
+  }
+  // Nothing named (not even a fact the speaker may not change): the one current fact holding the
+  // kind of value the turn states (facts the speaker may not change count as holders, so the
+  // turn stays ambiguous, but are left alone).
+  if (detected.length === 0 && mayChangeFacts(turn.text) && detectTurnConflicts(turn.text, facts).length === 0) {
+    const pool = factsInScope(ctx, sessionId, at);
+    for (const c of detectUnnamedChange(turn.text, pool)) {
+      const fact = pool.find((f) => f.id === c.factId);
+      if (!fact || outranksSpeaker(fact, speakerRank)) continue;
+      byId.set(fact.id, fact);
+      detected.push(c);
     }
   }
   for (const c of detected) {

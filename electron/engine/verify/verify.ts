@@ -6,6 +6,7 @@ import { canonicalTimestamp } from '../../../shared/timestamp';
 import { sqliteOf, type EngineDb } from '../db/connection';
 import type { Sqlite } from '../db/open';
 import { foreignObjects } from '../db/schema-check';
+import { pgForeignObjects } from '../db/pg/foreign-objects';
 import { postgresOf, type PgDatabase } from '../db/pg/database';
 import { PG_SCHEMA_VERSION } from '../db/pg/migrations';
 import { VERSION_TABLE } from '../db/pg/schema';
@@ -361,6 +362,15 @@ function foreignObjectCheck(db: Sqlite): VerifyCheck {
   });
 }
 
+/** The same on PostgreSQL, within the store's schema. */
+function pgForeignObjectCheck(db: PgDatabase): VerifyCheck {
+  const found = pgForeignObjects(db.conn);
+  return violations('foreign_objects', 'every table, index, trigger and view of the schema is one Statelens created', {
+    count: found.length,
+    sample: found.slice(0, SAMPLE),
+  });
+}
+
 /** Runs every check; `ok` only when all pass. Changes nothing in the database. On PostgreSQL the
  * file-level checks (SQLite's integrity check, the FTS index, which there is an expression the
  * server keeps) give way to the schema version and the server's constraints; the foreign-key
@@ -369,7 +379,11 @@ export function verifyDatabase(store: Store): VerifyReport {
   const db = store.db;
   const pg = postgresOf(db);
   const checks: VerifyCheck[] = pg
-    ? [...guarded('schema_version', () => pgSchemaVersion(pg)), ...guarded('constraints', () => pgConstraints(pg))]
+    ? [
+        ...guarded('schema_version', () => pgSchemaVersion(pg)),
+        ...guarded('constraints', () => pgConstraints(pg)),
+        ...guarded('foreign_objects', () => pgForeignObjectCheck(pg)),
+      ]
     : [
         ...guarded('integrity_check', () => integrity(sqliteOf(db, 'PRAGMA integrity_check'))),
         ...guarded('foreign_key_check', () => foreignKeys(sqliteOf(db, 'PRAGMA foreign_key_check'))),

@@ -5,7 +5,7 @@
 import { factLine, factMarks } from '../format';
 import { scopeExclusion, type Exclusion } from '../provenance';
 import type { ScoreComponent } from '../../../../shared/assembly';
-import { rankingInputs, validFactsOrdered, type SimpleOrder, type TimeView } from '../source';
+import { rankingInputs, shadowedInView, validFactsOrdered, type SimpleOrder, type TimeView } from '../source';
 import { ContextBuilder } from '../text';
 import type { StrategyInput, StrategyOutput } from './types';
 
@@ -21,8 +21,9 @@ export function assembleSimple(input: StrategyInput, order: SimpleOrder): Strate
   // Ranked first: enough facts to fill the budget with lines of 16 tokens (a fact line is rarely
   // shorter); a strategy that takes more gets the continuation.
   const placed: Array<{ rid: number; components: ScoreComponent[] }> = [];
+  const shadowed = shadowedInView(ctx, view, req);
   for (const f of validFactsOrdered(ctx, view, order, req.budget / 16 + 16)) {
-    const out = scopeExclusion(f, req);
+    const out = scopeExclusion(f, req, shadowed);
     if (out) {
       log.exclude('fact', f.id, f.key, out);
       continue;

@@ -29,6 +29,7 @@ import {
   orgDocuments,
   overruledProposals,
   relevantFacts,
+  shadowedInView,
   signals,
   successorValues,
   validFactsNewestFirst,
@@ -36,6 +37,7 @@ import {
   type LeanFact,
   type WorkingRow,
 } from '../source';
+import { inferScope } from '../../facts/inference';
 import { ftsTerm, queryTerms, queryWords, scoreTexts, stemSet } from '../terms';
 import { ContextBuilder, type ItemRef } from '../text';
 import type { StrategyInput, StrategyOutput } from './types';
@@ -161,6 +163,17 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
     return t === undefined || t <= view.asOf;
   };
 
+  // Hypothetical and draft material belongs to its what-if view: its own session or task, or a
+  // query that is itself a what-if or about a draft. Any other read leaves it out, so that it
+  // cannot steer a decision on what holds.
+  const whatIf = inferScope(req.query) === 'hypothetical' || inferScope(req.query) === 'draft';
+  const imagined = (marks: readonly ItemMark[], scopeId: string | null): Exclusion | undefined => {
+    if (whatIf || !(marks.includes('hypothetical') || marks.includes('draft'))) return undefined;
+    if (scopeId !== null && (scopeId === req.sessionId || scopeId === req.taskId)) return undefined;
+    return { reason: 'scope', detail: 'hypothetical or draft, outside its what-if view' };
+  };
+  // A scoped write shadows the global fact it names inside its own session or task only.
+  const shadowed = shadowedInView(ctx, view, req);
   const placed = new Set<string>();
   const shown: string[] = [];
   const shownFacts: LeanFact[] = [];
@@ -170,7 +183,7 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
   const place = (f: LeanFact, relevance: number, boosted = false): boolean => {
     const score = boosted ? relevance * CONSTRAINT_BOOST : relevance;
     placed.add(f.id);
-    const out = scopeExclusion(f, req) ?? labelled(f.value);
+    const out = scopeExclusion(f, req, shadowed) ?? labelled(f.value) ?? imagined(factMarks(f, false), f.scope_id);
     if (out) {
       log.exclude('fact', f.id, f.key, out);
       return true;
@@ -302,6 +315,8 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
       text = rest;
       redacted = true;
     }
+    const draft = imagined(itemMarks(w), null);
+    if (draft) return draft;
     const stems = stemSet(text);
     const newer = freshStems.find((f) => f.s.observed_at > w.created_at && sameSubject(stems, f.stems));
     if (newer) return { reason: 'superseded', detail: `older than the environment signal "${newer.s.key}" observed ${newer.s.observed_at}` };
