@@ -8,6 +8,7 @@ import { FactRef } from '../ui/FactRef';
 import { FactBadges, MemoryTypeLabel } from '../ui/FactBadges';
 import { formatTime } from '../ui/format';
 import { Highlight } from '../ui/Highlight';
+import { KeyText } from '../ui/KeyText';
 import { TurnCauseText } from '../ui/TurnCause';
 
 export type FactDetailData = ChannelOutput<'facts.get'>;
@@ -35,7 +36,7 @@ function BriefList({ items, empty, onOpen }: { items: readonly Brief[]; empty: s
       {items.map((b) => (
         <li key={b.id} className="brief">
           <button type="button" className="link-button brief-key" onClick={() => onOpen(b.id)} aria-label={`Open ${b.key}`}>
-            {b.key}
+            <KeyText text={b.key} />
           </button>
           <span className="brief-value memory-text">{b.value.length > 160 ? `${b.value.slice(0, 160)}…` : b.value}</span>
           <FactBadges fact={{ status: b.status, isValid: b.isValid, needsReview: b.needsReview, isConstraint: false, constraintType: null }} />

@@ -24,7 +24,9 @@ export function MemoryTypeLabel({ type }: { type: MemoryType | string }) {
   return (
     <span className="row nowrap">
       <MemoryTypeDot type={type} />
-      <span className="truncate">{type}</span>
+      <span className="truncate" title={type}>
+        {type}
+      </span>
     </span>
   );
 }

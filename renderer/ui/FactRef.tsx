@@ -7,6 +7,7 @@ import type { FactBrief } from '../../shared/inspect';
 import { useAppState, useDispatch } from '../app/state';
 import { useQuery } from '../api/hooks';
 import { StatusBadge } from './FactBadges';
+import { KeyText } from './KeyText';
 import { statusWord } from './format';
 
 const SNIPPET_CHARS = 80;
@@ -72,9 +73,9 @@ function FactRefView({ id, brief, loaded, onOpen }: { id: string; brief: FactBri
         className="link-button fact-ref-key"
         onClick={() => open(id)}
         aria-label={`Open ${brief.key}: ${snippet(brief.value)} (${statusWord(brief.status, brief.isValid)})`}
-        title={snippet(brief.value, 300)}
+        title={`${brief.key} = ${snippet(brief.value, 300)}`}
       >
-        {brief.key}
+        <KeyText text={brief.key} />
       </button>
       <span className="fact-ref-value memory-text">{snippet(brief.value)}</span>
       <StatusBadge status={brief.status} isValid={brief.isValid} />
