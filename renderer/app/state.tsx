@@ -4,7 +4,7 @@
 import { createContext, useContext, useMemo, useReducer, type Dispatch, type ReactNode } from 'react';
 import type { FactFilterInput, FactSort } from '../../shared/query';
 
-export const VIEWS = ['memories', 'review', 'context', 'sessions', 'audit'] as const;
+export const VIEWS = ['memories', 'review', 'context', 'sessions', 'audit', 'graph'] as const;
 export type View = (typeof VIEWS)[number];
 export const VIEW_LABELS: Record<View, string> = {
   memories: 'Memories',
@@ -12,6 +12,7 @@ export const VIEW_LABELS: Record<View, string> = {
   context: 'Context preview',
   sessions: 'Sessions',
   audit: 'Audit log',
+  graph: 'Dependency graph',
 };
 
 export const DETAIL_TABS = ['detail', 'chain', 'graph'] as const;

@@ -321,14 +321,7 @@ export function ChainDiagram({
               <Arrow key={a.step} arrow={a} />
             ))}
             {layout.cards.map((c) => (
-              <Card
-                key={c.fact.id}
-                card={c}
-                previous={previousValue(c, byId)}
-                selected={c.fact.id === selectedId}
-                asOf={asOf}
-                onSelect={onSelect}
-              />
+              <Card key={c.fact.id} card={c} previous={previousValue(c, byId)} selected={c.fact.id === selectedId} asOf={asOf} onSelect={onSelect} />
             ))}
             {layout.arrows.map((a) => (
               <ArrowLabel key={a.step} arrow={a} />

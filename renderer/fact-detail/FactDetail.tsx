@@ -29,7 +29,7 @@ function ChainRef({ id, chain, onOpen }: { id: string | null; chain: FactDetailD
   return <FactRef id={id} {...(known ? { brief: known } : {})} onOpen={onOpen} />;
 }
 
-function BriefList({ items, empty, onOpen }: { items: readonly Brief[]; empty: string; onOpen: (id: string) => void }) {
+function BriefList({ items, empty, travelling, onOpen }: { items: readonly Brief[]; empty: string; travelling: boolean; onOpen: (id: string) => void }) {
   if (items.length === 0) return <p className="faint">{empty}</p>;
   return (
     <ul className="list-plain brief-list">
@@ -39,7 +39,10 @@ function BriefList({ items, empty, onOpen }: { items: readonly Brief[]; empty: s
             <KeyText text={b.key} />
           </button>
           <span className="brief-value memory-text">{b.value.length > 160 ? `${b.value.slice(0, 160)}…` : b.value}</span>
-          <FactBadges fact={{ status: b.status, isValid: b.isValid, needsReview: b.needsReview, isConstraint: false, constraintType: null }} />
+          <FactBadges
+            fact={{ status: b.status, isValid: b.isValid, needsReview: b.needsReview, isConstraint: false, constraintType: null }}
+            then={travelling ? (b.isValid ? 'valid' : 'ended') : undefined}
+          />
           {b.supersessionRule ? <span className="faint">superseded ({b.supersessionRule})</span> : null}
         </li>
       ))}
@@ -160,7 +163,7 @@ export function FactDetail({ data, actions, terms = [] }: { data: FactDetailData
       <header className="col">
         <div className="row wrap">
           <h2 className="grow memory-text fact-key">{f.key}</h2>
-          <FactBadges fact={f} />
+          <FactBadges fact={f} then={data.asOf?.state} />
         </div>
         <div className="row wrap">
           <code className="faint">{f.id}</code>
@@ -261,11 +264,11 @@ export function FactDetail({ data, actions, terms = [] }: { data: FactDetailData
 
       <section aria-label="Depends on" className="col">
         <h4>Depends on ({data.dependsOn.length})</h4>
-        <BriefList items={data.dependsOn} empty="Rests on no other fact." onOpen={actions.onOpen} />
+        <BriefList items={data.dependsOn} empty="Rests on no other fact." travelling={data.asOf !== null} onOpen={actions.onOpen} />
       </section>
       <section aria-label="Derived facts" className="col">
         <h4>Derived facts that rest on it ({data.derivedFacts.length})</h4>
-        <BriefList items={data.derivedFacts} empty="Nothing rests on this fact." onOpen={actions.onOpen} />
+        <BriefList items={data.derivedFacts} empty="Nothing rests on this fact." travelling={data.asOf !== null} onOpen={actions.onOpen} />
         {data.edgesTruncated ? <p className="faint">More edges exist than listed here; the graph tab shows the neighbourhood.</p> : null}
       </section>
       <section aria-label="Audit entries" className="col">

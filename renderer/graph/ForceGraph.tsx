@@ -8,7 +8,7 @@ import { createCanvasLayer } from './canvas-layer';
 import { attachInteraction, type Hover } from './interaction';
 import { LABEL_FONT_PX, LABEL_LINE_PX, planLabels, type PlacedLabel } from './labels';
 import { readPalette } from './palette';
-import { edgeLabel, projectScene, type Scene } from './scene';
+import { edgeLabel, nodeStatus, projectScene, type Scene } from './scene';
 import { buildModel, fitTransform, rememberPositions, startModel, type GraphNodeData, type Positions } from './simulation';
 import { createSvgLayer } from './svg-layer';
 
@@ -39,7 +39,7 @@ function hoverText(h: Hover, annotations: ReadonlyMap<string, string>): string {
   if (h.kind === 'edge') return `${edgeLabel(h.link)}\n(a change to ${h.link.target.key} flags ${h.link.source.key} for review)`;
   const n = h.node;
   const note = annotations.get(n.id);
-  return `${n.key} = ${n.value.length > 140 ? `${n.value.slice(0, 140)}…` : n.value}${note ? `\nnow: ${note}` : ''} (${n.status}${n.needsReview ? ', needs review' : ''}, ${n.hop === null ? 'on the propagation path' : `hop ${n.hop}`})`;
+  return `${n.key} = ${n.value.length > 140 ? `${n.value.slice(0, 140)}…` : n.value}${note ? `\nnow: ${note}` : ''} (${nodeStatus(n)}${n.needsReview ? ', needs review' : ''}, ${n.hop === null ? 'on the propagation path' : `hop ${n.hop}`})`;
 }
 
 export function ForceGraph(props: ForceGraphProps) {
@@ -55,6 +55,8 @@ export function ForceGraph(props: ForceGraphProps) {
   const positions = useRef<Positions>(new Map());
   const lastTransform = useRef<ViewTransform | null>(null);
   const lastFocus = useRef<string | null>(null);
+  /** The ids of the graph last laid out: a live refresh of the same facts keeps the view. */
+  const lastIds = useRef('');
   const signature = useMemo(
     () => `${nodes.map((n) => `${n.id}|${n.status}|${n.needsReview ? 1 : 0}|${n.hop}`).join(',')}#${edges.map((e) => `${e.from}>${e.to}`).join(',')}`,
     [nodes, edges],
@@ -72,12 +74,20 @@ export function ForceGraph(props: ForceGraphProps) {
       lastTransform.current = null;
     }
     lastFocus.current = focusId;
+    // Another neighbourhood (other hops, limit or centre) is fitted into view; the same facts
+    // refreshed keep the reader's zoom.
+    const ids = nodes.map((n) => n.id).join(',');
+    const sameFacts = ids === lastIds.current;
+    lastIds.current = ids;
     const model = buildModel(nodes, edges, focusId, positions.current);
     const layer = useCanvas ? createCanvasLayer(host, nodes.length) : createSvgLayer(host, model, (id) => live.current.onSelect(id));
     layer.resize(width, height);
     let palette = readPalette();
     const fitted = () => fitTransform(model.nodes, width, height, 1.5);
-    let transform: ViewTransform = model.settled && lastTransform.current ? lastTransform.current : fitted();
+    let transform: ViewTransform = sameFacts && lastTransform.current ? lastTransform.current : fitted();
+    /** Until the reader zooms, pans or drags, the view follows the settling layout so it always
+     * shows the whole graph (never a blank canvas). */
+    let autoFit = !(sameFacts && lastTransform.current);
     let scene: Scene = projectScene(model, transform, focusId);
     let labels: PlacedLabel[] = [];
     let hover: Hover | null = null;
@@ -138,17 +148,24 @@ export function ForceGraph(props: ForceGraphProps) {
       size: () => [width, height],
       scene: () => scene,
       transform: () => transform,
-      onTransform: (t) => {
+      onTransform: (t, byUser) => {
+        if (byUser) autoFit = false;
         transform = t;
         lastTransform.current = t;
         schedule();
       },
       onSelect: (id) => live.current.onSelect(id),
       onHover: showTip,
-      onDrag: schedule,
+      onDrag: () => {
+        autoFit = false;
+        schedule();
+      },
     });
     interaction.setTransform(transform);
-    fitView.current = () => interaction.setTransform(fitted());
+    fitView.current = () => {
+      autoFit = true;
+      interaction.setTransform(fitted());
+    };
 
     const rect = () => layer.surface.getBoundingClientRect();
     // Read-only: where nodes, edges and labels are on screen and what the last frame drew
@@ -187,7 +204,8 @@ export function ForceGraph(props: ForceGraphProps) {
 
     model.sim.on('tick', () => {
       rememberPositions(model, positions.current);
-      schedule();
+      if (autoFit) interaction.setTransform(fitted());
+      else schedule();
     });
     startModel(model);
     redraw.current = schedule;
@@ -202,7 +220,8 @@ export function ForceGraph(props: ForceGraphProps) {
           width = w;
           height = h;
           layer.resize(w, h);
-          schedule();
+          if (autoFit) interaction.setTransform(fitted());
+          else schedule();
         }
       });
       ro.observe(host);
