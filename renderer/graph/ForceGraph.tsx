@@ -94,7 +94,27 @@ export function ForceGraph(props: ForceGraphProps) {
     let frames = 0;
     let lastFrame: DrawnFrame | null = null;
 
+    /** Set by anything but a pan: the next frame is drawn afresh rather than replayed. */
+    let dirty = true;
+    /** The transform of the last frame drawn afresh. */
+    let drawnAt: ViewTransform = transform;
+    let settleTimer: ReturnType<typeof setTimeout> | undefined;
+    const PAN_SETTLE_MS = 120;
+
     const draw = () => {
+      // A pan moves only the view: the last frame is replayed shifted (no layout, projection or
+      // label placement per frame); once the pan rests, a fresh frame labels what came into view.
+      if (!dirty && layer.replay && transform.k === drawnAt.k) {
+        layer.replay(transform.x - drawnAt.x, transform.y - drawnAt.y);
+        if (settleTimer) clearTimeout(settleTimer);
+        settleTimer = setTimeout(() => {
+          dirty = true;
+          schedule();
+        }, PAN_SETTLE_MS);
+        return;
+      }
+      dirty = false;
+      drawnAt = transform;
       const { selectedId, pathNodes, pathEdges } = live.current;
       const annotations = live.current.annotations ?? NO_ANNOTATIONS;
       scene = projectScene(model, transform, focusId);
@@ -125,11 +145,16 @@ export function ForceGraph(props: ForceGraphProps) {
     const schedule = () => {
       if (frame === 0) frame = requestAnimationFrame(() => ((frame = 0), draw()));
     };
+    /** Something other than the view moved: draw afresh. */
+    const redrawAll = () => {
+      dirty = true;
+      schedule();
+    };
 
     const showTip = (h: Hover | null) => {
       const changed = (h?.kind === 'edge' ? h.link.key : null) !== (hover?.kind === 'edge' ? hover.link.key : null);
       hover = h;
-      if (changed) schedule();
+      if (changed) redrawAll();
       const tip = tipRef.current;
       if (!tip) return;
       if (!h) {
@@ -158,7 +183,7 @@ export function ForceGraph(props: ForceGraphProps) {
       onHover: showTip,
       onDrag: () => {
         autoFit = false;
-        schedule();
+        redrawAll();
       },
     });
     interaction.setTransform(transform);
@@ -173,10 +198,12 @@ export function ForceGraph(props: ForceGraphProps) {
     attachGraphProbe(layer.surface, {
       nodes: () => {
         const r = rect();
+        const scene = projectScene(model, transform, focusId);
         return scene.nodes.map((s) => ({ id: s.node.id, hop: s.node.hop, x: s.x + r.left, y: s.y + r.top, r: s.r }));
       },
       edges: () => {
         const r = rect();
+        const scene = projectScene(model, transform, focusId);
         return scene.edges.flatMap((e) =>
           e.seg
             ? [{ from: e.link.source.id, to: e.link.target.id, x1: e.seg.x1 + r.left, y1: e.seg.y1 + r.top, x2: e.seg.x2 + r.left, y2: e.seg.y2 + r.top }]
@@ -184,14 +211,17 @@ export function ForceGraph(props: ForceGraphProps) {
         );
       },
       labels: () => {
+        // Labels as drawn: during a pan, moved with the replayed frame.
+        const dx = transform.k === drawnAt.k ? transform.x - drawnAt.x : 0;
+        const dy = transform.k === drawnAt.k ? transform.y - drawnAt.y : 0;
         const r = rect();
         return labels.map((l) => ({
           id: l.id,
           text: l.text,
-          left: l.x + r.left,
-          top: l.y - LABEL_FONT_PX + r.top,
-          right: l.x + l.w + r.left,
-          bottom: l.y - LABEL_FONT_PX + LABEL_LINE_PX + r.top,
+          left: l.x + dx + r.left,
+          top: l.y - LABEL_FONT_PX + dy + r.top,
+          right: l.x + l.w + dx + r.left,
+          bottom: l.y - LABEL_FONT_PX + LABEL_LINE_PX + dy + r.top,
         }));
       },
       nodeAt: (clientX, clientY) => {
@@ -204,12 +234,13 @@ export function ForceGraph(props: ForceGraphProps) {
 
     model.sim.on('tick', () => {
       rememberPositions(model, positions.current);
+      dirty = true;
       if (autoFit) interaction.setTransform(fitted());
       else schedule();
     });
     startModel(model);
-    redraw.current = schedule;
-    schedule();
+    redraw.current = redrawAll;
+    redrawAll();
 
     let ro: ResizeObserver | undefined;
     if (typeof ResizeObserver === 'function') {
@@ -220,6 +251,7 @@ export function ForceGraph(props: ForceGraphProps) {
           width = w;
           height = h;
           layer.resize(w, h);
+          dirty = true;
           if (autoFit) interaction.setTransform(fitted());
           else schedule();
         }
@@ -228,13 +260,14 @@ export function ForceGraph(props: ForceGraphProps) {
     }
     refreshPalette.current = () => {
       palette = readPalette();
-      schedule();
+      redrawAll();
     };
 
     return () => {
       model.sim.stop();
       ro?.disconnect();
       if (frame) cancelAnimationFrame(frame);
+      if (settleTimer) clearTimeout(settleTimer);
       interaction.destroy();
       layer.destroy();
       redraw.current = () => {};
