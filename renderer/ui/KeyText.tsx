@@ -1,5 +1,6 @@
 // A fact key on one line that, when it does not fit, gives way in the middle (CSS: the beginning
-// shrinks first and ends in an ellipsis; the distinguishing tail stays). The full key is in the
+// shrinks first and ends in an ellipsis; the distinguishing tail stays, and when even the tail is
+// too long it keeps its end, cut right after that ellipsis). The full key is in the
 // title (hover) and the accessible name; search matches stay marked on either side of the cut.
 import { useMemo } from 'react';
 import { mergeRanges, segments, type Segment } from './highlight';

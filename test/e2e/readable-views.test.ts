@@ -155,12 +155,12 @@ describe.skipIf(missing !== undefined)('readable views and the graph as a full v
   it('keys give way in the middle: the distinguishing tail stays, the full key is on hover', async () => {
     for (const size of WINDOWS) {
       await go(`#/memories/${ids.twin.partition}`, GRID, size);
-      await page.fill('input[type="search"]', ids.twin.key);
+      await page.fill('role=searchbox[name="Search memories"]', ids.twin.key);
       await page.waitForFunction((key) => document.querySelectorAll(`.key-text[data-key-text="${key}_corrected"]`).length > 0, ids.twin.key);
-      // Narrow the key column so every key is cut.
+      // A key column of 280 px: the long keys are cut, the shorter one's tail fits whole.
       await page.focus('[role="separator"][aria-label="Key column width"]');
       await page.keyboard.press('Home');
-      for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowRight');
+      for (let i = 0; i < 22; i++) await page.keyboard.press('ArrowRight');
       const cut = await page.$$eval(`${GRID} .key-text`, (els) =>
         els.map((el) => {
           const head = el.querySelector('.key-text-head') as HTMLElement | null;
@@ -172,6 +172,8 @@ describe.skipIf(missing !== undefined)('readable views and the graph as a full v
             headEllipsis: !!head && getComputedStyle(head).textOverflow === 'ellipsis',
             tail: tail.textContent ?? '',
             tailWhole: tail.scrollWidth <= tail.clientWidth + 1,
+            // A tail cut too keeps its end: its ellipsis comes first.
+            tailKeepsEnd: getComputedStyle(tail).direction === 'rtl',
             // Fits in its cell: nothing is cut off without an ellipsis.
             fits: el.getBoundingClientRect().right <= (el.closest('[role="gridcell"]')?.getBoundingClientRect().right ?? 0) + 1,
           };
@@ -179,11 +181,14 @@ describe.skipIf(missing !== undefined)('readable views and the graph as a full v
       );
       const twins = cut.filter((c) => c.key.startsWith(ids.twin.key));
       expect(twins.length).toBeGreaterThan(1);
+      expect(
+        twins.some((c) => c.headCut && c.tailWhole),
+        JSON.stringify(twins),
+      ).toBe(true);
       for (const c of twins) {
         expect(c.title).toBe(c.key);
-        expect(c.headCut, c.key).toBe(true);
-        expect(c.headEllipsis).toBe(true);
-        expect(c.tailWhole, c.key).toBe(true);
+        if (c.headCut) expect(c.headEllipsis).toBe(true);
+        if (!c.tailWhole) expect(c.tailKeepsEnd, c.key).toBe(true);
         expect(c.key.endsWith(c.tail)).toBe(true);
         expect(c.fits).toBe(true);
       }
@@ -210,7 +215,8 @@ describe.skipIf(missing !== undefined)('readable views and the graph as a full v
           }),
         );
         expect(sideways, `${size[0]} ${fact}`).toEqual([]);
-        const clipped = await page.$$eval('.app .badge', (els) =>
+        // Status badges (other badges in a narrow cell may give way with an ellipsis).
+        const clipped = await page.$$eval('.app :is(.badge-valid, .badge-superseded, .badge-proposal)', (els) =>
           els.filter((b) => (b as HTMLElement).scrollWidth > (b as HTMLElement).clientWidth + 1).map((b) => b.textContent ?? ''),
         );
         expect(clipped).toEqual([]);
