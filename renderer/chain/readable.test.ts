@@ -16,6 +16,7 @@ describe('related', () => {
   it('tells a small edit from a value replaced by an unrelated one', () => {
     expect(related(diffWords('Fleet receives 30% of the budget', 'Fleet receives 40% of the budget'))).toBe(true);
     expect(related(diffWords('Lyon', 'The meeting moved to Thursday afternoon'))).toBe(false);
+    expect(related(diffWords('Travel budget is $4,000 per trip', 'Travel spend must not exceed $2,500 per trip'))).toBe(false);
   });
 });
 

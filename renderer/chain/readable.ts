@@ -34,7 +34,7 @@ function wordsIn(text: string): number {
   return text.split(/\s+/).filter(Boolean).length;
 }
 
-/** Two values are related when at least a third of the longer one's words survive the change;
+/** Two values are related when at least half of the longer one's words survive the change;
  * otherwise an interleaved word diff only confuses and the two are shown one under the other. */
 export function related(parts: readonly WordChange[]): boolean {
   let same = 0;
@@ -47,7 +47,7 @@ export function related(parts: readonly WordChange[]): boolean {
     if (p.kind !== 'remove') after += n;
   }
   const longer = Math.max(before, after);
-  return longer === 0 || same * 3 >= longer;
+  return longer === 0 || same * 2 >= longer;
 }
 
 /** What a card shows of a value: all of it when it fits in `room` characters; else, when the

@@ -2,6 +2,7 @@
 // access statistics, supersession, dependencies both ways, why it needs review, audit entries.
 import type { ChannelOutput } from '../../shared/contract';
 import type { AuditEntry, Fact } from '../../shared/domain';
+import { readableReason } from '../chain/readable';
 import { Button } from '../ui/Button';
 import { EarlierCauses } from '../ui/EarlierCauses';
 import { FactRef } from '../ui/FactRef';
@@ -242,7 +243,7 @@ export function FactDetail({ data, actions, terms = [] }: { data: FactDetailData
               <dt>Rule</dt>
               <dd>
                 {data.asOf?.state === 'valid' ? <span className="muted">later: </span> : null}
-                <span className="badge">{f.supersessionRule}</span> {f.supersessionReason ? <span className="memory-text">{f.supersessionReason}</span> : null}
+                <span className="badge">{f.supersessionRule}</span> {f.supersessionReason ? <span className="memory-text">{readableReason(f.supersessionReason)}</span> : null}
               </dd>
             </>
           ) : null}

@@ -251,7 +251,10 @@ describe.skipIf(missing !== undefined)('readable views and the graph as a full v
         cs.map((c) => [...c.querySelectorAll('.chain-card-value')].map((t) => t.textContent ?? '').join(' ')),
       );
       expect(cards.every((c) => c.trim().length > 0)).toBe(true);
-      await page.$eval('.chain-steps', (el) => el.scrollIntoView({ block: 'start' }));
+      await page.$eval('.chain-steps', (el) => {
+        const panel = el.closest('.tab-panel');
+        if (panel) panel.scrollTop += el.getBoundingClientRect().top - panel.getBoundingClientRect().top - 8;
+      });
       await screenshotBothSchemes(page, `readable-chain-steps-${size[0]}`);
     }
   });
