@@ -66,6 +66,8 @@ export function GraphView({
   asOf = null,
   onSelect,
   onOpenFull,
+  hops: hopsProp,
+  onHopsChange,
 }: {
   partitionId: number;
   factId: string;
@@ -74,8 +76,13 @@ export function GraphView({
   onSelect: (id: string) => void;
   /** Offered in the side panel: open the graph as a view of its own. */
   onOpenFull?: () => void;
+  /** The hops, when the caller keeps them (in the address); else the view keeps its own. */
+  hops?: number;
+  onHopsChange?: (hops: number) => void;
 }) {
-  const [hops, setHops] = useState('2');
+  const [ownHops, setOwnHops] = useState('2');
+  const hops = hopsProp !== undefined ? String(hopsProp) : ownHops;
+  const setHops = (h: string) => (onHopsChange ? onHopsChange(Number(h)) : setOwnHops(h));
   const [maxNodes, setMaxNodes] = useState('2000');
   const [focus, setFocus] = useState(factId);
   const [fitKey, setFitKey] = useState(0);
