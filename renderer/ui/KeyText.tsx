@@ -40,7 +40,7 @@ export function KeyText({ text, ranges = [], className }: { text: string; ranges
           <Pieces segs={head} />
         </span>
       ) : null}
-      <span className="key-text-tail">
+      <span className={head.length > 0 ? 'key-text-tail' : 'key-text-tail key-text-whole'}>
         <Pieces segs={tail} />
       </span>
     </span>
