@@ -41,7 +41,10 @@ export function KeyText({ text, ranges = [], className }: { text: string; ranges
         </span>
       ) : null}
       <span className={head.length > 0 ? 'key-text-tail' : 'key-text-tail key-text-whole'}>
-        <Pieces segs={tail} />
+        {/* One left-to-right run, so a tail cut at its start keeps its order. */}
+        <bdi>
+          <Pieces segs={tail} />
+        </bdi>
       </span>
     </span>
   );
