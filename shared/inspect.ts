@@ -3,6 +3,7 @@
 // document summaries. Result schemas only; requests use shared/query.ts where they can.
 import { z } from 'zod';
 import { AuditEntry, Fact, FactStatus, MemoryType, Source } from './domain';
+import { Timestamp } from './timestamp';
 
 /** Characters of a fact's value a table row carries; the detail view has the whole text. */
 export const VALUE_PREVIEW_CHARS = 300;
@@ -169,6 +170,8 @@ export type FactDetail = z.infer<typeof FactDetail>;
 export const NeighbourhoodRequest = z.strictObject({
   hops: z.number().int().min(1).max(MAX_HOPS).default(2),
   maxNodes: z.number().int().min(1).max(MAX_GRAPH_NODES).default(2000),
+  /** Time travel: each node's validity and status as they stood at this instant. */
+  asOf: Timestamp.optional(),
 });
 export type NeighbourhoodRequest = z.infer<typeof NeighbourhoodRequest>;
 export type NeighbourhoodRequestInput = z.input<typeof NeighbourhoodRequest>;
@@ -185,6 +188,8 @@ export const GraphNode = z.strictObject({
   /** Hops from the root; null for a node reached only through the propagation path. */
   hop: z.number().int().nonnegative().nullable(),
   reviewCauseFact: z.string().nullable(),
+  /** Asked as of an instant: how the fact stood then (`isValid` and `status` are then's too). */
+  asOf: AsOfState.optional(),
 });
 export type GraphNode = z.infer<typeof GraphNode>;
 
@@ -209,6 +214,9 @@ export const Neighbourhood = z.strictObject({
   edges: z.array(GraphEdge),
   /** True when maxNodes (or the edge cap) cut the neighbourhood short. */
   truncated: z.boolean(),
+  /** When cut short: how many facts the whole neighbourhood within `hops` holds, counted up to a
+   * bound (`atLeast` when the count stopped there). */
+  fullSize: z.strictObject({ nodes: z.number().int().nonnegative(), atLeast: z.boolean() }).nullable(),
   /** For a root that needs review: the path its flag took (its nodes are in `nodes`). */
   propagation: PropagationPath.nullable(),
 });

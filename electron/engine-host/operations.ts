@@ -119,7 +119,8 @@ export function createOperations(session: EngineSession, actor: string): EngineO
       return handle.chain(factId);
     },
     'facts.briefs': ({ partitionId, factIds }) => ({ briefs: session.scope(partitionId).briefs(factIds) }),
-    'facts.neighbourhood': ({ partitionId, factId, hops, maxNodes }) => session.scope(partitionId).neighbourhood(factId, { hops, maxNodes }),
+    'facts.neighbourhood': ({ partitionId, factId, hops, maxNodes, asOf }) =>
+      session.scope(partitionId).neighbourhood(factId, { hops, maxNodes, ...(asOf ? { asOf } : {}) }),
     'facts.timeline': ({ partitionId, buckets }) => session.scope(partitionId).timeline(buckets),
     'facts.changes': ({ partitionId, from, to, limit }) => session.scope(partitionId).changesBetween(from, to, limit),
     'review.queue': ({ partitionId, page, causeFactId }) => session.scope(partitionId).reviewQueue(page ?? {}, causeFactId),

@@ -5,6 +5,7 @@ import { AuditLog } from '../audit/AuditLog';
 import { ContextView } from '../context/ContextView';
 import { DeleteDialog } from '../delete/DeleteDialog';
 import { ExportDialog } from '../export/ExportDialog';
+import { GraphFullView } from '../graph/GraphFullView';
 import { MemoriesView } from '../memories/MemoriesView';
 import { CommandPalette } from '../palette/CommandPalette';
 import { ConnectServerDialog } from '../partitions/ConnectServerDialog';
@@ -187,6 +188,7 @@ export function App() {
   useShortcut('view.context', () => dispatch({ type: 'view', view: 'context' }));
   useShortcut('view.sessions', () => dispatch({ type: 'view', view: 'sessions' }));
   useShortcut('view.audit', () => dispatch({ type: 'view', view: 'audit' }));
+  useShortcut('view.graph', () => dispatch({ type: 'view', view: 'graph' }));
   useShortcut('export', () => dispatch({ type: 'export', open: true }));
   useShortcut('escape', () => dispatch({ type: 'clearSelection' }));
 
@@ -220,6 +222,8 @@ export function App() {
         <ContextView key={key} />
       ) : state.view === 'sessions' ? (
         <SessionsView key={key} />
+      ) : state.view === 'graph' ? (
+        <GraphFullView key={key} />
       ) : (
         <AuditLog key={key} />
       );

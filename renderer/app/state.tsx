@@ -5,7 +5,7 @@ import { createContext, useCallback, useContext, useMemo, useReducer, useRef, ty
 import type { AssemblyStrategy } from '../../shared/assembly';
 import type { FactFilterInput, FactSort } from '../../shared/query';
 
-export const VIEWS = ['memories', 'review', 'context', 'sessions', 'audit'] as const;
+export const VIEWS = ['memories', 'review', 'context', 'sessions', 'audit', 'graph'] as const;
 export type View = (typeof VIEWS)[number];
 export const VIEW_LABELS: Record<View, string> = {
   memories: 'Memories',
@@ -13,6 +13,7 @@ export const VIEW_LABELS: Record<View, string> = {
   context: 'Context preview',
   sessions: 'Sessions',
   audit: 'Audit log',
+  graph: 'Dependency graph',
 };
 
 export const DETAIL_TABS = ['detail', 'chain', 'graph'] as const;

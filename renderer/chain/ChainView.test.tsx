@@ -223,10 +223,12 @@ describe('ChainDiagram', () => {
     expect(steps).toHaveLength(7);
     const late = steps.find((s) => s.textContent?.includes('temporal: arrived late'));
     expect(late?.textContent).toContain(
-      "arrived late with an older timestamp (2026-01-09T08:00:00.000Z) than the current fact (2026-01-11T08:00:00.000Z); in the history from its timestamp until the next fact's",
+      "arrived late with an older timestamp (2026-01-09 08:00:00 UTC) than the current fact (2026-01-11 08:00:00 UTC); in the history from its timestamp until the next fact's",
     );
     expect(late?.querySelector('del')?.textContent).toContain('$17.90');
     expect(late?.querySelector('ins')?.textContent).toContain('$19.10');
+    // Versions are named by value and speaker, not by their time alone.
+    expect(late?.querySelector('.chain-step-route')?.textContent).toMatch(/“\$17\.90[^”]*” \(\w+\) was already outdated by “\$19\.10/);
   });
 
   it('marks the as-of instant and the version valid then', () => {

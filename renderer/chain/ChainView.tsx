@@ -11,21 +11,43 @@ import { Button } from '../ui/Button';
 import { formatTime } from '../ui/format';
 import { EmptyState, ErrorState, Loading } from '../ui/states';
 import { CARD_H, CARD_W, clampLines, LABEL_H, labelText, labelWidth, layoutChain, MARGIN, type ChainArrow, type PlacedCard } from './layout';
+import { cardText, readableReason, related, versionName } from './readable';
 import { diffWords } from './value-diff';
 
 const VALUE_CHARS = 26;
+const VALUE_LINES = 3;
 
-function statusOf(card: PlacedCard): string {
+/** A card's status; in time travel, as it stood at the as-of instant. */
+export function statusOf(card: PlacedCard, asOf: string | null): string {
   const f = card.fact;
   if (f.status === 'proposal') return 'proposal';
+  if (asOf !== null) {
+    if (card.validAtAsOf) return 'valid then';
+    return Date.parse(f.ts) > Date.parse(asOf) ? 'not yet written then' : card.kind === 'late' ? 'arrived late' : 'superseded then';
+  }
   if (card.kind === 'late') return 'arrived late';
   return f.isValid ? 'valid now' : 'superseded';
 }
 
-function Card({ card, selected, travelling, onSelect }: { card: PlacedCard; selected: boolean; travelling: boolean; onSelect: (id: string) => void }) {
+function Card({
+  card,
+  previous,
+  selected,
+  asOf,
+  onSelect,
+}: {
+  card: PlacedCard;
+  /** The value this version replaced (or, for a proposal, the one it failed to replace). */
+  previous: string | null;
+  selected: boolean;
+  asOf: string | null;
+  onSelect: (id: string) => void;
+}) {
   const f = card.fact;
-  const lines = clampLines(f.value, VALUE_CHARS, 2);
-  const status = statusOf(card);
+  const travelling = asOf !== null;
+  const parts = useMemo(() => (previous === null ? null : diffWords(previous, f.value)), [previous, f.value]);
+  const lines = clampLines(cardText(f.value, parts, VALUE_CHARS * VALUE_LINES), VALUE_CHARS, VALUE_LINES);
+  const status = statusOf(card, asOf);
   const cls = [
     'chain-card',
     `chain-${f.status}`,
@@ -55,20 +77,16 @@ function Card({ card, selected, travelling, onSelect }: { card: PlacedCard; sele
         }
       }}
     >
-      <title>{`${f.key} = ${f.value}\n${status} · ${formatTime(f.ts)}\nsource ${who}${f.supersessionReason ? `\n${f.supersessionReason}` : ''}`}</title>
+      <title>{`${f.key} = ${f.value}\n${status} · ${formatTime(f.ts)}\nsource ${who}${f.supersessionReason ? `\n${readableReason(f.supersessionReason)}` : ''}`}</title>
       <rect width={CARD_W} height={CARD_H} rx={8} className="chain-card-box" />
-      <text x={10} y={18} className="chain-card-status">
+      <text x={10} y={18} className="chain-card-status" data-as-of={travelling ? 'then' : 'now'}>
         {status}
-        {travelling && card.validAtAsOf && f.status !== 'proposal' ? ' · valid at as-of' : ''}
       </text>
       {lines.map((l, i) => (
-        <text key={i} x={10} y={38 + i * 16} className="chain-card-value">
+        <text key={i} x={10} y={35 + i * 15} className="chain-card-value">
           {l}
         </text>
       ))}
-      <text x={10} y={CARD_H - 24} className="chain-card-meta">
-        {card.kind === 'version' ? clampLines(f.key, VALUE_CHARS, 1)[0] : formatTime(f.ts)}
-      </text>
       <text x={10} y={CARD_H - 9} className="chain-card-meta">
         {clampLines(who, VALUE_CHARS, 1)[0]}
       </text>
@@ -92,7 +110,7 @@ function scrollIntoNearest(el: Element): void {
 }
 
 function arrowTitle(a: ChainArrow): string {
-  return `${a.step}. ${a.kind === 'proposal' ? 'Failed to replace' : 'Superseded'}: ${a.label}${a.reason ? ` — ${a.reason}` : ''}`;
+  return `${a.step}. ${a.kind === 'proposal' ? 'Failed to replace' : 'Superseded'}: ${a.label}${a.reason ? ` — ${readableReason(a.reason)}` : ''}`;
 }
 
 function Arrow({ arrow }: { arrow: ChainArrow }) {
@@ -128,6 +146,26 @@ function ArrowLabel({ arrow }: { arrow: ChainArrow }) {
 
 function ValueDiff({ before, after }: { before: string; after: string }) {
   const parts = useMemo(() => diffWords(before, after), [before, after]);
+  // Unrelated values: old and new one under the other, not interleaved word by word.
+  if (!related(parts))
+    return (
+      <div className="chain-step-diff chain-step-replaced" aria-label="What changed in the value">
+        <div>
+          <span className="faint">was </span>
+          <del className="diff-remove-text">
+            <span className="sr-only">removed: </span>
+            {before}
+          </del>
+        </div>
+        <div>
+          <span className="faint">now </span>
+          <ins className="diff-add-text">
+            <span className="sr-only">added: </span>
+            {after}
+          </ins>
+        </div>
+      </div>
+    );
   return (
     <p className="chain-step-diff" aria-label="What changed in the value">
       {parts.map((p, i) =>
@@ -162,16 +200,17 @@ function Steps({ arrows, onSelect }: { arrows: readonly ChainArrow[]; onSelect: 
               <span className="chain-step-no">{a.step}</span> <strong>{a.label}</strong>
             </div>
             <div className="chain-step-route muted">
-              <button type="button" className="link-button" onClick={() => onSelect(from.id)}>
-                {a.kind === 'proposal' ? 'proposal' : a.kind === 'late' ? 'late version' : 'version'} of {formatTime(from.ts)}
+              {a.kind === 'proposal' ? 'the proposal ' : a.kind === 'late' ? 'the late version ' : ''}
+              <button type="button" className="link-button" onClick={() => onSelect(from.id)} title={`${from.value}\n${formatTime(from.ts)}`}>
+                {versionName(from)}
               </button>
-              {a.kind === 'proposal' ? ' failed to replace ' : a.kind === 'late' ? ' was already outdated by ' : ' replaced by '}
-              <button type="button" className="link-button" onClick={() => onSelect(to.id)}>
-                version of {formatTime(to.ts)}
+              {a.kind === 'proposal' ? ' failed to replace ' : a.kind === 'late' ? ' was already outdated by ' : ' was replaced by '}
+              <button type="button" className="link-button" onClick={() => onSelect(to.id)} title={`${to.value}\n${formatTime(to.ts)}`}>
+                {versionName(to)}
               </button>
             </div>
             <p className="chain-step-reason" data-testid="chain-step-reason">
-              {a.reason ?? 'No reason was recorded.'}
+              {a.reason ? readableReason(a.reason) : 'No reason was recorded.'}
             </p>
             {a.kind === 'proposal' ? <ValueDiff before={to.value} after={from.value} /> : <ValueDiff before={from.value} after={to.value} />}
           </li>
@@ -179,6 +218,12 @@ function Steps({ arrows, onSelect }: { arrows: readonly ChainArrow[]; onSelect: 
       })}
     </ol>
   );
+}
+
+/** The value a card is compared with: the version it replaced, or the one a proposal failed to replace. */
+function previousValue(c: PlacedCard, byId: ReadonlyMap<string, Fact>): string | null {
+  const id = c.kind === 'proposal' ? c.fact.proposalFor : c.fact.supersedes;
+  return (id ? byId.get(id)?.value : undefined) ?? null;
 }
 
 export function ChainDiagram({
@@ -228,6 +273,7 @@ export function ChainDiagram({
     if (card) scrollIntoNearest(card);
   }, [selectedId, layout]);
 
+  const byId = useMemo(() => new Map([...versions, ...proposals].map((f) => [f.id, f])), [versions, proposals]);
   const asOfY = asOf ? layout.yOf(asOf) : null;
   const versionCards = layout.cards.filter((c) => c.kind === 'version');
   const late = layout.cards.filter((c) => c.kind === 'late').length;
@@ -275,7 +321,7 @@ export function ChainDiagram({
               <Arrow key={a.step} arrow={a} />
             ))}
             {layout.cards.map((c) => (
-              <Card key={c.fact.id} card={c} selected={c.fact.id === selectedId} travelling={asOf !== null} onSelect={onSelect} />
+              <Card key={c.fact.id} card={c} previous={previousValue(c, byId)} selected={c.fact.id === selectedId} asOf={asOf} onSelect={onSelect} />
             ))}
             {layout.arrows.map((a) => (
               <ArrowLabel key={a.step} arrow={a} />

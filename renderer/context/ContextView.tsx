@@ -10,7 +10,8 @@ import { newOperationId, useApi, useInvalidation, useProgress, useQuery } from '
 import { Button } from '../ui/Button';
 import { DiffView } from '../ui/DiffView';
 import { Checkbox, ChipGroup, SelectField, TextField } from '../ui/fields';
-import { formatDate, formatTime, isoToLocalInput, localInputToIso } from '../ui/format';
+import { DateTimeField } from '../ui/DateTimeInput';
+import { formatDate, formatTime } from '../ui/format';
 import { EmptyState, ErrorState } from '../ui/states';
 import { AssemblyPanel } from './AssemblyPanel';
 import { includedOf, itemDiff } from './spans';
@@ -204,7 +205,7 @@ export function ContextView() {
             options={[{ value: '', label: 'default' }, ...(sessions.data?.sessions ?? []).map((s) => ({ value: s.sessionId, label: s.sessionId }))]}
             onChange={setSessionId}
           />
-          <TextField label="As of (UTC)" type="datetime-local" value={isoToLocalInput(asOf)} onChange={(e) => setAsOf(localInputToIso(e.target.value))} />
+          <DateTimeField label="As of (UTC)" value={asOf} onChange={setAsOf} />
           {asOf ? (
             <Button small onClick={() => setAsOf(undefined)}>
               Now

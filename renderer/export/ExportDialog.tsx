@@ -10,8 +10,9 @@ import { newOperationId, useApi, useProgress } from '../api/hooks';
 import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
 import { activeFilterCount, cleanFilter } from '../memories/FilterBar';
-import { Checkbox, SelectField, TextField } from '../ui/fields';
-import { formatBytes, formatTime, isoToLocalInput, localInputToIso, plural } from '../ui/format';
+import { Checkbox, SelectField } from '../ui/fields';
+import { DateTimeField } from '../ui/DateTimeInput';
+import { formatBytes, formatTime, plural } from '../ui/format';
 import { ProgressBar } from '../ui/meters';
 import { ErrorState } from '../ui/states';
 import './export.css';
@@ -138,15 +139,7 @@ export function ExportDialog({
               onChange={setAsOfOn}
               disabled={running}
             />
-            {asOfOn ? (
-              <TextField
-                label="Export as of (UTC)"
-                type="datetime-local"
-                value={isoToLocalInput(asOfValue)}
-                onChange={(e) => setAsOfValue(localInputToIso(e.target.value))}
-                disabled={running}
-              />
-            ) : null}
+            {asOfOn ? <DateTimeField label="Export as of (UTC)" value={asOfValue} onChange={setAsOfValue} disabled={running} /> : null}
             <p className="faint">
               {asOfOn ? 'Facts as they stood then; working items, documents and audit entries as far as they existed. ' : ''}
               Applies to every format.

@@ -2,12 +2,14 @@
 // access statistics, supersession, dependencies both ways, why it needs review, audit entries.
 import type { ChannelOutput } from '../../shared/contract';
 import type { AuditEntry, Fact } from '../../shared/domain';
+import { readableReason } from '../chain/readable';
 import { Button } from '../ui/Button';
 import { EarlierCauses } from '../ui/EarlierCauses';
 import { FactRef } from '../ui/FactRef';
 import { FactBadges, MemoryTypeLabel } from '../ui/FactBadges';
 import { formatTime } from '../ui/format';
 import { Highlight } from '../ui/Highlight';
+import { KeyText } from '../ui/KeyText';
 import { TurnCauseText } from '../ui/TurnCause';
 
 export type FactDetailData = ChannelOutput<'facts.get'>;
@@ -28,17 +30,20 @@ function ChainRef({ id, chain, onOpen }: { id: string | null; chain: FactDetailD
   return <FactRef id={id} {...(known ? { brief: known } : {})} onOpen={onOpen} />;
 }
 
-function BriefList({ items, empty, onOpen }: { items: readonly Brief[]; empty: string; onOpen: (id: string) => void }) {
+function BriefList({ items, empty, travelling, onOpen }: { items: readonly Brief[]; empty: string; travelling: boolean; onOpen: (id: string) => void }) {
   if (items.length === 0) return <p className="faint">{empty}</p>;
   return (
     <ul className="list-plain brief-list">
       {items.map((b) => (
         <li key={b.id} className="brief">
           <button type="button" className="link-button brief-key" onClick={() => onOpen(b.id)} aria-label={`Open ${b.key}`}>
-            {b.key}
+            <KeyText text={b.key} />
           </button>
           <span className="brief-value memory-text">{b.value.length > 160 ? `${b.value.slice(0, 160)}…` : b.value}</span>
-          <FactBadges fact={{ status: b.status, isValid: b.isValid, needsReview: b.needsReview, isConstraint: false, constraintType: null }} />
+          <FactBadges
+            fact={{ status: b.status, isValid: b.isValid, needsReview: b.needsReview, isConstraint: false, constraintType: null }}
+            then={travelling ? (b.isValid ? 'valid' : 'ended') : undefined}
+          />
           {b.supersessionRule ? <span className="faint">superseded ({b.supersessionRule})</span> : null}
         </li>
       ))}
@@ -173,7 +178,7 @@ export function FactDetail({ data, actions, terms = [] }: { data: FactDetailData
       <header className="col">
         <div className="row wrap">
           <h2 className="grow memory-text fact-key">{f.key}</h2>
-          <FactBadges fact={f} />
+          <FactBadges fact={f} then={data.asOf?.state} />
         </div>
         <div className="row wrap">
           <code className="faint">{f.id}</code>
@@ -252,7 +257,7 @@ export function FactDetail({ data, actions, terms = [] }: { data: FactDetailData
               <dt>Rule</dt>
               <dd>
                 {data.asOf?.state === 'valid' ? <span className="muted">later: </span> : null}
-                <span className="badge">{f.supersessionRule}</span> {f.supersessionReason ? <span className="memory-text">{f.supersessionReason}</span> : null}
+                <span className="badge">{f.supersessionRule}</span> {f.supersessionReason ? <span className="memory-text">{readableReason(f.supersessionReason)}</span> : null}
               </dd>
             </>
           ) : null}
@@ -274,11 +279,11 @@ export function FactDetail({ data, actions, terms = [] }: { data: FactDetailData
 
       <section aria-label="Depends on" className="col">
         <h4>Depends on ({data.dependsOn.length})</h4>
-        <BriefList items={data.dependsOn} empty="Rests on no other fact." onOpen={actions.onOpen} />
+        <BriefList items={data.dependsOn} empty="Rests on no other fact." travelling={data.asOf !== null} onOpen={actions.onOpen} />
       </section>
       <section aria-label="Derived facts" className="col">
         <h4>Derived facts that rest on it ({data.derivedFacts.length})</h4>
-        <BriefList items={data.derivedFacts} empty="Nothing rests on this fact." onOpen={actions.onOpen} />
+        <BriefList items={data.derivedFacts} empty="Nothing rests on this fact." travelling={data.asOf !== null} onOpen={actions.onOpen} />
         {data.edgesTruncated ? <p className="faint">More edges exist than listed here; the graph tab shows the neighbourhood.</p> : null}
       </section>
       <section aria-label="Audit entries" className="col">

@@ -69,11 +69,44 @@ export function FactPanel() {
           ) : detailTab === 'chain' ? (
             <ChainView partitionId={partitionId} factId={factId} asOf={asOf} onSelect={open} />
           ) : (
-            <GraphView partitionId={partitionId} factId={factId} onSelect={open} />
+            <GraphView
+              partitionId={partitionId}
+              factId={factId}
+              asOf={asOf}
+              onSelect={open}
+              onOpenFull={() => dispatch({ type: 'openFact', factId, view: 'graph' })}
+            />
           )}
         </div>
       </Tabs>
     </aside>
+  );
+}
+
+/** The open fact's detail with its actions (copy, delete, dismiss), as the panel's first tab shows it. */
+export function FactDetailFor({ partitionId, factId }: { partitionId: number; factId: string }) {
+  const { asOf, filter } = useAppState();
+  const terms = useMemo(() => searchTerms(filter.search), [filter.search]);
+  const dispatch = useDispatch();
+  const toast = useToast();
+  const dismiss = useMutation('review.dismiss');
+  const undoAction = useUndoDismiss(partitionId);
+  return (
+    <DetailTabBody
+      partitionId={partitionId}
+      factId={factId}
+      asOf={asOf}
+      terms={terms}
+      onOpen={(id) => dispatch({ type: 'openFact', factId: id })}
+      onCopy={(id) => void copyText(id).then((ok) => toast(ok ? `Copied ${id}` : 'Could not reach the clipboard', ok ? 'info' : 'error'))}
+      onDelete={(id) => dispatch({ type: 'delete', request: { kind: 'ids', ids: [id] } })}
+      onDismiss={(id) =>
+        void dismiss.mutate({ partitionId, factIds: [id], reason: 'dismissed in the inspector' }).then(
+          (r) => toast('Review flag dismissed (recorded in the audit log)', 'info', undoAction(r.auditId)),
+          (e: unknown) => toast(`Could not dismiss: ${e instanceof Error ? e.message : String(e)}`, 'error'),
+        )
+      }
+    />
   );
 }
 

@@ -96,8 +96,23 @@ interface Stroke {
   readonly arcs: number;
 }
 
+/** A stand-in Path2D (jsdom has none) that counts what was added to it. */
+class RecordingPath {
+  segments = 0;
+  arcs = 0;
+  moveTo() {}
+  lineTo() {
+    this.segments++;
+  }
+  arc() {
+    this.arcs++;
+  }
+  closePath() {}
+}
+
 /** A stand-in 2D context (jsdom has none) that records what each stroke() drew. */
 function recordingContext(): { ctx: CanvasRenderingContext2D; frames: Stroke[][] } {
+  vi.stubGlobal('Path2D', RecordingPath);
   const frames: Stroke[][] = [];
   let segments = 0;
   let arcs = 0;
@@ -125,8 +140,8 @@ function recordingContext(): { ctx: CanvasRenderingContext2D; frames: Stroke[][]
     },
     fill() {},
     fillText() {},
-    stroke(this: typeof state) {
-      frames.at(-1)?.push({ style: this.strokeStyle, width: this.lineWidth, segments, arcs });
+    stroke(this: typeof state, path?: RecordingPath) {
+      frames.at(-1)?.push({ style: this.strokeStyle, width: this.lineWidth, segments: path ? path.segments : segments, arcs: path ? path.arcs : arcs });
     },
   };
   return { ctx: ctx as unknown as CanvasRenderingContext2D, frames };
@@ -147,6 +162,7 @@ describe('ForceGraph (canvas above the threshold)', () => {
 
   afterEach(() => {
     vi.restoreAllMocks();
+    vi.unstubAllGlobals();
   });
 
   it('selects the node drawn under the pointer, not the selected one, and paints the propagation path', async () => {

@@ -8,7 +8,7 @@ import { createCanvasLayer } from './canvas-layer';
 import { attachInteraction, type Hover } from './interaction';
 import { LABEL_FONT_PX, LABEL_LINE_PX, planLabels, type PlacedLabel } from './labels';
 import { readPalette } from './palette';
-import { edgeLabel, projectScene, type Scene } from './scene';
+import { edgeLabel, nodeStatus, projectScene, type Scene } from './scene';
 import { buildModel, fitTransform, rememberPositions, startModel, type GraphNodeData, type Positions } from './simulation';
 import { createSvgLayer } from './svg-layer';
 
@@ -39,7 +39,7 @@ function hoverText(h: Hover, annotations: ReadonlyMap<string, string>): string {
   if (h.kind === 'edge') return `${edgeLabel(h.link)}\n(a change to ${h.link.target.key} flags ${h.link.source.key} for review)`;
   const n = h.node;
   const note = annotations.get(n.id);
-  return `${n.key} = ${n.value.length > 140 ? `${n.value.slice(0, 140)}…` : n.value}${note ? `\nnow: ${note}` : ''} (${n.status}${n.needsReview ? ', needs review' : ''}, ${n.hop === null ? 'on the propagation path' : `hop ${n.hop}`})`;
+  return `${n.key} = ${n.value.length > 140 ? `${n.value.slice(0, 140)}…` : n.value}${note ? `\nnow: ${note}` : ''} (${nodeStatus(n)}${n.needsReview ? ', needs review' : ''}, ${n.hop === null ? 'on the propagation path' : `hop ${n.hop}`})`;
 }
 
 export function ForceGraph(props: ForceGraphProps) {
@@ -55,6 +55,8 @@ export function ForceGraph(props: ForceGraphProps) {
   const positions = useRef<Positions>(new Map());
   const lastTransform = useRef<ViewTransform | null>(null);
   const lastFocus = useRef<string | null>(null);
+  /** The ids of the graph last laid out: a live refresh of the same facts keeps the view. */
+  const lastIds = useRef('');
   const signature = useMemo(
     () => `${nodes.map((n) => `${n.id}|${n.status}|${n.needsReview ? 1 : 0}|${n.hop}`).join(',')}#${edges.map((e) => `${e.from}>${e.to}`).join(',')}`,
     [nodes, edges],
@@ -72,19 +74,47 @@ export function ForceGraph(props: ForceGraphProps) {
       lastTransform.current = null;
     }
     lastFocus.current = focusId;
+    // Another neighbourhood (other hops, limit or centre) is fitted into view; the same facts
+    // refreshed keep the reader's zoom.
+    const ids = nodes.map((n) => n.id).join(',');
+    const sameFacts = ids === lastIds.current;
+    lastIds.current = ids;
     const model = buildModel(nodes, edges, focusId, positions.current);
     const layer = useCanvas ? createCanvasLayer(host, nodes.length) : createSvgLayer(host, model, (id) => live.current.onSelect(id));
     layer.resize(width, height);
     let palette = readPalette();
     const fitted = () => fitTransform(model.nodes, width, height, 1.5);
-    let transform: ViewTransform = model.settled && lastTransform.current ? lastTransform.current : fitted();
+    let transform: ViewTransform = sameFacts && lastTransform.current ? lastTransform.current : fitted();
+    /** Until the reader zooms, pans or drags, the view follows the settling layout so it always
+     * shows the whole graph (never a blank canvas). */
+    let autoFit = !(sameFacts && lastTransform.current);
     let scene: Scene = projectScene(model, transform, focusId);
     let labels: PlacedLabel[] = [];
     let hover: Hover | null = null;
     let frames = 0;
     let lastFrame: DrawnFrame | null = null;
 
+    /** Set by anything but a pan: the next frame is drawn afresh rather than replayed. */
+    let dirty = true;
+    /** The transform of the last frame drawn afresh. */
+    let drawnAt: ViewTransform = transform;
+    let settleTimer: ReturnType<typeof setTimeout> | undefined;
+    const PAN_SETTLE_MS = 120;
+
     const draw = () => {
+      // A pan moves only the view: the last frame is replayed shifted (no layout, projection or
+      // label placement per frame); once the pan rests, a fresh frame labels what came into view.
+      if (!dirty && layer.replay && transform.k === drawnAt.k) {
+        layer.replay(transform.x - drawnAt.x, transform.y - drawnAt.y);
+        if (settleTimer) clearTimeout(settleTimer);
+        settleTimer = setTimeout(() => {
+          dirty = true;
+          schedule();
+        }, PAN_SETTLE_MS);
+        return;
+      }
+      dirty = false;
+      drawnAt = transform;
       const { selectedId, pathNodes, pathEdges } = live.current;
       const annotations = live.current.annotations ?? NO_ANNOTATIONS;
       scene = projectScene(model, transform, focusId);
@@ -115,11 +145,16 @@ export function ForceGraph(props: ForceGraphProps) {
     const schedule = () => {
       if (frame === 0) frame = requestAnimationFrame(() => ((frame = 0), draw()));
     };
+    /** Something other than the view moved: draw afresh. */
+    const redrawAll = () => {
+      dirty = true;
+      schedule();
+    };
 
     const showTip = (h: Hover | null) => {
       const changed = (h?.kind === 'edge' ? h.link.key : null) !== (hover?.kind === 'edge' ? hover.link.key : null);
       hover = h;
-      if (changed) schedule();
+      if (changed) redrawAll();
       const tip = tipRef.current;
       if (!tip) return;
       if (!h) {
@@ -138,17 +173,24 @@ export function ForceGraph(props: ForceGraphProps) {
       size: () => [width, height],
       scene: () => scene,
       transform: () => transform,
-      onTransform: (t) => {
+      onTransform: (t, byUser) => {
+        if (byUser) autoFit = false;
         transform = t;
         lastTransform.current = t;
         schedule();
       },
       onSelect: (id) => live.current.onSelect(id),
       onHover: showTip,
-      onDrag: schedule,
+      onDrag: () => {
+        autoFit = false;
+        redrawAll();
+      },
     });
     interaction.setTransform(transform);
-    fitView.current = () => interaction.setTransform(fitted());
+    fitView.current = () => {
+      autoFit = true;
+      interaction.setTransform(fitted());
+    };
 
     const rect = () => layer.surface.getBoundingClientRect();
     // Read-only: where nodes, edges and labels are on screen and what the last frame drew
@@ -156,10 +198,12 @@ export function ForceGraph(props: ForceGraphProps) {
     attachGraphProbe(layer.surface, {
       nodes: () => {
         const r = rect();
+        const scene = projectScene(model, transform, focusId);
         return scene.nodes.map((s) => ({ id: s.node.id, hop: s.node.hop, x: s.x + r.left, y: s.y + r.top, r: s.r }));
       },
       edges: () => {
         const r = rect();
+        const scene = projectScene(model, transform, focusId);
         return scene.edges.flatMap((e) =>
           e.seg
             ? [{ from: e.link.source.id, to: e.link.target.id, x1: e.seg.x1 + r.left, y1: e.seg.y1 + r.top, x2: e.seg.x2 + r.left, y2: e.seg.y2 + r.top }]
@@ -167,14 +211,17 @@ export function ForceGraph(props: ForceGraphProps) {
         );
       },
       labels: () => {
+        // Labels as drawn: during a pan, moved with the replayed frame.
+        const dx = transform.k === drawnAt.k ? transform.x - drawnAt.x : 0;
+        const dy = transform.k === drawnAt.k ? transform.y - drawnAt.y : 0;
         const r = rect();
         return labels.map((l) => ({
           id: l.id,
           text: l.text,
-          left: l.x + r.left,
-          top: l.y - LABEL_FONT_PX + r.top,
-          right: l.x + l.w + r.left,
-          bottom: l.y - LABEL_FONT_PX + LABEL_LINE_PX + r.top,
+          left: l.x + dx + r.left,
+          top: l.y - LABEL_FONT_PX + dy + r.top,
+          right: l.x + l.w + dx + r.left,
+          bottom: l.y - LABEL_FONT_PX + LABEL_LINE_PX + dy + r.top,
         }));
       },
       nodeAt: (clientX, clientY) => {
@@ -187,11 +234,13 @@ export function ForceGraph(props: ForceGraphProps) {
 
     model.sim.on('tick', () => {
       rememberPositions(model, positions.current);
-      schedule();
+      dirty = true;
+      if (autoFit) interaction.setTransform(fitted());
+      else schedule();
     });
     startModel(model);
-    redraw.current = schedule;
-    schedule();
+    redraw.current = redrawAll;
+    redrawAll();
 
     let ro: ResizeObserver | undefined;
     if (typeof ResizeObserver === 'function') {
@@ -202,20 +251,23 @@ export function ForceGraph(props: ForceGraphProps) {
           width = w;
           height = h;
           layer.resize(w, h);
-          schedule();
+          dirty = true;
+          if (autoFit) interaction.setTransform(fitted());
+          else schedule();
         }
       });
       ro.observe(host);
     }
     refreshPalette.current = () => {
       palette = readPalette();
-      schedule();
+      redrawAll();
     };
 
     return () => {
       model.sim.stop();
       ro?.disconnect();
       if (frame) cancelAnimationFrame(frame);
+      if (settleTimer) clearTimeout(settleTimer);
       interaction.destroy();
       layer.destroy();
       redraw.current = () => {};

@@ -11,7 +11,9 @@ import { useTheme } from '../theme/theme';
 import { Button } from '../ui/Button';
 import { SelectField } from '../ui/fields';
 import { EmptyState, ErrorState, Loading } from '../ui/states';
-import { ForceGraph, SVG_NODE_LIMIT } from './ForceGraph';
+import { KeyText } from '../ui/KeyText';
+import { ForceGraph, SVG_NODE_LIMIT, type GraphNodeData } from './ForceGraph';
+import { nodeStatus } from './scene';
 import { pathEdgeKeys } from './edges';
 
 const HOP_OPTIONS = Array.from({ length: MAX_HOPS }, (_, i) => ({ value: String(i + 1), label: `${i + 1} hop${i === 0 ? '' : 's'}` }));
@@ -52,8 +54,37 @@ export function GraphLegend() {
   );
 }
 
-export function GraphView({ partitionId, factId, onSelect }: { partitionId: number; factId: string; onSelect: (id: string) => void }) {
-  const [hops, setHops] = useAddressState('hops', '2');
+/** What the stats line says about a neighbourhood cut short by the limit. */
+export function truncationText(shown: number, fullSize: { nodes: number; atLeast: boolean } | null, hops: number): string {
+  const within = `within ${hops} hop${hops === 1 ? '' : 's'}`;
+  if (!fullSize) return ` · truncated (raise the limit)`;
+  return ` · showing ${shown.toLocaleString('en-US')} of ${fullSize.atLeast ? 'at least ' : ''}${fullSize.nodes.toLocaleString('en-US')} facts ${within} (raise the limit)`;
+}
+
+export function GraphView({
+  partitionId,
+  factId,
+  asOf = null,
+  onSelect,
+  onOpenFull,
+  hops: hopsProp,
+  onHopsChange,
+}: {
+  partitionId: number;
+  factId: string;
+  /** Time travel: every node coloured and named as it stood then. */
+  asOf?: string | null;
+  onSelect: (id: string) => void;
+  /** Offered in the side panel: open the graph as a view of its own. */
+  onOpenFull?: () => void;
+  /** The hops, when the caller keeps them (in the address); else the view keeps its own. */
+  hops?: number;
+  onHopsChange?: (hops: number) => void;
+}) {
+  // Hops live in the address unless the caller keeps them.
+  const [ownHops, setOwnHops] = useAddressState('hops', '2');
+  const hops = hopsProp !== undefined ? String(hopsProp) : ownHops;
+  const setHops = (h: string) => (onHopsChange ? onHopsChange(Number(h)) : setOwnHops(h));
   const [maxNodes, setMaxNodes] = useState('2000');
   const [focus, setFocus] = useState(factId);
   const [fitKey, setFitKey] = useState(0);
@@ -65,7 +96,11 @@ export function GraphView({ partitionId, factId, onSelect }: { partitionId: numb
     selectedHere.current = null;
   }, [factId]);
 
-  const q = useQuery('facts.neighbourhood', { partitionId, factId: focus, hops: Number(hops), maxNodes: Number(maxNodes) }, { keepPrevious: true });
+  const q = useQuery(
+    'facts.neighbourhood',
+    { partitionId, factId: focus, hops: Number(hops), maxNodes: Number(maxNodes), ...(asOf ? { asOf } : {}) },
+    { keepPrevious: true },
+  );
   const nodes = q.data?.nodes;
   const edges = q.data?.edges;
   const propagation = q.data?.propagation ?? null;
@@ -118,7 +153,8 @@ export function GraphView({ partitionId, factId, onSelect }: { partitionId: numb
           {nodes && edges ? (
             <span className="muted" data-testid="graph-stats">
               {nodes.length.toLocaleString('en-US')} facts, {edges.length.toLocaleString('en-US')} edges · {nodes.length > SVG_NODE_LIMIT ? 'canvas' : 'SVG'}
-              {q.data?.truncated ? ' · truncated (raise the limit)' : ''}
+              {q.data?.truncated ? truncationText(nodes.length, q.data.fullSize, q.data.hops) : ''}
+              {asOf ? ' · as of the time-travel instant' : ''}
               {q.fetching ? ' · refreshing' : ''}
             </span>
           ) : null}
@@ -128,6 +164,11 @@ export function GraphView({ partitionId, factId, onSelect }: { partitionId: numb
         <Button small onClick={() => setFitKey((k) => k + 1)}>
           Fit
         </Button>
+        {onOpenFull ? (
+          <Button small onClick={onOpenFull} title="Open the graph as a view of its own, with the fact's detail beside it">
+            Full view
+          </Button>
+        ) : null}
         {focus !== factId ? (
           <Button small onClick={() => setFocus(factId)}>
             Centre on selected
@@ -190,23 +231,17 @@ function snippet(v: string): string {
   return v.length > 90 ? `${v.slice(0, 89)}…` : v;
 }
 
-function GraphNodeList({
-  nodes,
-  onSelect,
-}: {
-  nodes: ReadonlyArray<{ id: string; key: string; status: string; needsReview: boolean; hop: number | null }>;
-  onSelect: (id: string) => void;
-}) {
+function GraphNodeList({ nodes, onSelect }: { nodes: ReadonlyArray<GraphNodeData & { readonly needsReview: boolean }>; onSelect: (id: string) => void }) {
   const sorted = useMemo(() => [...nodes].sort((a, b) => (a.hop ?? 99) - (b.hop ?? 99) || a.key.localeCompare(b.key)).slice(0, 500), [nodes]);
   return (
     <ul className="list-plain graph-node-list">
       {sorted.map((n) => (
         <li key={n.id}>
-          <button type="button" className="link-button" onClick={() => onSelect(n.id)}>
-            {n.key}
+          <button type="button" className="link-button brief-key" onClick={() => onSelect(n.id)}>
+            <KeyText text={n.key} />
           </button>{' '}
           <span className="faint">
-            {n.hop === null ? 'propagation path' : `hop ${n.hop}`} · {n.status}
+            {n.hop === null ? 'propagation path' : `hop ${n.hop}`} · {nodeStatus(n)}
             {n.needsReview ? ' · needs review' : ''}
           </span>
         </li>

@@ -17,43 +17,57 @@ export function createCanvasLayer(host: HTMLElement, nodeCount: number): GraphLa
   const ctx = canvas.getContext('2d');
   let width = 0;
   let height = 0;
+  /** The last full frame as paths and labels in screen pixels, replayed while the view pans. */
+  let cache: Array<(c: CanvasRenderingContext2D) => void> = [];
+
+  /** Runs a drawing step now and keeps it for replays. */
+  const op = (f: (c: CanvasRenderingContext2D) => void) => {
+    if (!ctx) return;
+    f(ctx);
+    cache.push(f);
+  };
+  /** Far outside the view nothing is drawn; within a view's size of it, it is, so a pan replays
+   * a frame without holes. */
+  let margin = 0;
+  const offView = (x: number, y: number) => x < -margin || y < -margin || x > width + margin || y > height + margin;
 
   const strokeEdges = (edges: readonly ScreenEdge[], style: string, lineWidth: number, alpha: number): number => {
     if (!ctx || edges.length === 0) return 0;
-    ctx.globalAlpha = alpha;
-    ctx.strokeStyle = style;
-    ctx.lineWidth = lineWidth;
-    ctx.beginPath();
+    const lines = new Path2D();
+    const heads = new Path2D();
+    let count = 0;
     for (const e of edges) {
       if (!e.seg) continue;
-      ctx.moveTo(e.seg.x1, e.seg.y1);
-      ctx.lineTo(e.seg.x2, e.seg.y2);
-    }
-    ctx.stroke();
-    ctx.fillStyle = style;
-    ctx.beginPath();
-    let heads = 0;
-    for (const e of edges) {
-      if (!e.seg) continue;
+      count++;
+      if (offView(e.seg.x1, e.seg.y1) && offView(e.seg.x2, e.seg.y2)) continue;
+      lines.moveTo(e.seg.x1, e.seg.y1);
+      lines.lineTo(e.seg.x2, e.seg.y2);
       const [x0, y0, x1, y1, x2, y2] = arrowHead(e.seg, ARROW_PX + lineWidth);
-      ctx.moveTo(x0, y0);
-      ctx.lineTo(x1, y1);
-      ctx.lineTo(x2, y2);
-      ctx.closePath();
-      heads++;
+      heads.moveTo(x0, y0);
+      heads.lineTo(x1, y1);
+      heads.lineTo(x2, y2);
+      heads.closePath();
     }
-    ctx.fill();
-    ctx.globalAlpha = 1;
-    return heads;
+    op((c) => {
+      c.globalAlpha = alpha;
+      c.strokeStyle = style;
+      c.lineWidth = lineWidth;
+      c.stroke(lines);
+      c.fillStyle = style;
+      c.fill(heads);
+      c.globalAlpha = 1;
+    });
+    return count;
   };
 
   const ring = (x: number, y: number, r: number, style: string, lineWidth: number) => {
-    if (!ctx) return;
-    ctx.beginPath();
-    ctx.arc(x, y, r, 0, Math.PI * 2);
-    ctx.strokeStyle = style;
-    ctx.lineWidth = lineWidth;
-    ctx.stroke();
+    const p = new Path2D();
+    p.arc(x, y, r, 0, Math.PI * 2);
+    op((c) => {
+      c.strokeStyle = style;
+      c.lineWidth = lineWidth;
+      c.stroke(p);
+    });
   };
 
   return {
@@ -74,6 +88,8 @@ export function createCanvasLayer(host: HTMLElement, nodeCount: number): GraphLa
       const dpr = window.devicePixelRatio || 1;
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       ctx.clearRect(0, 0, width, height);
+      cache = [];
+      margin = Math.max(width, height);
       const plain: ScreenEdge[] = [];
       const onPath: ScreenEdge[] = [];
       let hovered: ScreenEdge | undefined;
@@ -91,32 +107,38 @@ export function createCanvasLayer(host: HTMLElement, nodeCount: number): GraphLa
       // Discs: one path per colour (a handful of fills per frame, not one per node).
       const byFill = new Map<string, typeof f.scene.nodes>();
       for (const s of f.scene.nodes) {
-        if (s.x < -s.r || s.y < -s.r || s.x > width + s.r || s.y > height + s.r) continue;
+        if (offView(s.x, s.y)) continue;
         const fill = fillOf(s.node, p);
         const list = byFill.get(fill);
         if (list) list.push(s);
         else byFill.set(fill, [s]);
       }
       for (const [fill, list] of byFill) {
-        ctx.beginPath();
+        const discs = new Path2D();
         for (const s of list) {
-          ctx.moveTo(s.x + s.r, s.y);
-          ctx.arc(s.x, s.y, s.r, 0, Math.PI * 2);
+          discs.moveTo(s.x + s.r, s.y);
+          discs.arc(s.x, s.y, s.r, 0, Math.PI * 2);
         }
-        ctx.fillStyle = fill;
-        ctx.fill();
+        op((c) => {
+          c.fillStyle = fill;
+          c.fill(discs);
+        });
       }
       // Review rings: one path for all of them, outside the disc and any path ring.
-      ctx.beginPath();
+      const rings = new Path2D();
       for (const s of f.scene.nodes) {
         if (!s.node.needsReview) continue;
-        ctx.moveTo(s.x + s.r + REVIEW_RING_GAP, s.y);
-        ctx.arc(s.x, s.y, s.r + REVIEW_RING_GAP, 0, Math.PI * 2);
         drawn.reviewRings.push(s.node.id);
+        if (offView(s.x, s.y)) continue;
+        rings.moveTo(s.x + s.r + REVIEW_RING_GAP, s.y);
+        rings.arc(s.x, s.y, s.r + REVIEW_RING_GAP, 0, Math.PI * 2);
       }
-      ctx.strokeStyle = p.review;
-      ctx.lineWidth = 2;
-      if (drawn.reviewRings.length > 0) ctx.stroke();
+      if (drawn.reviewRings.length > 0)
+        op((c) => {
+          c.strokeStyle = p.review;
+          c.lineWidth = 2;
+          c.stroke(rings);
+        });
       for (const s of f.scene.nodes) {
         const id = s.node.id;
         if (f.pathNodes.has(id)) {
@@ -129,16 +151,28 @@ export function createCanvasLayer(host: HTMLElement, nodeCount: number): GraphLa
         }
       }
       if (f.labels.length > 0) {
-        ctx.font = `${LABEL_FONT_PX}px system-ui, sans-serif`;
-        ctx.lineWidth = 3;
-        ctx.strokeStyle = p.bg;
-        ctx.fillStyle = p.selected;
-        for (const l of f.labels) {
-          ctx.strokeText(l.text, l.x, l.y);
-          ctx.fillText(l.text, l.x, l.y);
-        }
+        const labels = f.labels;
+        op((c) => {
+          c.font = `${LABEL_FONT_PX}px system-ui, sans-serif`;
+          c.lineWidth = 3;
+          c.strokeStyle = p.bg;
+          c.fillStyle = p.selected;
+          for (const l of labels) {
+            c.strokeText(l.text, l.x, l.y);
+            c.fillText(l.text, l.x, l.y);
+          }
+        });
       }
       return drawn;
+    },
+    replay(dx, dy) {
+      if (!ctx) return;
+      const dpr = window.devicePixelRatio || 1;
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.clearRect(0, 0, width, height);
+      ctx.translate(dx, dy);
+      for (const f of cache) f(ctx);
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     },
     destroy() {
       canvas.remove();

@@ -16,7 +16,8 @@ export interface InteractionHooks {
   size(): [number, number];
   scene(): Scene;
   transform(): ViewTransform;
-  onTransform(t: ViewTransform): void;
+  /** `byUser`: the wheel or a pan moved the view (not a fit asked for by the program). */
+  onTransform(t: ViewTransform, byUser: boolean): void;
   onSelect(id: string): void;
   onHover(h: Hover | null): void;
   /** A node moved under the pointer: draw again. */
@@ -56,7 +57,9 @@ export function attachInteraction(h: InteractionHooks): Interaction {
       if (m.button || m.ctrlKey) return false;
       return !(e.type === 'mousedown' && nodeOf(m));
     })
-    .on('zoom', (e: { transform: ZoomTransform }) => h.onTransform({ x: e.transform.x, y: e.transform.y, k: e.transform.k }));
+    .on('zoom', (e: { transform: ZoomTransform; sourceEvent: unknown }) =>
+      h.onTransform({ x: e.transform.x, y: e.transform.y, k: e.transform.k }, e.sourceEvent !== null && e.sourceEvent !== undefined),
+    );
   const sel = select(el as HTMLCanvasElement | SVGSVGElement);
   sel.call(z).on('dblclick.zoom', null);
 

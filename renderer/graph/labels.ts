@@ -3,6 +3,7 @@
 // never on it, keep their size on screen, and are placed most important first (focus, upstream
 // change, selection, propagation path, review flags, then by hop), skipping any that would
 // overlap one already placed. Pure, so it is unit-tested.
+import { middleEllipsis } from '../ui/key-text';
 import type { ScreenNode } from './scene';
 
 export const LABEL_FONT_PX = 11;
@@ -72,10 +73,13 @@ export function planLabels(nodes: readonly ScreenNode[], c: LabelContext): { lab
   for (const n of candidates) {
     const note = c.annotations.get(n.node.id);
     const detail = level === 'value' || note ? 'value' : 'key';
-    const full = note ? clip(`${n.node.key} → ${note}`, 64) : detail === 'value' ? clip(`${n.node.key} = ${n.node.value}`, 48) : clip(n.node.key, 32);
+    // Keys give way in the middle, so versions of one key stay told apart.
+    const key = middleEllipsis(n.node.key, 32);
+    const full = note ? clip(`${key} → ${note}`, 64) : detail === 'value' ? clip(`${key} = ${n.node.value}`, 48) : key;
     // Where neither side of the disc has room for the whole label, it is cut to the roomier side.
     const room = Math.max(c.width - 4 - (n.x + n.r + 4), n.x - n.r - 4 - 4);
-    const text = full.length * LABEL_CHAR_PX > room ? clip(full, Math.max(4, Math.floor(room / LABEL_CHAR_PX))) : full;
+    const fit = Math.max(4, Math.floor(room / LABEL_CHAR_PX));
+    const text = full.length * LABEL_CHAR_PX > room ? (detail === 'key' && !note ? middleEllipsis(n.node.key, fit) : clip(full, fit)) : full;
     const w = text.length * LABEL_CHAR_PX;
     // Beside the disc on the right, or on the left where the right would run out of the view.
     const x = n.x + n.r + 4 + w > c.width - 4 && n.x - n.r - 4 - w >= 4 ? n.x - n.r - 4 - w : n.x + n.r + 4;

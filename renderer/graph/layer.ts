@@ -29,6 +29,9 @@ export interface GraphLayer {
   readonly surface: HTMLCanvasElement | SVGSVGElement;
   resize(width: number, height: number): void;
   draw(frame: FrameInput): FrameDrawn;
+  /** Draws the last frame again moved by (dx, dy) screen pixels, from what it cached (a pan:
+   * nothing moved but the view). Absent when the renderer keeps no such cache. */
+  replay?(dx: number, dy: number): void;
   destroy(): void;
 }
 

@@ -3,7 +3,8 @@
 // it. Zoom moves nodes apart; discs and text keep their size on screen.
 import type { ViewTransform } from './canvas-hit';
 import { arrowSegment, type Segment } from './edges';
-import { nodeRadius, type GraphModel, type SimLink, type SimNode } from './simulation';
+import { statusWord } from '../ui/format';
+import { nodeRadius, type GraphModel, type GraphNodeData, type SimLink, type SimNode } from './simulation';
 
 export interface ScreenNode {
   readonly node: SimNode;
@@ -39,4 +40,12 @@ export function projectScene(m: GraphModel, t: ViewTransform, focusId: string): 
 /** The words shown when the pointer rests on an edge. */
 export function edgeLabel(link: SimLink): string {
   return `${link.source.key} depends on ${link.target.key}`;
+}
+
+/** A node's status in the app's words ("valid", never "active"); in time travel, as it stood then. */
+export function nodeStatus(n: GraphNodeData): string {
+  if (n.asOf === undefined) return statusWord(n.status, n.isValid);
+  if (n.asOf === 'valid') return 'valid then';
+  if (n.asOf === 'not-yet') return 'not yet written then';
+  return n.status === 'proposal' ? 'proposal' : 'superseded then';
 }

@@ -3,6 +3,7 @@
 // the previous layout (a live refresh does not make the picture jump), and the zoom that fits
 // the whole graph. Pure d3-force: no DOM, so it is unit-tested directly.
 import { forceLink, forceManyBody, forceSimulation, forceX, forceY, type Simulation, type SimulationLinkDatum, type SimulationNodeDatum } from 'd3';
+import type { AsOfState } from '../../shared/inspect';
 import type { ViewTransform } from './canvas-hit';
 import { edgeKey } from './edges';
 
@@ -15,6 +16,8 @@ export interface GraphNodeData {
   readonly needsReview: boolean;
   readonly memoryType: string;
   readonly hop: number | null;
+  /** In time travel: how the fact stood at the as-of instant. */
+  readonly asOf?: AsOfState | undefined;
 }
 
 export interface SimNode extends SimulationNodeDatum, GraphNodeData {}
@@ -95,17 +98,20 @@ export function rememberPositions(m: GraphModel, into: Positions): void {
   for (const n of m.nodes) into.set(n.id, { x: n.x ?? 0, y: n.y ?? 0 });
 }
 
-/** Pins a node where the pointer has dragged it and keeps the layout moving around it. */
+/** Pins a node where the pointer has dragged it. Only that node moves (its edges follow): the
+ * rest of the layout stays where the reader has learnt it, and no simulation runs per frame. */
 export function dragNodeTo(m: GraphModel, n: SimNode, x: number, y: number): void {
   n.fx = x;
   n.fy = y;
   n.x = x;
   n.y = y;
-  if (m.sim.alpha() < 0.12) m.sim.alpha(0.12);
-  m.sim.alphaTarget(0.12).restart();
+  n.vx = 0;
+  n.vy = 0;
+  // A layout still settling when the drag began keeps settling, with the node pinned.
+  if (m.sim.alpha() < m.sim.alphaMin()) m.sim.stop();
 }
 
-/** Lets the layout come to rest again; the dragged node stays where it was dropped. */
+/** The dragged node stays pinned where it was dropped. */
 export function endDrag(m: GraphModel): void {
   m.sim.alphaTarget(0);
 }

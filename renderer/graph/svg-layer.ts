@@ -5,6 +5,7 @@
 import { select } from 'd3';
 import { LABEL_FONT_PX } from './labels';
 import { REVIEW_RING_GAP, SELECTED_RING_GAP, type FrameDrawn, type FrameInput, type GraphLayer } from './layer';
+import { nodeStatus } from './scene';
 import type { GraphModel, SimLink, SimNode } from './simulation';
 
 let instances = 0;
@@ -55,7 +56,7 @@ export function createSvgLayer(host: HTMLElement, model: GraphModel, onKeySelect
     .attr('role', 'button')
     .attr('tabindex', 0)
     .attr('data-fact-id', (d) => d.id)
-    .attr('aria-label', (d) => `${d.key}: ${d.value.slice(0, 80)} (${d.status}${d.needsReview ? ', needs review' : ''})`)
+    .attr('aria-label', (d) => `${d.key}: ${d.value.slice(0, 80)} (${nodeStatus(d)}${d.needsReview ? ', needs review' : ''})`)
     .on('keydown', (e: KeyboardEvent, d) => {
       if (e.key === 'Enter' || e.key === ' ') {
         e.preventDefault();
@@ -70,7 +71,9 @@ export function createSvgLayer(host: HTMLElement, model: GraphModel, onKeySelect
   nodeSel.append('circle').attr('class', 'select-ring');
   nodeSel
     .append('title')
-    .text((d) => `${d.key} = ${d.value}\n${d.status}${d.needsReview ? ', needs review' : ''} · ${d.hop === null ? 'on the propagation path' : `hop ${d.hop}`}`);
+    .text(
+      (d) => `${d.key} = ${d.value}\n${nodeStatus(d)}${d.needsReview ? ', needs review' : ''} · ${d.hop === null ? 'on the propagation path' : `hop ${d.hop}`}`,
+    );
   const labelLayer = svg.append('g').attr('class', 'graph-labels').attr('aria-hidden', 'true');
 
   return {

@@ -5,7 +5,7 @@ import { MEMORY_TYPES, SCOPES, type MemoryType, type Scope } from '../../shared/
 import type { FactFilterInput, Validity } from '../../shared/query';
 import { Button } from '../ui/Button';
 import { ChipGroup, SelectField, TextField, TriSelect } from '../ui/fields';
-import { isoToLocalInput, localInputToIso } from '../ui/format';
+import { DateTimeField } from '../ui/DateTimeInput';
 import { useShortcut } from '../shortcuts/shortcuts';
 
 const SEARCH_DEBOUNCE_MS = 250;
@@ -198,13 +198,8 @@ export function FilterBar({
             onBlur={() => set({ authorities: splitList(authorities) })}
             size={10}
           />
-          <TextField
-            label="From (UTC)"
-            type="datetime-local"
-            value={isoToLocalInput(filter.from)}
-            onChange={(e) => set({ from: localInputToIso(e.target.value) })}
-          />
-          <TextField label="To (UTC)" type="datetime-local" value={isoToLocalInput(filter.to)} onChange={(e) => set({ to: localInputToIso(e.target.value) })} />
+          <DateTimeField label="From (UTC)" value={filter.from} onChange={(from) => set({ from })} />
+          <DateTimeField label="To (UTC)" value={filter.to} onChange={(to) => set({ to })} />
         </div>
       ) : null}
     </form>

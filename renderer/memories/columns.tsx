@@ -4,6 +4,7 @@ import type { FactRowView } from '../../shared/inspect';
 import type { SortColumn } from '../../shared/query';
 import { FactBadges, MemoryTypeLabel } from '../ui/FactBadges';
 import { RangeText } from '../ui/Highlight';
+import { KeyText } from '../ui/KeyText';
 import { formatTime } from '../ui/format';
 
 declare module '@tanstack/react-table' {
@@ -44,12 +45,12 @@ export function factColumns(asOf: string | null = null): ColumnDef<FactRowView, 
     col.display({ id: 'select', meta: { sort: null, width: 34, label: 'Select' } }),
     col.accessor('key', {
       id: 'key',
-      meta: { sort: 'key', width: 200, minWidth: 60, label: 'Key' },
-      cell: (c) => <RangeText text={c.getValue()} ranges={c.row.original.match?.key ?? []} />,
+      meta: { sort: 'key', width: 240, minWidth: 60, label: 'Key' },
+      cell: (c) => <KeyText text={c.getValue()} ranges={c.row.original.match?.key ?? []} />,
     }),
     col.accessor('value', {
       id: 'value',
-      meta: { sort: 'value', width: 300, minWidth: 100, flex: true, label: 'Value' },
+      meta: { sort: 'value', width: 320, minWidth: 100, flex: true, label: 'Value' },
       cell: (c) => {
         const r = c.row.original;
         return <RangeText text={r.value} ranges={r.match?.value ?? []} clippedStart={r.valueClippedStart} clippedEnd={r.valueClippedEnd} />;
@@ -57,7 +58,7 @@ export function factColumns(asOf: string | null = null): ColumnDef<FactRowView, 
     }),
     col.accessor('status', {
       id: 'status',
-      meta: { sort: 'status', width: 150, minWidth: 90, label: 'Status' },
+      meta: { sort: 'status', width: 150, minWidth: 112, label: 'Status' },
       cell: (c) =>
         asOf ? (
           <span className="row" title={`Valid at the as-of instant; now ${c.row.original.isValid ? 'still valid' : c.row.original.status}`}>
@@ -70,12 +71,12 @@ export function factColumns(asOf: string | null = null): ColumnDef<FactRowView, 
     }),
     col.accessor('memoryType', {
       id: 'memoryType',
-      meta: { sort: 'memoryType', width: 136, label: 'Memory type' },
+      meta: { sort: 'memoryType', width: 112, label: 'Memory type' },
       cell: (c) => <MemoryTypeLabel type={c.getValue()} />,
     }),
     col.accessor('scope', {
       id: 'scope',
-      meta: { sort: 'scope', width: 96, label: 'Scope' },
+      meta: { sort: 'scope', width: 80, label: 'Scope' },
       cell: (c) => (
         <span title={c.row.original.scopeId ?? undefined}>
           {c.getValue()}

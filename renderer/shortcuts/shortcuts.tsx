@@ -21,6 +21,7 @@ export const SHORTCUTS = [
   { id: 'view.context', keys: ['3'], description: 'Context preview', group: 'Global' },
   { id: 'view.sessions', keys: ['4'], description: 'Sessions (agent state, context documents)', group: 'Global' },
   { id: 'view.audit', keys: ['5'], description: 'Audit log', group: 'Global' },
+  { id: 'view.graph', keys: ['6'], description: 'Dependency graph of the open fact, with its detail', group: 'Global' },
   { id: 'timeTravel', keys: ['t'], description: 'Time travel: pick a past instant', group: 'Global' },
   { id: 'now', keys: ['shift+N'], description: 'Back to now', group: 'Global' },
   { id: 'export', keys: ['e'], description: 'Export a snapshot', group: 'Global' },

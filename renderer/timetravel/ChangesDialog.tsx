@@ -8,7 +8,8 @@ import { useQuery } from '../api/hooks';
 import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
 import { FactRef, useFactBriefs } from '../ui/FactRef';
-import { formatNumber, formatTime, isoToLocalInput, localInputToIso } from '../ui/format';
+import { DateTimeInput } from '../ui/DateTimeInput';
+import { formatNumber, formatTime } from '../ui/format';
 import { ErrorState, Loading } from '../ui/states';
 
 /** Changes one answer lists: with their successors, at most one `facts.briefs` read. */
@@ -40,10 +41,8 @@ export function ChangesDialog({
   const dispatch = useDispatch();
   // Minute inputs: start a minute before the oldest fact and end on the minute after the newest,
   // so that by default every change of the history is between them.
-  const [fromText, setFromText] = useState(() => isoToLocalInput(asOf ?? new Date(Math.floor(first / MINUTE) * MINUTE - MINUTE).toISOString()));
-  const [toText, setToText] = useState(() => isoToLocalInput(new Date(Math.ceil((last + 1) / MINUTE) * MINUTE).toISOString()));
-  const from = localInputToIso(fromText);
-  const to = localInputToIso(toText);
+  const [from, setFrom] = useState<string | undefined>(() => asOf ?? new Date(Math.floor(first / MINUTE) * MINUTE - MINUTE).toISOString());
+  const [to, setTo] = useState<string | undefined>(() => new Date(Math.ceil((last + 1) / MINUTE) * MINUTE).toISOString());
   const q = useQuery('facts.changes', from && to ? { partitionId, from, to, limit: LISTED } : null, { keepPrevious: true });
   const changes = q.data?.changes ?? [];
   const ids = [...new Set(changes.flatMap((c) => (c.by ? [c.factId, c.by] : [c.factId])))].slice(0, MAX_BRIEF_IDS);
@@ -83,11 +82,11 @@ export function ChangesDialog({
       <div className="row wrap changes-times">
         <label className="field">
           <span>From (UTC)</span>
-          <input className="input" type="datetime-local" value={fromText} onChange={(e) => setFromText(e.target.value)} data-autofocus />
+          <DateTimeInput value={from} onChange={setFrom} data-autofocus />
         </label>
         <label className="field">
           <span>To (UTC)</span>
-          <input className="input" type="datetime-local" value={toText} onChange={(e) => setToText(e.target.value)} />
+          <DateTimeInput value={to} onChange={setTo} />
         </label>
       </div>
       {!from || !to ? (

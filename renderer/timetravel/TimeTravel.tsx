@@ -7,7 +7,8 @@ import { useAppState, useDispatch } from '../app/state';
 import { useQuery } from '../api/hooks';
 import { useShortcut } from '../shortcuts/shortcuts';
 import { Button, IconButton } from '../ui/Button';
-import { formatDate, formatTime, isoToLocalInput, localInputToIso, plural } from '../ui/format';
+import { DateTimeInput } from '../ui/DateTimeInput';
+import { formatDate, formatTime, plural } from '../ui/format';
 import { ChangesDialog } from './ChangesDialog';
 import { timeTicks } from './ticks';
 
@@ -133,12 +134,10 @@ export function TimeTravel({ onClose }: { onClose: () => void }) {
       </div>
       <label className="row">
         <span className="sr-only">As of (UTC)</span>
-        <input
+        <DateTimeInput
           id={AS_OF_INPUT_ID}
-          className="input"
-          type="datetime-local"
-          value={isoToLocalInput(draft !== null && ready ? new Date(lo + ((hi - lo) * draft) / STEPS).toISOString() : (asOf ?? undefined))}
-          onChange={(e) => dispatch({ type: 'asOf', asOf: localInputToIso(e.target.value) ?? null })}
+          value={draft !== null && ready ? new Date(lo + ((hi - lo) * draft) / STEPS).toISOString() : asOf}
+          onChange={(iso) => dispatch({ type: 'asOf', asOf: iso ?? null })}
           aria-label="As of (UTC)"
         />
       </label>

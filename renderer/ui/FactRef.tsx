@@ -8,6 +8,7 @@ import { FactLink } from '../app/FactLink';
 import { useAppState, useDispatch } from '../app/state';
 import { useQuery } from '../api/hooks';
 import { StatusBadge } from './FactBadges';
+import { KeyText } from './KeyText';
 import { statusWord } from './format';
 
 const SNIPPET_CHARS = 80;
@@ -87,9 +88,9 @@ function FactRefView({
         onOpen={() => open(id)}
         className="link-button fact-ref-key"
         aria-label={`Open ${brief.key}: ${snippet(brief.value)} (${statusWord(brief.status, brief.isValid)})`}
-        title={snippet(brief.value, 300)}
+        title={`${brief.key} = ${snippet(brief.value, 300)}`}
       >
-        {brief.key}
+        <KeyText text={brief.key} />
       </FactLink>
       <span className="fact-ref-value memory-text">{snippet(brief.value)}</span>
       <StatusBadge status={brief.status} isValid={brief.isValid} />

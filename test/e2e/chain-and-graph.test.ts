@@ -22,6 +22,7 @@ import {
   type ProbedNode,
 } from '../../renderer/graph/canvas-hit';
 import { CARD_H, CARD_W, segmentCrossesBox } from '../../renderer/chain/layout';
+import { readableReason } from '../../renderer/chain/readable';
 import { unnamedControls } from './helpers/accessibility';
 import { chromiumMissing, pageErrors, screenshot, screenshotBothSchemes } from './helpers/browser';
 import { openInspector, onFailure, type Inspector } from './helpers/inspector';
@@ -267,7 +268,7 @@ describe.skipIf(missing !== undefined)('supersession chain and dependency graph 
       })),
     );
     const lateSteps = steps.filter((s) => s.reason.startsWith('arrived late'));
-    expect(lateSteps.map((s) => s.reason).sort()).toEqual([...ids.late.lateReasons].sort());
+    expect(lateSteps.map((s) => s.reason).sort()).toEqual(ids.late.lateReasons.map(readableReason).sort());
     for (const s of lateSteps) {
       expect(s.kind).toBe('late');
       expect(s.head).toContain('arrived late');

@@ -61,8 +61,36 @@ async function cutWithoutEllipsis(page: Page): Promise<string[]> {
       if (s.overflowX === 'auto' || s.overflowX === 'scroll' || s.display === 'none') return [];
       const ok = s.textOverflow === 'ellipsis' && (s.overflowX === 'hidden' || s.overflowX === 'clip') && !/flex|grid/.test(s.display);
       if (ok) return [];
+      // A middle ellipsis: a key's tail cut at its start, right after its beginning's ellipsis,
+      // with the whole key in the title.
+      const head = el.previousElementSibling;
+      const middle =
+        el.classList.contains('key-text-tail') &&
+        head?.classList.contains('key-text-head') &&
+        getComputedStyle(head).textOverflow === 'ellipsis' &&
+        el.parentElement?.getAttribute('title') === el.parentElement?.getAttribute('data-key-text');
+      if (middle) return [];
       const what = `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`;
       return [`${what} (${s.display}, overflow ${s.overflowX}, text-overflow ${s.textOverflow}): "${(el.textContent ?? '').slice(0, 40)}"`];
+    }),
+  );
+}
+
+/** Keys cut in the middle: the beginning ends in an ellipsis, the distinguishing tail stays in
+ * view whole (while it fits), and the full key is in the title for hover. */
+async function middleEllipsisProblems(page: Page): Promise<string[]> {
+  return page.$$eval('.app .key-text', (els) =>
+    els.flatMap((el) => {
+      const head = el.querySelector('.key-text-head') as HTMLElement | null;
+      const tail = el.querySelector('.key-text-tail') as HTMLElement | null;
+      const key = el.getAttribute('data-key-text') ?? '';
+      if (!head || !tail || head.scrollWidth <= head.clientWidth + 1) return [];
+      const out: string[] = [];
+      if (el.getAttribute('title') !== key) out.push(`key "${key}" is cut but its title is "${el.getAttribute('title')}"`);
+      if (getComputedStyle(head).textOverflow !== 'ellipsis') out.push(`key "${key}" is cut in the middle without an ellipsis`);
+      // A tail cut as well keeps its end (cut at its start, after the beginning's ellipsis).
+      if (tail.scrollWidth > tail.clientWidth + 1 && getComputedStyle(tail).direction !== 'rtl') out.push(`key "${key}" lost the end of its tail`);
+      return out;
     }),
   );
 }
@@ -330,6 +358,7 @@ describe.skipIf(missing !== undefined)('inspector layout in Chromium', () => {
       g.scrollLeft = g.scrollWidth;
     });
     problems.push(...(await cutWithoutEllipsis(page)).map((p) => `narrow columns: ${p}`));
+    problems.push(...(await middleEllipsisProblems(page)).map((p) => `narrow columns: ${p}`));
     await screenshot(page, 'layout-narrow-columns-light');
 
     // Time travel labels rows "valid then" and, when they no longer are, "now superseded".

@@ -115,7 +115,7 @@ describe.skipIf(missing !== undefined)('time travel in Chromium', () => {
     await slider.focus();
     await page.keyboard.press('Home');
     await page.waitForFunction(() => document.querySelector('[data-testid="time-banner"]')?.textContent?.includes('as of 2024-06-15 09:00:00 UTC'));
-    expect(await page.inputValue(AS_OF)).toBe('2024-06-15T09:00');
+    expect(await page.inputValue(AS_OF)).toBe('2024-06-15 09:00');
     await page.keyboard.press('End');
     await page.waitForSelector('[data-testid="time-banner"]', { state: 'detached' });
     expect(await slider.getAttribute('aria-valuetext')).toBe('now');
@@ -147,10 +147,12 @@ describe.skipIf(missing !== undefined)('time travel in Chromium', () => {
     await page.click(`${BAR} >> role=button[name="What changed between two times"]`);
     const dialog = await page.waitForSelector('role=dialog[name="What changed between two times"]');
     // The exact-time fields of the dialog are reached and named for the keyboard.
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('datetime-local');
-    await page.fill('role=dialog >> input[type="datetime-local"] >> nth=0', '2025-02-01T00:00');
-    const now = new Date(Date.now() + 3_600_000).toISOString().slice(0, 16);
-    await page.fill('role=dialog >> input[type="datetime-local"] >> nth=1', now);
+    // They take the app's own 24-hour format (not the browser's locale picker).
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('placeholder'))).toBe('YYYY-MM-DD HH:MM');
+    await page.fill('role=dialog >> input.input-datetime >> nth=0', '2025-02-01 00:00');
+    const now = new Date(Date.now() + 3_600_000).toISOString().slice(0, 16).replace('T', ' ');
+    await page.fill('role=dialog >> input.input-datetime >> nth=1', now);
+    expect(await page.inputValue('role=dialog >> input.input-datetime >> nth=0')).toBe('2025-02-01 00:00');
     await page.waitForFunction(() => /1 deleted$/.test(document.querySelector('[data-testid="changes-summary"]')?.textContent ?? ''));
     // Each reference reads its fact after the list is drawn: wait until none is still loading.
     await page.waitForFunction(() => document.querySelector('.changes-list [aria-busy="true"]') === null);

@@ -99,6 +99,28 @@ describeStores('neighbourhood', (openStore) => {
     expect(n.truncated).toBe(true);
     const ids = new Set(n.nodes.map((x) => x.id));
     for (const e of n.edges) expect(ids.has(e.from) && ids.has(e.to)).toBe(true);
+    // The whole neighbourhood's size is counted: the hub and its 50 leaves.
+    expect(n.fullSize).toEqual({ nodes: 51, atLeast: false });
+    expect(p.neighbourhood(hub, { hops: 1, maxNodes: 100 }).fullSize).toBeNull();
+    store.close();
+  });
+
+  it("gives each node's validity and status as of an instant", () => {
+    const store = openStore();
+    const p = store.scope(USER, { create: true });
+    const budget = p.writeFact({ key: 'budget', value: '$200k', ts: '2025-01-01T00:00:00Z' }).factId;
+    const plan = p.writeFact({ key: 'plan', value: 'Q4 rollout', dependsOn: [budget], ts: '2025-02-01T00:00:00Z' }).factId;
+    const newer = p.writeFact({ key: 'budget', value: 'actually $120k', ts: '2025-03-01T00:00:00Z' }).factId;
+    const now = p.neighbourhood(plan, { hops: 1 });
+    expect(now.nodes.find((x) => x.id === budget)).toMatchObject({ isValid: false, status: 'superseded' });
+    expect(now.nodes.every((x) => x.asOf === undefined)).toBe(true);
+    const then = Neighbourhood.parse(p.neighbourhood(plan, { hops: 1, asOf: '2025-02-15T00:00:00Z' }));
+    expect(then.nodes.find((x) => x.id === budget)).toMatchObject({ isValid: true, status: 'active', asOf: 'valid' });
+    expect(then.nodes.find((x) => x.id === plan)).toMatchObject({ asOf: 'valid' });
+    const before = p.neighbourhood(budget, { hops: 1, asOf: '2025-01-15T00:00:00Z' });
+    expect(before.nodes.find((x) => x.id === plan)).toMatchObject({ isValid: false, asOf: 'not-yet' });
+    expect(newer).not.toBe(budget);
+    expect(codeOf(() => p.neighbourhood(plan, { asOf: 'yesterday' }))).toBe('INVALID_INPUT');
     store.close();
   });
 

@@ -13,6 +13,7 @@ import type { Fact } from '../../../shared/domain';
 import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
 import { getFactRow } from '../facts/read';
+import { stateAt } from './history';
 import { parseInput } from './validate';
 
 export const GRAPH_VALUE_CHARS = 120;
@@ -21,6 +22,8 @@ export const MAX_GRAPH_EDGES = 20_000;
 /** Bounds of the propagation-path search (flags travel along at most this many edges). */
 const PATH_MAX_DEPTH = 200;
 const PATH_MAX_VISITED = 50_000;
+/** How far the size of a cut-short neighbourhood is counted (ids only, no rows read). */
+export const FULL_SIZE_COUNT_CAP = 100_000;
 
 const DEPENDS_ON = 'SELECT depends_on FROM fact_edges WHERE dependent = ? AND partition_id = ?';
 const DEPENDS_ON_LIMITED = `${DEPENDS_ON} LIMIT ?`;
@@ -43,34 +46,39 @@ interface NodeRow {
   memory_type: Fact['memoryType'];
   status: Fact['status'];
   review_cause_fact: string | null;
+  ts: string;
+  valid_to: string | null;
 }
 
 export const NODES_SQL = `SELECT f.id, f.key, substr(f.value, 1, ${GRAPH_VALUE_CHARS}) AS value, f.is_valid, f.needs_review, f.memory_type, f.status,
-  f.review_cause_fact FROM json_each(?) j CROSS JOIN facts f ON f.id = j.value WHERE f.partition_id = ?`;
+  f.review_cause_fact, f.ts, f.valid_to FROM json_each(?) j CROSS JOIN facts f ON f.id = j.value WHERE f.partition_id = ?`;
 /** Outgoing edges of a node list; the caller keeps those whose target is in the set. (An
  * `IN (json_each)` on depends_on here makes SQLite probe every pair: 25M probes at 5,000 nodes.) */
 export const EDGES_SQL = `SELECT e.dependent AS "from", e.depends_on AS "to" FROM json_each(?) j
   CROSS JOIN fact_edges e ON e.dependent = j.value WHERE e.partition_id = ?`;
 
-function nodesOf(ctx: PartitionContext, ids: readonly string[], hopOf: ReadonlyMap<string, number>): GraphNode[] {
+function nodesOf(ctx: PartitionContext, ids: readonly string[], hopOf: ReadonlyMap<string, number>, asOf: string | undefined): GraphNode[] {
   const rows = stmt<[string, number], NodeRow>(ctx.db, NODES_SQL).all(JSON.stringify(ids), ctx.partitionId);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => {
     const r = byId.get(id);
     if (!r) return [];
-    return [
-      {
-        id: r.id,
-        key: r.key,
-        value: r.value,
-        isValid: r.is_valid === 1,
-        needsReview: r.needs_review === 1,
-        memoryType: r.memory_type,
-        status: r.status,
-        hop: hopOf.get(id) ?? null,
-        reviewCauseFact: r.review_cause_fact,
-      },
-    ];
+    const node: GraphNode = {
+      id: r.id,
+      key: r.key,
+      value: r.value,
+      isValid: r.is_valid === 1,
+      needsReview: r.needs_review === 1,
+      memoryType: r.memory_type,
+      status: r.status,
+      hop: hopOf.get(id) ?? null,
+      reviewCauseFact: r.review_cause_fact,
+    };
+    if (asOf === undefined) return [node];
+    // As it stood then (as the detail's links do): valid, or superseded / not yet written.
+    const then = stateAt({ status: r.status, ts: r.ts, validTo: r.valid_to }, asOf);
+    const valid = then === 'valid';
+    return [{ ...node, asOf: then, isValid: valid, status: r.status === 'proposal' ? 'proposal' : valid ? 'active' : 'superseded' }];
   });
 }
 
@@ -130,6 +138,7 @@ export function neighbourhood(ctx: PartitionContext, id: string, requestInput: N
     frontier = next;
   }
 
+  const fullSize = truncated ? countWithin(ctx, id, request.hops) : null;
   const propagation = propagationPath(ctx, id);
   const ids = [...hopOf.keys()];
   for (const p of propagation?.path ?? []) if (!hopOf.has(p)) ids.push(p);
@@ -152,5 +161,33 @@ export function neighbourhood(ctx: PartitionContext, id: string, requestInput: N
       if (!have.has(`${e.from}\u0000${e.to}`)) edges.push(e);
     }
   }
-  return { rootId: id, hops: request.hops, nodes: nodesOf(ctx, ids, hopOf), edges, truncated, propagation };
+  return {
+    rootId: id,
+    hops: request.hops,
+    nodes: nodesOf(ctx, ids, hopOf, request.asOf),
+    edges,
+    truncated,
+    fullSize: fullSize ?? (truncated ? { nodes: ids.length, atLeast: true } : null),
+    propagation,
+  };
+}
+
+/** How many facts lie within `hops` of `id` (the root included), counted up to
+ * FULL_SIZE_COUNT_CAP: a graph cut short says how big the whole would be. */
+function countWithin(ctx: PartitionContext, id: string, hops: number): { nodes: number; atLeast: boolean } {
+  const seen = new Set([id]);
+  let frontier = [id];
+  for (let hop = 1; hop <= hops && frontier.length > 0; hop++) {
+    const next: string[] = [];
+    for (const node of frontier) {
+      for (const nb of neighbours(ctx, node, FULL_SIZE_COUNT_CAP)) {
+        if (seen.has(nb)) continue;
+        if (seen.size >= FULL_SIZE_COUNT_CAP) return { nodes: seen.size, atLeast: true };
+        seen.add(nb);
+        next.push(nb);
+      }
+    }
+    frontier = next;
+  }
+  return { nodes: seen.size, atLeast: false };
 }
