@@ -257,7 +257,8 @@ export function FactDetail({ data, actions, terms = [] }: { data: FactDetailData
               <dt>Rule</dt>
               <dd>
                 {data.asOf?.state === 'valid' ? <span className="muted">later: </span> : null}
-                <span className="badge">{f.supersessionRule}</span> {f.supersessionReason ? <span className="memory-text">{readableReason(f.supersessionReason)}</span> : null}
+                <span className="badge">{f.supersessionRule}</span>{' '}
+                {f.supersessionReason ? <span className="memory-text">{readableReason(f.supersessionReason)}</span> : null}
               </dd>
             </>
           ) : null}
