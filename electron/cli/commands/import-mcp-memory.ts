@@ -2,7 +2,7 @@
 // with --watch, kept in step with the file both ways until stopped.
 import { StatelensError } from '../../../shared/errors';
 import { MCP_MEMORY_DEFAULT_USER, readMcpMemory } from '../../engine/import/foreign/mcp-memory';
-import { McpMemoryWatch, type WatchEvent } from '../../engine/import/foreign/mcp-memory-watch';
+import { McpMemoryWatch, REMOVAL_HOLD_MS, type WatchEvent } from '../../engine/import/foreign/mcp-memory-watch';
 import { EXIT, stringOpt, type CliIO } from '../command';
 import { databaseUrl } from '../db-url';
 import { withDatabase } from '../new-database';
@@ -32,6 +32,8 @@ removed from the file: the observation, or the entity with its observations and 
 facts are then deleted here too), or the relation. The file is rewritten atomically (temporary
 file, fsync, rename), only over the version just read: when it changed meanwhile the write is
 refused, the change imported, and the deletion retried. The replaced version is kept as FILE.bak.
+A removed record that comes back within ${REMOVAL_HOLD_MS / 1000} s (a writer that read the file before the removal
+wrote it back whole) is removed again, not imported.
 Deletions made while no watcher runs are not written back.`,
   options: { partition: { type: 'string' }, watch: { type: 'boolean' }, interval: { type: 'string' } },
   plan: ([file], args, org) =>

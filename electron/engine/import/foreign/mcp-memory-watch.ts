@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import type { PartitionRef } from '../../../../shared/domain';
 import { isStatelensError } from '../../../../shared/errors';
 import { stmt } from '../../db/statements';
+import { SCRUB_WAIT_MS } from '../../deletion/scrub';
 import type { PartitionHandle } from '../../partition-handle';
 import type { Store } from '../../store';
 import { applyForeignPlan } from './apply';
@@ -18,6 +19,11 @@ export type WatchEvent =
   | { readonly kind: 'written-back'; readonly removed: number; readonly origins: readonly MemoryOrigin[] }
   | { readonly kind: 'refused'; readonly reason: string }
   | { readonly kind: 'error'; readonly reason: string };
+
+/** How long a record written out of the file stays out: the memory server rewrites the whole
+ * file from what it read a moment earlier, so a write of its that began before the removal
+ * brings the record back; within this time it is removed again, never imported again. */
+export const REMOVAL_HOLD_MS = 5000;
 
 /** Who the watcher's own writes name in the audit log. */
 export const WATCH_ACTOR = 'mcp-memory watch';
@@ -44,6 +50,10 @@ export class McpMemoryWatch {
   private readonly origins = new Map<string, MemoryOrigin>();
   /** Deleted here, not yet removed from the file; by originKey. */
   private readonly pending = new Map<string, MemoryOrigin>();
+  /** Written out of the file lately (see REMOVAL_HOLD_MS): origin and when, by originKey. */
+  private readonly removed = new Map<string, { origin: MemoryOrigin; at: number }>();
+  /** Entities written out of the file whose remaining facts here are due for deletion, and when. */
+  private dependentsDue: Array<{ entities: Set<string>; at: number }> = [];
   private lastHash: string | undefined;
   private lastAuditId: number;
 
@@ -80,7 +90,14 @@ export class McpMemoryWatch {
         return;
       }
     }
-    if (this.pending.size > 0) this.writeBack(content, hash);
+    const now = Date.now();
+    for (const [key, r] of this.removed) if (now - r.at > REMOVAL_HOLD_MS) this.removed.delete(key);
+    if (this.pending.size > 0 || this.removed.size > 0) this.writeBack(content, hash);
+    const due = this.dependentsDue.filter((d) => d.at <= now);
+    if (due.length > 0) {
+      this.dependentsDue = this.dependentsDue.filter((d) => d.at > now);
+      this.deleteDependents(new Set(due.flatMap((d) => [...d.entities])));
+    }
   }
 
   private handle(): PartitionHandle | undefined {
@@ -138,7 +155,8 @@ export class McpMemoryWatch {
     const fresh: ForeignFact[] = [];
     for (const f of plan.partitions.flatMap((p) => p.facts)) {
       const origin = originOfFact(f.ref, f.value);
-      if (!origin || held.has(originKey(origin)) || this.pending.has(originKey(origin))) continue;
+      const key = origin ? originKey(origin) : '';
+      if (!origin || held.has(key) || this.pending.has(key) || this.removed.has(key)) continue;
       if (origin.kind !== 'observation') {
         fresh.push(f);
         continue;
@@ -165,7 +183,7 @@ export class McpMemoryWatch {
 
   private writeBack(content: string, hash: string): void {
     const origins = [...this.pending.values()];
-    const { content: next, removed } = removeFromGraph(content, origins);
+    const { content: next, removed } = removeFromGraph(content, [...origins, ...[...this.removed.values()].map((r) => r.origin)]);
     if (removed > 0) {
       try {
         replaceMemoryFile(this.file, hash, next);
@@ -176,16 +194,18 @@ export class McpMemoryWatch {
       }
       this.lastHash = contentHash(next);
     }
+    for (const origin of origins) this.removed.set(originKey(origin), { origin, at: Date.now() });
     this.pending.clear();
     if (removed > 0) this.report({ kind: 'written-back', removed, origins });
-    this.deleteDependents(origins);
+    const entities = new Set(origins.flatMap((o) => (o.kind === 'entity' ? [o.entity] : [])));
+    // Not at once: the delete that asked for this may still be scrubbing its text, and a write
+    // of ours in the meantime would leave it a WAL it cannot empty.
+    if (entities.size > 0) this.dependentsDue.push({ entities, at: Date.now() + SCRUB_WAIT_MS + 500 });
   }
 
   /** An entity removed from the file took its observations and relations with it: their facts
    * here go too (audited as the watcher's), so the store stays in step with the file. */
-  private deleteDependents(removedOrigins: readonly MemoryOrigin[]): void {
-    const entities = new Set(removedOrigins.flatMap((o) => (o.kind === 'entity' ? [o.entity] : [])));
-    if (entities.size === 0) return;
+  private deleteDependents(entities: ReadonlySet<string>): void {
     const handle = this.handle();
     if (!handle) return;
     const ids = [...this.currentFacts(handle).values()]
