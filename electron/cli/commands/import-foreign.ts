@@ -28,6 +28,8 @@ export interface ForeignSource {
   readonly maxInputs?: number;
   /** Reads the inputs into a plan; nothing is written yet. */
   plan(inputs: readonly string[], args: ParsedCli, org: string): Promise<ForeignPlan> | ForeignPlan;
+  /** Runs instead of the one-off import when --watch is given (sources that can be watched). */
+  watch?(inputs: readonly string[], args: ParsedCli, io: CliIO, org: string): Promise<number>;
 }
 
 export function importOrg(args: ParsedCli): string {
@@ -73,6 +75,7 @@ ${PG_USAGE} --org also names the org of the imported partitions (default ${DEFAU
       const min = source.minInputs ?? 1;
       const max = source.maxInputs ?? 1;
       if (inputs.length < min || inputs.length > max) throw new StatelensError('INVALID_INPUT', `Usage: ${source.synopsis}`);
+      if (args.values.watch === true && source.watch) return source.watch(inputs, args, io, importOrg(args));
       const plan = await source.plan(inputs, args, importOrg(args));
       const path = dbName(args);
       const bar = progressBar(io, 'import');

@@ -38,6 +38,9 @@ export interface ForeignImportSummary {
 export interface ForeignImportOptions {
   /** Called as records are written: (done, total). */
   readonly onProgress?: (done: number, total: number) => void;
+  /** Adding to an earlier import of the same source (a watched file): the ids of the facts it
+   * already holds, by ref, which new facts may depend on. The re-import refusal is lifted. */
+  readonly resume?: ReadonlyMap<string, string>;
 }
 
 /** Provenance entries per audit row: a fact's audit lists the row that imported it. */
@@ -73,11 +76,11 @@ export function applyForeignPlan(store: Store, plan: ForeignPlan, options: Forei
       const label = formatDesignation(p.partition);
       try {
         const handle = store.scope(p.partition, { create: true });
-        refuseReimport(handle, plan.system, label);
+        if (!options.resume) refuseReimport(handle, plan.system, label);
         partitionIds.push(handle.id);
         const s: ForeignPartitionSummary = { partition: label, partitionId: handle.id, facts: 0, supersessions: 0, deletions: 0, turns: 0 };
         summary.partitions.push(s);
-        writePartition(handle, plan, p, s, summary, step);
+        writePartition(handle, plan, p, s, summary, step, options.resume);
       } catch (e) {
         if (isStatelensError(e) && e.code === 'IMPORT_FAILED') throw e;
         throw new StatelensError('IMPORT_FAILED', `${plan.sourceName} (${label}): ${e instanceof Error ? e.message : String(e)}; nothing was imported`, {
@@ -106,9 +109,10 @@ function writePartition(
   s: ForeignPartitionSummary,
   summary: ForeignImportSummary,
   step: () => void,
+  resume: ReadonlyMap<string, string> | undefined,
 ): void {
   const actor = `${plan.system} import`;
-  const idOf = new Map<string, string>();
+  const idOf = new Map<string, string>(resume);
   const origins: Array<[string, Provenance]> = [];
   for (const f of p.facts) {
     const supersedes = f.supersedes ? idOf.get(f.supersedes) : undefined;
