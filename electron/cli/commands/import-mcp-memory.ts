@@ -60,7 +60,9 @@ Deletions made while no watcher runs are not written back.`,
         process.on('SIGTERM', stop);
       });
       const left = watch.pendingCount;
-      io.err(`statelens import mcp-memory: ${signal}, stopping${left > 0 ? `; ${left} deletion${left === 1 ? ' was' : 's were'} not written back to the file` : ''}`);
+      io.err(
+        `statelens import mcp-memory: ${signal}, stopping${left > 0 ? `; ${left} deletion${left === 1 ? ' was' : 's were'} not written back to the file` : ''}`,
+      );
       return left > 0 ? EXIT.failed : EXIT.ok;
     });
   },
