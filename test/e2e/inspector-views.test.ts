@@ -303,7 +303,7 @@ describe.skipIf(missing !== undefined)('inspector views in Chromium', () => {
     await page.click('button:has-text("Fit")');
     await waitForSettledCanvas(page);
     expect((await lastFrame(page)).selectedId).toBe(db.info.graphRoot);
-    expect(await page.evaluate(() => location.hash)).toBe(`#/memories/${gp}/${db.info.graphRoot}?tab=graph`);
+    expect(await page.evaluate(() => location.hash)).toBe(`#/memories/${gp}/${db.info.graphRoot}?tab=graph&hops=5`);
     const margin = 24;
     const candidates = (await probeNodes(page)).filter(
       (n) =>
@@ -325,7 +325,7 @@ describe.skipIf(missing !== undefined)('inspector views in Chromium', () => {
     }
     if (!target) throw new Error('no node of the 2,000 can be clicked on its own');
     await page.mouse.click(target.x, target.y);
-    await page.waitForFunction((h) => location.hash === h, `#/memories/${gp}/${target.id}?tab=graph`, { timeout: 10_000 });
+    await page.waitForFunction((h) => location.hash === h, `#/memories/${gp}/${target.id}?tab=graph&hops=5`, { timeout: 10_000 });
     await page.waitForFunction(
       ([sel, key, id]) => {
         const probe = (document.querySelector(sel) as unknown as Record<symbol, GraphCanvasProbe> | null)?.[Symbol.for(key)];
