@@ -45,5 +45,7 @@ SELECT create_distributed_table('agent_states', 'org_id', colocate_with => 'part
 SELECT create_distributed_table('context_documents', 'org_id', colocate_with => 'partitions');
 SELECT create_distributed_table('saved_queries', 'org_id', colocate_with => 'partitions');
 SELECT create_distributed_table('audit_log', 'org_id', colocate_with => 'partitions');
+-- The server setup's write locks: rows of one org, locked by that org's writers only.
+SELECT create_distributed_table('statelens_write_locks', 'org_id', colocate_with => 'partitions');
 
 COMMIT;

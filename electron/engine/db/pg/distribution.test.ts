@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_SKIP_REASON, SERVER_URL } from '../../../../test/helpers/pg';
 import { distributionViolations, parseDistributionScript } from './distribution';
+import { WRITE_LOCKS_TABLE } from './row-locks';
 import { DEFAULT_PG_SCHEMA, migratePg } from './schema';
 import { applyPgServerSetup, PG_ORG_TABLES, PG_SHARED_TABLES, pgRoleNames } from './server-setup';
 import { quoteIdent, SyncPg } from './sync-client';
@@ -72,8 +73,9 @@ for (const store of stores) {
     it('the shipped script names every table of the live schema, and every key of a distributed table carries org_id', () => {
       const plan = parseDistributionScript(SCRIPT);
       expect(plan.distributed.map((d) => d.column)).toEqual(plan.distributed.map(() => 'org_id'));
-      // The same split as the server setup's: tables scoped by org are distributed, the rest copied.
-      expect(plan.distributed.map((d) => d.table).sort()).toEqual(Object.keys(PG_ORG_TABLES).sort());
+      // The same split as the server setup's: tables scoped by org (its write locks too) are
+      // distributed, the rest copied.
+      expect(plan.distributed.map((d) => d.table).sort()).toEqual([...Object.keys(PG_ORG_TABLES), WRITE_LOCKS_TABLE].sort());
       expect([...plan.reference].sort()).toEqual([...PG_SHARED_TABLES].sort());
       expect(SCRIPT).toContain(`SET search_path TO ${DEFAULT_PG_SCHEMA};`);
       expect(distributionViolations(s.conn, schema, plan)).toEqual([]);
@@ -85,8 +87,9 @@ for (const store of stores) {
       s.conn.exec(`CREATE TABLE ${quoteIdent(grown)}.notes (org_id text, id bigint, PRIMARY KEY (org_id, id))`);
       const plan = parseDistributionScript(SCRIPT);
       expect(distributionViolations(s.conn, grown, plan)).toEqual([
-        // The server setup was not applied to this one: its membership table is missing too.
+        // The server setup was not applied to this one: its membership and lock tables are missing too.
         'statelens_org_members is named in the script but is not a table of the schema',
+        'statelens_write_locks is named in the script but is not a table of the schema',
         'notes is neither distributed nor a reference table in the script',
       ]);
     });
