@@ -152,6 +152,10 @@ export const FactAsOf = z.strictObject({
 });
 export type FactAsOf = z.infer<typeof FactAsOf>;
 
+/** Where a deletion reaches beyond Statelens: the source system and its file. */
+export const SourceDeletion = z.strictObject({ system: z.string().max(40), file: z.string().max(4096) });
+export type SourceDeletion = z.infer<typeof SourceDeletion>;
+
 export const FactDetail = z.strictObject({
   fact: Fact,
   /** The supersession chain the fact belongs to (for a proposal: the chain it was made against). */
@@ -164,6 +168,9 @@ export const FactDetail = z.strictObject({
   audit: z.array(AuditEntry),
   /** Set when the detail was asked as of a past instant (time travel). */
   asOf: FactAsOf.nullable(),
+  /** Set when deleting the fact also removes it where it came from: it was imported from a file
+   * a watcher keeps in step (`statelens import mcp-memory --watch`). Null: deleted in Statelens only. */
+  sourceDeletion: SourceDeletion.nullable(),
 });
 export type FactDetail = z.infer<typeof FactDetail>;
 

@@ -2,7 +2,7 @@
 // with --watch, kept in step with the file both ways until stopped.
 import { StatelensError } from '../../../shared/errors';
 import { MCP_MEMORY_DEFAULT_USER, readMcpMemory } from '../../engine/import/foreign/mcp-memory';
-import { McpMemoryWatch, REMOVAL_HOLD_MS, type WatchEvent } from '../../engine/import/foreign/mcp-memory-watch';
+import { McpMemoryWatch, REMOVAL_HOLD_MS, WATCH_ACTOR, type WatchEvent } from '../../engine/import/foreign/mcp-memory-watch';
 import { EXIT, stringOpt, type CliIO } from '../command';
 import { databaseUrl } from '../db-url';
 import { withDatabase } from '../new-database';
@@ -34,7 +34,12 @@ file, fsync, rename), only over the version just read: when it changed meanwhile
 refused, the change imported, and the deletion retried. The replaced version is kept as FILE.bak.
 A removed record that comes back within ${REMOVAL_HOLD_MS / 1000} s (a writer that read the file before the removal
 wrote it back whole) is removed again, not imported.
-Deletions made while no watcher runs are not written back.`,
+Deletions made while no watcher runs are written back when --watch starts next (the audit log
+keeps which facts came from the file and which deletions reached it), with the same checks.
+Records the file loses (the memory server deleted an observation, an entity or a relation) are
+deleted here too, audited as "${WATCH_ACTOR}" with the file named as the reason.
+
+  statelens import mcp-memory ~/.mcp/memory.jsonl --db memory.db --watch`,
   options: { partition: { type: 'string' }, watch: { type: 'boolean' }, interval: { type: 'string' } },
   plan: ([file], args, org) =>
     readMcpMemory(readInput(file as string), file as string, targetPartition(args, { kind: 'user', org, user: MCP_MEMORY_DEFAULT_USER })),
@@ -59,6 +64,7 @@ Deletions made while no watcher runs are not written back.`,
         process.on('SIGINT', stop);
         process.on('SIGTERM', stop);
       });
+      watch.close();
       const left = watch.pendingCount;
       io.err(
         `statelens import mcp-memory: ${signal}, stopping${left > 0 ? `; ${left} deletion${left === 1 ? ' was' : 's were'} not written back to the file` : ''}`,
@@ -75,5 +81,11 @@ function say(io: CliIO, file: string, e: WatchEvent, json: boolean): void {
   }
   if (e.kind === 'synced') io.out(`Imported ${e.facts} new fact${e.facts === 1 ? '' : 's'} from ${file}`);
   else if (e.kind === 'written-back') io.out(`Removed ${e.removed} record${e.removed === 1 ? '' : 's'} from ${file} (previous version in ${file}.bak)`);
+  else if (e.kind === 'resumed')
+    io.out(
+      `${e.pending} deletion${e.pending === 1 ? '' : 's'} made while no watcher ran will be written back to ${file}` +
+        (e.unmatched > 0 ? `; ${e.unmatched} deleted fact${e.unmatched === 1 ? '' : 's'} no longer found in it` : ''),
+    );
+  else if (e.kind === 'mirrored') io.out(`Deleted ${e.deleted} fact${e.deleted === 1 ? '' : 's'} whose records ${file} no longer holds`);
   else io.err(`${e.kind === 'refused' ? 'not written' : 'error'}: ${e.reason}`);
 }

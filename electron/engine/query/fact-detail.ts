@@ -1,12 +1,13 @@
 // Everything the fact detail panel shows about one fact: the fact, its supersession chain and
 // proposals, the facts it rests on and that rest on it, why it needs review, and its audit trail.
 import { StatelensError } from '../../../shared/errors';
-import { splitReviewCauses, type FactDetail, type ReviewCause, type TurnCause } from '../../../shared/inspect';
+import { splitReviewCauses, type FactDetail, type ReviewCause, type SourceDeletion, type TurnCause } from '../../../shared/inspect';
 import type { AuditEntry, Fact } from '../../../shared/domain';
 import { auditRowToEntry } from '../audit/audit';
 import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
 import { getFact } from '../facts/read';
+import { watchedFile } from '../import/foreign/mcp-memory-pending';
 import { chainFor } from './chain';
 import { briefOf, briefsOf } from './row-view';
 import { detailAsOf } from './history';
@@ -104,5 +105,14 @@ export function factDetail(ctx: PartitionContext, id: string, asOf?: string): Fa
     reviewCause: reviewCauseOf(ctx, fact),
     audit: factAudit(ctx, id),
     asOf: past?.asOf ?? null,
+    sourceDeletion: sourceDeletionOf(ctx, fact.source.type),
   };
+}
+
+/** Facts imported from an MCP memory file reach it when deleted once a watcher keeps the
+ * partition in step with the file (it writes back deletions made while it was not running too). */
+function sourceDeletionOf(ctx: PartitionContext, sourceType: string): SourceDeletion | null {
+  if (sourceType !== 'mcp-memory') return null;
+  const file = watchedFile(ctx, ctx.partitionId);
+  return file === null ? null : { system: 'mcp-memory', file };
 }

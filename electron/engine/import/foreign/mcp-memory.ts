@@ -3,6 +3,7 @@
 // "relationType"}. Each entity becomes a fact ("NAME is a TYPE"), each observation a fact keyed
 // by its entity that depends on it, each relation a fact that depends on both entities.
 import type { PartitionRef } from '../../../../shared/domain';
+import { observationHash } from './mcp-memory-pending';
 import { emptyPlan, isRecord, malformed, noteUnknownFields, partitionPlan, text, valueProblem, type ForeignFact, type ForeignPlan } from './plan';
 
 /** The partition a memory file goes to when none is named: the server keeps one graph per file. */
@@ -155,7 +156,7 @@ function entityFacts(e: EntityRecord): ForeignFact[] {
       key: `${e.name} · observation ${o.index + 1}`,
       value: o.text,
       dependsOn: [entityRef(e.name)],
-      provenance: { sourceId: e.name, where: `line ${e.line}`, extra: { kind: 'observation', entityType: e.entityType, observation: o.index } },
+      provenance: { sourceId: e.name, where: `line ${e.line}`, extra: { kind: 'observation', entityType: e.entityType, observation: o.index, textHash: observationHash(o.text) } },
     });
   }
   return facts;
