@@ -18,6 +18,7 @@ import { formatNumber, formatTime, plural, statusWord } from '../ui/format';
 import type { FactBrief } from '../../shared/inspect';
 import { ProgressBar } from '../ui/meters';
 import { ErrorState, Loading } from '../ui/states';
+import { SourceDeletionText } from '../fact-detail/FactDetail';
 import { toErrorShape, type ErrorShape } from '../../shared/errors';
 
 const LIST_LIMIT = 30;
@@ -236,6 +237,9 @@ export function DeleteDialog({
   const progress = useProgress(phase.step === 'running' ? phase.operationId : undefined);
 
   const partitions = useQuery('partitions.list', {});
+  // One fact: say whether the delete also reaches where it came from.
+  const lone = request.kind === 'ids' && request.ids.length === 1 ? request.ids[0] : undefined;
+  const loneDetail = useQuery('facts.get', lone !== undefined && phase.step === 'review' ? { partitionId, factId: lone } : null);
   const [typed, setTyped] = useState('');
   const count = preview.data?.toDelete ?? (request.kind === 'ids' ? request.ids.length : (request.count ?? 0));
   const partitionFacts = partitions.data?.partitions.find((p) => p.id === partitionId)?.facts ?? null;
@@ -326,6 +330,11 @@ export function DeleteDialog({
               {preview.data.toDelete === request.count
                 ? `You selected all ${plural(request.count, 'matching fact')}, loaded or not; all ${formatNumber(request.count)} will be deleted.`
                 : `You selected ${plural(request.count, 'matching fact')}, but the filter now matches ${formatNumber(preview.data.toDelete)}: the delete applies to what matches now.`}
+            </p>
+          ) : null}
+          {loneDetail.data ? (
+            <p data-testid="delete-source-reach">
+              This fact is <SourceDeletionText reach={loneDetail.data.sourceDeletion} />.
             </p>
           ) : null}
           <ImpactSummary preview={preview.data} />

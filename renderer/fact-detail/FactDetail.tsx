@@ -65,6 +65,16 @@ export function AuditList({ entries }: { entries: readonly AuditEntry[] }) {
   );
 }
 
+/** Whether deleting the fact also removes it where it came from (a file a watcher keeps in step). */
+export function SourceDeletionText({ reach }: { reach: FactDetailData['sourceDeletion'] }) {
+  if (!reach) return <>deleted in Statelens only</>;
+  return (
+    <>
+      deletable at source (file <span className="mono">{reach.file}</span>, kept in step by {reach.system} --watch)
+    </>
+  );
+}
+
 function sourceText(f: Fact): string {
   const s = f.source;
   const parts = [s.type];
@@ -216,6 +226,10 @@ export function FactDetail({ data, actions, terms = [] }: { data: FactDetailData
           </dd>
           <dt>Source</dt>
           <dd>{sourceText(f)}</dd>
+          <dt>Deleting</dt>
+          <dd data-testid="source-deletion">
+            <SourceDeletionText reach={data.sourceDeletion} />
+          </dd>
           <dt>Authority</dt>
           <dd>{f.source.authority ?? <span className="faint">—</span>}</dd>
           <dt>Turn / event</dt>

@@ -156,7 +156,11 @@ function entityFacts(e: EntityRecord): ForeignFact[] {
       key: `${e.name} · observation ${o.index + 1}`,
       value: o.text,
       dependsOn: [entityRef(e.name)],
-      provenance: { sourceId: e.name, where: `line ${e.line}`, extra: { kind: 'observation', entityType: e.entityType, observation: o.index, textHash: observationHash(o.text) } },
+      provenance: {
+        sourceId: e.name,
+        where: `line ${e.line}`,
+        extra: { kind: 'observation', entityType: e.entityType, observation: o.index, textHash: observationHash(o.text) },
+      },
     });
   }
   return facts;
