@@ -370,7 +370,7 @@ export type ExportResult = z.infer<typeof ExportResult>;
 
 export const Progress = z.strictObject({
   operationId: z.string(),
-  operation: z.enum(['export', 'deletion', 'assembly', 'database']),
+  operation: z.enum(['export', 'deletion', 'assembly', 'database', 'import']),
   phase: z.string().max(200),
   done: z.number().int().nonnegative(),
   total: z.number().int().nonnegative().nullable(),

@@ -5,6 +5,9 @@ import { MAX_LISTED, MAX_SEARCH_PARTITIONS, type ChannelOutput, type ParsedInput
 import { StatelensError } from '../../shared/errors';
 import type { ExportRequest, ExportSummary } from '../../shared/snapshot';
 import { exportStore } from '../engine/snapshot/export';
+import { applyForeignPlan, type ForeignImportSummary } from '../engine/import/foreign/apply';
+import { DEFAULT_IMPORT_ORG, planForeignFile } from '../engine/import/foreign/from-file';
+import type { ForeignSystem } from '../engine/import/foreign/plan';
 import type { EngineSession, OpenDbInfo, OpenRequest, OpenServerRequest } from './engine-session';
 
 /** Handed to every operation: progress reporting and cancellation of long work. */
@@ -53,6 +56,9 @@ export type EngineOps = { readonly [C in EngineChannel]: Op<ParsedInput<C>, Chan
   readonly 'db.closeStore': Op<Record<string, never>, null>;
   readonly 'db.current': Op<Record<string, never>, OpenDbInfo | null>;
   readonly 'export.run': Op<{ readonly request: ExportRequest; readonly outPath: string }, ExportSummary>;
+  /** Another memory system's file (a path main's File › Import from… chose) into the open store.
+   * Main only: no contract channel reaches it, so no renderer can start an import. */
+  readonly 'import.foreign': Op<{ readonly system: ForeignSystem; readonly file: string }, ForeignImportSummary>;
 };
 export type EngineOpName = keyof EngineOps;
 export type OpInput<N extends EngineOpName> = Parameters<EngineOps[N]>[0];
@@ -107,6 +113,21 @@ export function createOperations(session: EngineSession, actor: string): EngineO
       return null;
     },
     'db.current': () => session.info(),
+    'import.foreign': ({ system, file }, ctx) => {
+      const store = session.store;
+      const org = session.info()?.server?.org;
+      ctx.progress('import', `reading ${system}`, 0, null);
+      const plan = planForeignFile(system, file, org && org !== '*' ? org : DEFAULT_IMPORT_ORG, session.nativeBinding);
+      const summary = applyForeignPlan(store, plan, {
+        // Throwing here (cancelled) rolls the whole import back.
+        onProgress: (done, total) => {
+          ctx.throwIfCancelled();
+          ctx.progress('import', `importing ${system}`, done, total);
+        },
+      });
+      ctx.progress('import', 'done', 1, 1);
+      return summary;
+    },
 
     'partitions.list': ({ asOf }) => ({ partitions: session.store.listPartitions(asOf) }),
     'facts.list': ({ partitionId, filter, sort, page }) =>

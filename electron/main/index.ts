@@ -12,6 +12,7 @@ import { createAppServices, type AppServices } from '../handlers/app-services';
 import { defaultDatabaseIn } from '../handlers/default-database';
 import { registerAppScheme, serveAppProtocol } from './app-protocol';
 import { desktopShell } from './desktop-shell';
+import { importFromMenu, type ImportDialogs } from './foreign-import';
 import { menuTemplate } from './menu';
 import { databaseFromArgv } from './launch-args';
 import { electronNativeBinding } from './native-binding';
@@ -36,6 +37,8 @@ const primaryInstance = app.requestSingleInstanceLock();
 if (!primaryInstance) app.quit();
 
 let services: AppServices | undefined;
+/** The engine worker's host; File › Import from… calls it directly (no contract channel does). */
+let engineHost: EngineHost | undefined;
 let mainWindow: BrowserWindow | undefined;
 const ourContents = new Set<number>();
 
@@ -137,6 +140,9 @@ async function rebuildMenu(): Promise<void> {
             new ServerCredentials(userFile('server-credentials.json'), safeStorage).clear();
           }),
           exportSnapshot: () => s.events.emit('app.command', { command: 'export-snapshot' }),
+          importFrom: (system) => {
+            if (engineHost) void importFromMenu(system, engineHost, nativeImportDialogs());
+          },
           showShortcuts: () => s.events.emit('app.command', { command: 'show-shortcuts' }),
           reload: () => mainWindow?.webContents.reload(),
           quit: () => app.quit(),
@@ -144,6 +150,29 @@ async function rebuildMenu(): Promise<void> {
       }),
     ),
   );
+}
+
+/** The import's dialogs: Electron's, on the main window. */
+function nativeImportDialogs(): ImportDialogs {
+  const win = (): BrowserWindow | undefined => (mainWindow && !mainWindow.isDestroyed() ? mainWindow : undefined);
+  return {
+    async chooseFile(source) {
+      const opts: Electron.OpenDialogOptions = {
+        title: source.title,
+        properties: ['openFile'],
+        filters: source.filters.map((f) => ({ name: f.name, extensions: [...f.extensions] })),
+      };
+      const w = win();
+      const result = w ? await dialog.showOpenDialog(w, opts) : await dialog.showOpenDialog(opts);
+      return result.canceled ? null : (result.filePaths[0] ?? null);
+    },
+    async showMessage(m) {
+      const w = win();
+      if (w) await dialog.showMessageBox(w, { type: m.type, title: m.title, message: m.message, detail: m.detail });
+      else dialog.showErrorBox(m.title, `${m.message}\n${m.detail}`);
+    },
+    setProgress: (fraction) => win()?.setProgressBar(fraction === null ? -1 : fraction),
+  };
 }
 
 /** Opens the database a launch named (`statelens open FILE`) and remembers it as recent. */
@@ -217,6 +246,7 @@ async function start(): Promise<void> {
     },
   );
   services = s;
+  engineHost = engine;
   registerContract(ipcMain, s.dispatch, { isOurWebContents: (id) => ourContents.has(id), devOrigin }, log);
   s.events.subscribe((event, payload) => {
     for (const win of BrowserWindow.getAllWindows()) {

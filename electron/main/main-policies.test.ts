@@ -112,6 +112,7 @@ describe('menu', () => {
     openRecentServer: (i) => calls.push(`server ${i}`),
     clearRecent: () => calls.push('clear'),
     exportSnapshot: () => calls.push('export'),
+    importFrom: (system) => calls.push(`import ${system}`),
     showShortcuts: () => calls.push('shortcuts'),
     reload: () => calls.push('reload'),
     quit: () => calls.push('quit'),

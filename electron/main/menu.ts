@@ -1,9 +1,11 @@
 // The application menu and its shortcuts: Open database..., Open recent (files and servers),
-// Connect to server..., Export snapshot...,
+// Connect to server..., Import from (other memory systems' files), Export snapshot...,
 // Reload, Quit (plus the usual Edit / View / Window roles). Built from plain data so it can be
 // rebuilt whenever the recent list changes.
 import type { MenuItemConstructorOptions } from 'electron';
 import type { RecentEntry, RecentServer } from '../../shared/contract';
+import type { ForeignSystem } from '../engine/import/foreign/plan';
+import { IMPORT_SOURCES } from './foreign-import';
 
 export interface MenuActions {
   openDatabase(): void;
@@ -14,6 +16,8 @@ export interface MenuActions {
   openRecentServer(index: number): void;
   clearRecent(): void;
   exportSnapshot(): void;
+  /** File › Import from › one system's file (main runs it: see foreign-import.ts). */
+  importFrom(system: ForeignSystem): void;
   showShortcuts(): void;
   reload(): void;
   quit(): void;
@@ -56,6 +60,7 @@ export function menuTemplate(options: {
       { label: 'Open Demo Database', click: () => actions.openDefault() },
       { label: 'Connect to Server…', accelerator: 'CmdOrCtrl+Shift+O', click: () => actions.connectServer() },
       { type: 'separator' },
+      { label: 'Import From', submenu: IMPORT_SOURCES.map((s) => ({ label: s.label, click: () => actions.importFrom(s.system) })) },
       { label: 'Export Snapshot…', accelerator: 'CmdOrCtrl+E', click: () => actions.exportSnapshot() },
       { type: 'separator' },
       options.isMac ? { role: 'close' } : { label: 'Quit', accelerator: 'CmdOrCtrl+Q', click: () => actions.quit() },

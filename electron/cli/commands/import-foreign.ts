@@ -1,19 +1,19 @@
 // `statelens import mcp-memory|mem0|langgraph|letta`: memory another system keeps, read into a
 // plan (engine/import/foreign) and written in one transaction. One shape for every source: the
 // summary names what was imported, and every record left out is listed with where it was.
-import fs from 'node:fs';
 import { StatelensError } from '../../../shared/errors';
 import type { PartitionRef } from '../../../shared/domain';
 import { applyForeignPlan, type ForeignImportSummary } from '../../engine/import/foreign/apply';
 import type { ForeignPlan } from '../../engine/import/foreign/plan';
 import { parseDesignation } from '../../engine/ingest/designation';
+import { DEFAULT_IMPORT_ORG, readForeignFile } from '../../engine/import/foreign/from-file';
 import { EXIT, stringOpt, type CliCommand, type CliIO, type ParsedCli } from '../command';
 import { dbName, PG_OPTIONS, PG_USAGE } from '../database';
 import { withDatabase } from '../new-database';
 import { progressBar } from '../progress';
 
 /** The org of imported partitions when --org names none. */
-export const DEFAULT_IMPORT_ORG = 'local';
+export { DEFAULT_IMPORT_ORG };
 /** Records left out that the text summary lists one by one (all are in --json). */
 const LISTED = 20;
 
@@ -43,14 +43,7 @@ export function targetPartition(args: ParsedCli, fallback: PartitionRef): Partit
 }
 
 /** A file input's text; NOT_FOUND / IMPORT_FAILED saying why it cannot be read. */
-export function readInput(file: string): string {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    const code = typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : '';
-    throw new StatelensError(code === 'ENOENT' ? 'NOT_FOUND' : 'IMPORT_FAILED', `${file} cannot be read (${code || String(e)})`);
-  }
-}
+export const readInput = readForeignFile;
 
 export function foreignImportCommand(source: ForeignSource): CliCommand {
   return {

@@ -1,6 +1,6 @@
 // `statelens import langgraph URL|FILE`: a LangGraph / LangMem PostgresStore `store` table.
 import { emptyPlan } from '../../engine/import/foreign/plan';
-import { isPostgresUrl, planLangGraph, readStoreExport, readStoreTable } from '../../engine/import/foreign/langgraph';
+import { isPostgresUrl, langGraphFilePlan, planLangGraph, readStoreTable } from '../../engine/import/foreign/langgraph';
 import { stringOpt } from '../command';
 import { foreignImportCommand, readInput } from './import-foreign';
 
@@ -23,7 +23,6 @@ provenance. Items past their expiry are left out, as LangGraph no longer returns
       const shown = source.replace(/\/\/[^@/]*@/, '//…@');
       return planLangGraph(emptyPlan('langgraph', shown), await readStoreTable(source, stringOpt(args, 'store-schema') || 'public'), org);
     }
-    const plan = emptyPlan('langgraph', source);
-    return planLangGraph(plan, readStoreExport(readInput(source), source, plan), org);
+    return langGraphFilePlan(readInput(source), source, org);
   },
 });

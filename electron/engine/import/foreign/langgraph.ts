@@ -8,6 +8,7 @@ import { StatelensError } from '../../../../shared/errors';
 import { quoteIdent } from '../../db/pg/sync-client';
 import {
   checkedPartition,
+  emptyPlan,
   isRecord,
   malformed,
   noteUnknownFields,
@@ -174,4 +175,10 @@ export function planLangGraph(plan: ForeignPlan, rows: readonly StoreRow[], org:
     });
   }
   return plan;
+}
+
+/** The plan for an exported store table (a file; a PostgreSQL URL is read with readStoreTable). */
+export function langGraphFilePlan(content: string, sourceName: string, org: string): ForeignPlan {
+  const plan = emptyPlan('langgraph', sourceName);
+  return planLangGraph(plan, readStoreExport(content, sourceName, plan), org);
 }

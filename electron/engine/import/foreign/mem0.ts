@@ -71,10 +71,11 @@ export function isSqliteFile(path: string): boolean {
   }
 }
 
-export function readMem0History(path: string): HistoryRow[] {
+/** @param nativeBinding better-sqlite3's addon for this runtime (the desktop's engine worker passes Electron's). */
+export function readMem0History(path: string, nativeBinding?: string): HistoryRow[] {
   let db: Database.Database;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
+    db = new Database(path, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
   } catch (e) {
     throw malformed(path, '', `cannot be opened as SQLite (${e instanceof Error ? e.message : String(e)})`);
   }
