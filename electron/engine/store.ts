@@ -56,12 +56,16 @@ export interface PgStoreOptions {
   readonly partitionId?: number;
   /** Administrators only: every org (instead of `org`). */
   readonly allOrgs?: boolean;
+  /** Act as this login in every transaction (SET LOCAL ROLE) on a connection logged in as a role
+   * that may become it: for clients sharing one connection (PGlite). A server client logs in as
+   * its own role instead. */
+  readonly role?: string;
 }
 
 function pgBindingOf(options: PgStoreOptions, schema: string, where: string): PgSessionBinding {
   if (options.allOrgs) {
     if (options.org !== undefined) throw new StatelensError('INVALID_INPUT', 'A store acts for one org or, for an administrator, for all of them: not both');
-    return { org: '', allOrgs: true };
+    return { org: '', allOrgs: true, ...(options.role ? { role: options.role } : {}) };
   }
   if (options.org === undefined || options.org === '') {
     throw new StatelensError(
@@ -69,7 +73,7 @@ function pgBindingOf(options: PgStoreOptions, schema: string, where: string): Pg
       `Schema "${schema}" on ${where} is under row-level security: name the org this session acts for (or, as an administrator, all orgs)`,
     );
   }
-  return { org: options.org, partitionId: options.partitionId ?? null };
+  return { org: options.org, partitionId: options.partitionId ?? null, ...(options.role ? { role: options.role } : {}) };
 }
 
 export type ChangeListener = (event: ChangeEvent) => void;

@@ -382,6 +382,9 @@ export interface PgSessionBinding {
   readonly partitionId?: number | null;
   /** Administrators only: every org at once (listings across orgs, copies of a whole store). */
   readonly allOrgs?: boolean;
+  /** A login the transaction acts as (SET LOCAL ROLE), on a connection shared by several clients
+   * that cannot each log in (PGlite has one connection): grants and policies are that login's. */
+  readonly role?: string;
 }
 
 /**
@@ -391,6 +394,7 @@ export interface PgSessionBinding {
  */
 export function bindPgTransaction(conn: SyncPg, binding: PgSessionBinding): void {
   if (!conn.inTransaction) throw new StatelensError('INTERNAL', 'An org binding lasts one transaction: bind inside conn.transaction()');
+  if (binding.role) conn.query(`SET LOCAL ROLE ${quoteIdent(binding.role)}`);
   // Every lock wait of the transaction is bounded (BUSY after LOCK_WAIT_MS): a role that may
   // DELETE from a table may also LOCK it whole, whichever org it acts for.
   conn.query('SELECT set_config($1, $2, true), set_config($3, $4, true), set_config($5, $6, true), set_config($7, $8, true)', [
@@ -421,7 +425,11 @@ export function checkPgMembership(conn: SyncPg, binding: PgSessionBinding, optio
   });
   if (!seen || seen.superuser) return;
   const roles = options.rolePrefix !== undefined ? pgRoleNames(options.rolePrefix) : (pgSetupRoles(conn, schema) ?? pgRoleNames(schema));
-  const admin = conn.query<{ yes: boolean }>('SELECT pg_has_role(current_user, $1, $2) AS yes', [roles.admin, 'MEMBER']).rows[0]?.yes;
+  // In a bound transaction: a binding's role is current_user only there.
+  const admin = conn.transaction(() => {
+    bindPgTransaction(conn, binding);
+    return conn.query<{ yes: boolean }>('SELECT pg_has_role(current_user, $1, $2) AS yes', [roles.admin, 'MEMBER']).rows[0]?.yes;
+  });
   if (admin) return;
   if (binding.allOrgs) {
     throw new StatelensError(
