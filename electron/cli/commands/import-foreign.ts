@@ -58,7 +58,8 @@ line or row that breaks it, and nothing is imported. Records that can be read bu
 or oversized values, duplicates, unknown record types) are left out and listed; unknown fields are
 noted. Each fact keeps its provenance: the source system as its source, the writer as its
 identity, the source's id as its label, and an \`import\` audit entry with the rest. Importing the
-same source into a partition twice is refused. The database is created when missing.
+same source into a partition twice is refused. The database is created when missing. The desktop
+app runs the same import on one file from File › Import From (browser mode has no menu: use this).
 Exit codes: 0 imported, 1 failed (nothing written), 2 usage error.
 ${PG_USAGE} --org also names the org of the imported partitions (default ${DEFAULT_IMPORT_ORG}).`,
     options: { ...PG_OPTIONS, db: { type: 'string' }, json: { type: 'boolean' }, ...source.options },
