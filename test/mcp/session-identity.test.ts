@@ -63,7 +63,9 @@ describeStores('two running sessions keep their identities over MCP', (_open, ki
       ],
     });
     const view = async (agent: McpSession, session: string): Promise<string> => {
-      const text = String((await agent.ok('assemble_context', { partition: P, strategy: 'state_based', query: 'plan budget', session_id: session, preview: true })).text);
+      const text = String(
+        (await agent.ok('assemble_context', { partition: P, strategy: 'state_based', query: 'plan budget', session_id: session, preview: true })).text,
+      );
       return `${text.includes('budget cut 12%') ? 'finance' : '-'} ${text.includes('Layoffs') ? 'layoffs' : '-'}`;
     };
     const set = await analystAgent.ok('set_identity', { partition: P, session_id: 'analyst', identity: ANALYST });
@@ -77,7 +79,9 @@ describeStores('two running sessions keep their identities over MCP', (_open, ki
     expect(await view(analystAgent, 'analyst')).toBe('finance -');
     expect(await view(analystAgent, 'nobody')).toBe('- -');
     // Setting the analyst's identity again changes nothing; another one in its session is refused.
-    expect(await analystAgent.ok('set_identity', { partition: P, session_id: 'analyst', identity: ANALYST })).toMatchObject({ identity: { authority: 'analyst' } });
+    expect(await analystAgent.ok('set_identity', { partition: P, session_id: 'analyst', identity: ANALYST })).toMatchObject({
+      identity: { authority: 'analyst' },
+    });
     expect((await analystAgent.fails('set_identity', { partition: P, session_id: 'analyst', identity: VP })).code).toBe('CONFLICT');
 
     // Ending the VP's session removes the VP's identity only.
@@ -88,7 +92,11 @@ describeStores('two running sessions keep their identities over MCP', (_open, ki
     // The user's own words carry the writing session's identity's authority, never another's.
     const vp2 = await vpAgent.ok('set_identity', { partition: P, session_id: 'vp2', identity: VP });
     expect(vp2).toMatchObject({ identity: { authority: 'VP Finance' } });
-    const written = await vpAgent.ok('record_facts', { partition: P, session_id: 'vp2', facts: [{ key: 'travel_cap', value: 'max $2,000 a trip', source: { type: 'user' } }] });
+    const written = await vpAgent.ok('record_facts', {
+      partition: P,
+      session_id: 'vp2',
+      facts: [{ key: 'travel_cap', value: 'max $2,000 a trip', source: { type: 'user' } }],
+    });
     expect((written.results as Array<{ authority: { role: string; origin: string } }>)[0]?.authority).toMatchObject({ role: 'executive', origin: 'identity' });
     const unnamed = await vpAgent.ok('record_facts', { partition: P, facts: [{ key: 'hotel_cap', value: 'max $200 a night', source: { type: 'user' } }] });
     expect((unnamed.results as Array<{ authority: { origin: string } }>)[0]?.authority.origin).not.toBe('identity');

@@ -143,8 +143,13 @@ describeStores(
       p.setIdentity({ userName: 'Ann', userId: 'ann', authority: 'analyst', ...person }, { sessionId: 'analyst' });
       p.setIdentity({ userName: 'Vic', userId: 'vic', authority: 'VP Finance', ...person, communicationStyle: 'brief' }, { sessionId: 'vp' });
       p.writeFact({ key: 'plan', value: '[CONFIDENTIAL — restricted to VP+] Layoffs planned for Q3' });
-      const sessionsOf = (s: Store): Array<[string, string]> => s.scope(USER).identities().map((i) => [i.sessionId, i.identity.authority]);
-      const sees = (s: Store, sessionId: string): boolean => s.scope(USER).assemble({ strategy: 'state_based', budget: 4000, query: 'plan', sessionId }).text.includes('Layoffs');
+      const sessionsOf = (s: Store): Array<[string, string]> =>
+        s
+          .scope(USER)
+          .identities()
+          .map((i) => [i.sessionId, i.identity.authority]);
+      const sees = (s: Store, sessionId: string): boolean =>
+        s.scope(USER).assemble({ strategy: 'state_based', budget: 4000, query: 'plan', sessionId }).text.includes('Layoffs');
       const dir = tmpDir();
       const first = path.join(dir, 'ids.ndjson');
       expect((await exportStore(store, { format: 'ndjson', out: first })).counts.identity).toBe(3);
@@ -200,7 +205,9 @@ describeStores(
       const twiceFile = path.join(dir, 'twice.ndjson');
       fs.writeFileSync(twiceFile, twice);
       const refused = openStore();
-      expect(() => importSnapshotFile(refused, twiceFile)).toThrow(expect.objectContaining({ code: 'IMPORT_FAILED', message: expect.stringMatching(/two identities for session "analyst"/) }));
+      expect(() => importSnapshotFile(refused, twiceFile)).toThrow(
+        expect.objectContaining({ code: 'IMPORT_FAILED', message: expect.stringMatching(/two identities for session "analyst"/) }),
+      );
       expect(refused.listPartitions()).toEqual([]);
       for (const s of [store, copy, fromOlder, refused]) s.close();
     });

@@ -75,7 +75,9 @@ describeStores(
       p.writeFact({ key: 'budget_cut', value: FINANCE });
       p.writeFact({ key: 'plan', value: SECRET });
       const seen = (sessionId: string): { budget: boolean; layoffs: boolean } => {
-        const views = (['state_based', 'reference', 'recent'] as const).map((strategy) => p.assemble({ strategy, budget: 4000, query: 'plan budget', sessionId }).text);
+        const views = (['state_based', 'reference', 'recent'] as const).map(
+          (strategy) => p.assemble({ strategy, budget: 4000, query: 'plan budget', sessionId }).text,
+        );
         // Every strategy agrees on what the session may read.
         const budget = views.map((t) => t.includes('budget cut 12%'));
         const layoffs = views.map((t) => t.includes('Layoffs'));
@@ -165,19 +167,28 @@ it('migration 4 upgrades a version-3 database with an identity: kept, as the def
 
 it('a version-5 file (one identity row per partition) opens with each identity kept by the session it was bound to', () => {
   const file = sqliteFileAt(5, (db) => {
-    db.prepare("INSERT INTO partitions (id, org_id, kind, subject, created_at) VALUES (1, 'acme', 'user', 'ann', '2026-01-01'), (2, 'acme', 'user', 'bob', '2026-01-01')").run();
+    db.prepare(
+      "INSERT INTO partitions (id, org_id, kind, subject, created_at) VALUES (1, 'acme', 'user', 'ann', '2026-01-01'), (2, 'acme', 'user', 'bob', '2026-01-01')",
+    ).run();
     const identity = db.prepare(
       "INSERT INTO identities (partition_id, user_name, user_id, authority, department, organization, permissions, session_id) VALUES (?, 'Ann', 'ann', ?, 'Finance', 'Acme', '[]', ?)",
     );
     identity.run(1, 'analyst', 'analyst'); // bound to a session
     identity.run(2, 'intern', null); // bound to none
-    db.prepare("INSERT INTO facts (id, partition_id, org_id, key, value, source_type, ts, created_at, memory_type, importance, status, is_valid) VALUES ('f1', 1, 'acme', 'budget_cut', ?, 'user', '2026-01-05', '2026-01-05', 'user', 0.5, 'active', 1)").run(FINANCE);
+    db.prepare(
+      "INSERT INTO facts (id, partition_id, org_id, key, value, source_type, ts, created_at, memory_type, importance, status, is_valid) VALUES ('f1', 1, 'acme', 'budget_cut', ?, 'user', '2026-01-05', '2026-01-05', 'user', 0.5, 'active', 1)",
+    ).run(FINANCE);
   });
   const store = Store.open(file);
   expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
   const p = store.scopeById(1);
   expect(p.identities().map((i) => [i.sessionId, i.identity.authority])).toEqual([['analyst', 'analyst']]);
-  expect(store.scopeById(2).identities().map((i) => [i.sessionId, i.identity.authority])).toEqual([['default', 'intern']]);
+  expect(
+    store
+      .scopeById(2)
+      .identities()
+      .map((i) => [i.sessionId, i.identity.authority]),
+  ).toEqual([['default', 'intern']]);
   const text = (sessionId: string): string => p.assemble({ strategy: 'state_based', budget: 4000, query: 'budget', sessionId }).text;
   expect(text('analyst')).toContain('budget cut 12%');
   // A second session of the same partition no longer replaces the analyst's identity.

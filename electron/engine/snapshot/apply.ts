@@ -227,7 +227,10 @@ export class RecordApplier {
         const sessionId = rec.sessionId ?? DEFAULT_SESSION;
         const key = JSON.stringify([rec.partition, sessionId]);
         if (this.identities.has(key)) {
-          throw new RecordError(rec.sessionId === undefined ? 'identity' : 'sessionId', `partition ${rec.partition} has two identities for session "${sessionId}"`);
+          throw new RecordError(
+            rec.sessionId === undefined ? 'identity' : 'sessionId',
+            `partition ${rec.partition} has two identities for session "${sessionId}"`,
+          );
         }
         this.identities.add(key);
         ins.identity.run(

@@ -129,7 +129,9 @@ const UPGRADES: Record<number, Upgrade> = {
     // The identity bound to no session becomes the default session's (every other column kept).
     rewrites: { identities: ['session_id'] },
     check(db) {
-      expect(db.prepare('SELECT partition_id, user_name, session_id FROM identities').all()).toEqual([{ partition_id: 1, user_name: 'Ann', session_id: 'default' }]);
+      expect(db.prepare('SELECT partition_id, user_name, session_id FROM identities').all()).toEqual([
+        { partition_id: 1, user_name: 'Ann', session_id: 'default' },
+      ]);
       // One row per (partition, session): a second session of the partition adds its own row, the
       // same session twice is refused, and the partition reference still holds.
       const insert = db.prepare(
