@@ -102,7 +102,9 @@ export type SnapshotFact = z.infer<typeof SnapshotFact>;
 
 export const SnapshotRecord = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('partition'), id: partitionId, ref: PartitionRef, maturity: Maturity.nullable(), createdAt: z.string().max(64) }),
-  z.strictObject({ type: z.literal('identity'), partition: partitionId, identity: Identity }),
+  // One per session that set an identity; without sessionId (snapshots before identities were
+  // kept per session), the default session's: the partition-level identity.
+  z.strictObject({ type: z.literal('identity'), partition: partitionId, sessionId: z.string().min(1).max(200).optional(), identity: Identity }),
   z.strictObject({ type: z.literal('fact'), partition: partitionId, fact: SnapshotFact }),
   z.strictObject({ type: z.literal('edge'), partition: partitionId, dependent: z.string().min(1).max(200), dependsOn: z.string().min(1).max(200) }),
   z.strictObject({ type: z.literal('working_item'), partition: partitionId, item: WorkingItem.extend({ value: z.string().max(MAX_TEXT) }) }),

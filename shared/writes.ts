@@ -104,7 +104,7 @@ export type WriteOutcome = z.infer<typeof WriteOutcome>;
 
 /** The authority a write was ranked with: the role its authority text names (word by word), or
  * `peer` when no role was recognised; `origin` says whether the text came from the write's source
- * or from the partition identity (the user's own words carry the user's authority). */
+ * or from the writing session's identity (the user's own words carry the user's authority). */
 export const WriteAuthority = z.strictObject({
   role: z.enum(['policy', 'executive', 'director', 'manager', 'employee', 'peer', 'contractor', 'intern', 'guest']),
   recognised: z.boolean(),

@@ -8,7 +8,7 @@ import { chainFor } from './query/chain';
 import { resolveRef, writeFactsBatched, type WriteOptions } from './facts/write';
 import { refFromRow } from './partitions/partitions';
 import { stmt } from './db/statements';
-import { getIdentity, releaseIdentity, setIdentity } from './layers/identity';
+import { DEFAULT_SESSION, listIdentities, releaseIdentity, sessionIdentity, setIdentity, type SessionIdentity } from './layers/identity';
 import { addWorkingItem, clearSession, listWorkingItems, type WorkingItemInput } from './layers/working-set';
 import { StatelensError } from '../../shared/errors';
 import { environmentAt, listSignals, setSignal } from './layers/environment';
@@ -162,12 +162,17 @@ export class PartitionHandle implements WritablePartition {
   }
 
   /** Sets the identity of a session (default "default"); fixed for that session once set: a
-   * different identity in the same session is refused with CONFLICT. */
+   * different identity in the same session is refused with CONFLICT. Other sessions of the
+   * partition keep theirs. */
   setIdentity(identity: Identity, options: { sessionId?: string } = {}): void {
+    const sessionId = options.sessionId;
+    if (sessionId !== undefined && (!sessionId || sessionId.length > 200)) {
+      throw new StatelensError('INVALID_INPUT', 'A session id of 1 to 200 characters is required');
+    }
     this.transact('identity', (ctx) => setIdentity(ctx, identity, options.sessionId));
   }
 
-  /** Ends a session: its working set is cleared and the identity is no longer bound to it (the
+  /** Ends a session: its working set and its identity are removed (other sessions keep theirs; the
    * next session may set its own). Facts, agent state and context documents stay. */
   endSession(sessionId: string): { sessionId: string; workingItemsCleared: number; identityReleased: boolean } {
     if (!sessionId || sessionId.length > 200) throw new StatelensError('INVALID_INPUT', 'A session id of 1 to 200 characters is required');
@@ -178,8 +183,14 @@ export class PartitionHandle implements WritablePartition {
     }));
   }
 
-  identity(): Identity | undefined {
-    return getIdentity(this.ctx);
+  /** The identity of a session (default "default"), or undefined when it set none. */
+  identity(sessionId: string = DEFAULT_SESSION): Identity | undefined {
+    return sessionIdentity(this.ctx, sessionId);
+  }
+
+  /** Every session's identity, by session id. */
+  identities(): SessionIdentity[] {
+    return listIdentities(this.ctx);
   }
 
   addWorkingItems(items: readonly WorkingItemInput[]): string[] {

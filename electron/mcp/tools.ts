@@ -108,20 +108,23 @@ export const TOOLS: readonly McpTool[] = [
     name: 'record_facts',
     title: 'Record facts',
     description:
-      "Write persistent facts. Name the fact a write replaces in `supersedes` (an id, a source label or a key); otherwise the engine finds the current fact of the same key, or of the same entity under another key (a versioned key such as address_v2 for address_v1, the same `entity` field, one entity with conflicting values such as meeting_time and meeting_day, or a value under a generic key that names the entity and states a change), and applies its rules: an equal value is a duplicate; a lower authority leaves a subordinate proposal; an older timestamp on a time-sensitive key is stale; otherwise it supersedes by authority, explicit correction cue, temporal or implicit conflict. Authority is read from role words in `source.authority` (policy > executive > director > manager > employee > contractor/intern > guest; unrecognised roles rank as peers); without one, the user's own words carry the partition identity's authority and a speaker given by title (source: \"CFO\") carries that title's. A stated `scope` always wins over inference. Returns one result per fact: outcome (created, superseded, proposal, stale or duplicate), the rule and reason with its evidence, and the authority role recognised. In capability memory the partition's maturity gates the `level` a fact may have (junior: event; senior: + heuristic; master: + strategy; a higher level is refused with LEVEL_NOT_ALLOWED). A write cannot carry or change the maturity: a new capability partition starts junior and only an administrator raises it (`statelens maturity`, audited); a `maturity` argument is refused with INVALID_INPUT.",
+      'Write persistent facts. Name the fact a write replaces in `supersedes` (an id, a source label or a key); otherwise the engine finds the current fact of the same key, or of the same entity under another key (a versioned key such as address_v2 for address_v1, the same `entity` field, one entity with conflicting values such as meeting_time and meeting_day, or a value under a generic key that names the entity and states a change), and applies its rules: an equal value is a duplicate; a lower authority leaves a subordinate proposal; an older timestamp on a time-sensitive key is stale; otherwise it supersedes by authority, explicit correction cue, temporal or implicit conflict. Authority is read from role words in `source.authority` (policy > executive > director > manager > employee > contractor/intern > guest; unrecognised roles rank as peers); without one, the user\'s own words carry the authority of the identity of `session_id` (default "default"; never another session\'s) and a speaker given by title (source: "CFO") carries that title\'s. A stated `scope` always wins over inference. Returns one result per fact: outcome (created, superseded, proposal, stale or duplicate), the rule and reason with its evidence, and the authority role recognised. In capability memory the partition\'s maturity gates the `level` a fact may have (junior: event; senior: + heuristic; master: + strategy; a higher level is refused with LEVEL_NOT_ALLOWED). A write cannot carry or change the maturity: a new capability partition starts junior and only an administrator raises it (`statelens maturity`, audited); a `maturity` argument is refused with INVALID_INPUT.',
     writes: true,
     input: z.strictObject(
       {
         partition,
         facts: z.array(FactArgument).min(1).max(MAX_ITEMS_PER_CALL),
         actor: z.string().min(1).max(200).optional().describe('Who wrote, for the audit log'),
+        session_id: sessionId
+          .optional()
+          .describe('The session writing: the user\'s own words carry its identity\'s authority (default: the session "default")'),
       },
       { error: (issue) => (issue.code === 'unrecognized_keys' && issue.keys.includes('maturity') ? `maturity: ${MATURITY_NOT_WRITABLE}` : undefined) },
     ),
     annotations: ADDS,
     run(store, a) {
       const h = writable(store, a.partition);
-      return { ...where(h), results: h.writeFacts(a.facts, a.actor ? { actor: a.actor } : {}) };
+      return { ...where(h), results: h.writeFacts(a.facts, { ...(a.actor ? { actor: a.actor } : {}), ...(a.session_id ? { sessionId: a.session_id } : {}) }) };
     },
   }),
   tool({
@@ -165,21 +168,21 @@ export const TOOLS: readonly McpTool[] = [
     name: 'set_identity',
     title: 'Set the identity of a session',
     description:
-      'Set who the user is (name, id, authority, department, organization, permissions) for a session. The identity is fixed for the session once set: the same identity again changes nothing, a different one in the same session is refused with CONFLICT (end the session, or use a new session id, to change it). Assembly withholds restricted text from an identity outside its audience.',
+      'Set who the user is (name, id, authority, department, organization, permissions) for a session. Each session of a partition has its own identity, used for every check of that session only: other sessions running at once keep theirs, and a session that set none has none (restricted text is withheld from it). The identity is fixed for the session once set: the same identity again changes nothing, a different one in the same session is refused with CONFLICT (end the session, or use a new session id, to change it). Assembly withholds restricted text from an identity outside its audience.',
     writes: true,
     input: z.strictObject({ partition, session_id: sessionId.default('default'), identity: IdentityArgument }),
     annotations: { ...ADDS, idempotentHint: true },
     run(store, a) {
       const h = writable(store, a.partition);
       h.setIdentity(a.identity, { sessionId: a.session_id });
-      return { ...where(h), sessionId: a.session_id, identity: h.identity() };
+      return { ...where(h), sessionId: a.session_id, identity: h.identity(a.session_id) };
     },
   }),
   tool({
     name: 'end_session',
     title: 'End a session',
     description:
-      'End a session: its working set (turns and scratch items) is cleared and its identity is released, so the next session starts fresh. Persistent facts, agent state and context documents stay. Working-set items also expire on their own at their expiry time.',
+      'End a session: its working set (turns and scratch items) is cleared and its identity is removed (other sessions keep theirs), so the next session starts fresh. Persistent facts, agent state and context documents stay. Working-set items also expire on their own at their expiry time.',
     input: z.strictObject({ partition, session_id: sessionId }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     run(store, a) {
@@ -245,7 +248,7 @@ export const TOOLS: readonly McpTool[] = [
     name: 'assemble_context',
     title: 'Assemble a context',
     description:
-      'Assemble the context a model would see, with a strategy (recent, important, balanced, state_based, reference, context_document; balanced when omitted: importance weighted by recency) and a token budget. Facts, items and documents the partition identity may not read (a restricted label such as "[CONFIDENTIAL — restricted to HR]" outside its audience) are withheld in every strategy, before any ranking. By default the agent takes the context (access counts of included facts are updated); preview: true changes nothing.',
+      'Assemble the context a model would see, with a strategy (recent, important, balanced, state_based, reference, context_document; balanced when omitted: importance weighted by recency) and a token budget. Facts, items and documents the identity of `session_id` may not read (a session that set none may read no restricted text) (a restricted label such as "[CONFIDENTIAL — restricted to HR]" outside its audience) are withheld in every strategy, before any ranking. By default the agent takes the context (access counts of included facts are updated); preview: true changes nothing.',
     input: z.strictObject({
       partition,
       strategy: AssemblyStrategy.default(DEFAULT_STRATEGY),

@@ -74,7 +74,7 @@ describeStores('specification test vectors over MCP', (_open, kind) => {
     await ok('record_turns', { partition: P, turns: [{ speaker: 'user', text: "Let's offer 25%" }] });
     const offer = results(await ok('record_facts', { partition: P, facts: [{ key: 'policy', value: "Let's offer 25%" }] }));
     expect(offer[0]).toMatchObject({ outcome: 'proposal', supersededId: null, authority: { role: 'intern', origin: 'identity' } });
-    expect(offer[0]?.reason).toMatch(/^intern \(intern, from the partition identity\) may not override CFO \(executive: cfo\)/);
+    expect(offer[0]?.reason).toMatch(/^intern \(intern, from the session identity\) may not override CFO \(executive: cfo\)/);
     const text = await context(P, 'Can we offer 25%?');
     expect(text).toContain('max 15%');
     const found = (await ok('search_facts', { partition: P, query: 'policy' })).facts as Array<{ id: string; value: string }>;

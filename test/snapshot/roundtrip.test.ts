@@ -134,6 +134,83 @@ describeStores(
       expect(records(snapshots.pg)).toBe(records(snapshots.original));
       for (const s of [original, pg, again]) s.close();
     });
+
+    it("keeps each session's identity through export and import; a snapshot naming no session imports as the default session's", async () => {
+      const store = openStore();
+      const p = store.scope(USER, { create: true });
+      const person = { department: 'Finance', organization: 'Acme', permissions: [] };
+      p.setIdentity({ userName: 'Ann', userId: 'ann', authority: 'intern', ...person });
+      p.setIdentity({ userName: 'Ann', userId: 'ann', authority: 'analyst', ...person }, { sessionId: 'analyst' });
+      p.setIdentity({ userName: 'Vic', userId: 'vic', authority: 'VP Finance', ...person, communicationStyle: 'brief' }, { sessionId: 'vp' });
+      p.writeFact({ key: 'plan', value: '[CONFIDENTIAL — restricted to VP+] Layoffs planned for Q3' });
+      const sessionsOf = (s: Store): Array<[string, string]> =>
+        s
+          .scope(USER)
+          .identities()
+          .map((i) => [i.sessionId, i.identity.authority]);
+      const sees = (s: Store, sessionId: string): boolean =>
+        s.scope(USER).assemble({ strategy: 'state_based', budget: 4000, query: 'plan', sessionId }).text.includes('Layoffs');
+      const dir = tmpDir();
+      const first = path.join(dir, 'ids.ndjson');
+      expect((await exportStore(store, { format: 'ndjson', out: first })).counts.identity).toBe(3);
+      const identityRecords = fs
+        .readFileSync(first, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('"type":"identity"'))
+        .map((l) => JSON.parse(l) as { sessionId?: string });
+      // The default session's record names no session, as every snapshot before sessions did.
+      expect(identityRecords.map((r) => r.sessionId ?? null)).toEqual(['analyst', null, 'vp']);
+
+      const copy = openStore();
+      importSnapshotFile(copy, first);
+      expect(sessionsOf(copy)).toEqual([
+        ['analyst', 'analyst'],
+        ['default', 'intern'],
+        ['vp', 'VP Finance'],
+      ]);
+      expect(copy.scope(USER).identity('vp')).toEqual(store.scope(USER).identity('vp'));
+      expect([sees(copy, 'vp'), sees(copy, 'analyst'), sees(copy, 'default'), sees(copy, 'nobody')]).toEqual([true, false, false, false]);
+      const second = path.join(dir, 'ids2.ndjson');
+      await exportStore(copy, { format: 'ndjson', out: second });
+      expect(withoutTimestamp(fs.readFileSync(second, 'utf8'))).toBe(withoutTimestamp(fs.readFileSync(first, 'utf8')));
+
+      // A snapshot from before identities were kept per session: schema 5, no sessionId.
+      const older = fs
+        .readFileSync(first, 'utf8')
+        .split('\n')
+        .filter((l) => !(l.includes('"type":"identity"') && l.includes('"sessionId"')))
+        .map((l) => {
+          const rec = l ? (JSON.parse(l) as { type: string; schemaVersion?: number; records?: number; counts?: Record<string, number> }) : null;
+          if (rec?.type === 'header') rec.schemaVersion = 5;
+          else if (rec?.type === 'end' && rec.counts && rec.records !== undefined) {
+            rec.records -= 2;
+            rec.counts.identity = 1;
+          } else return l;
+          return JSON.stringify(rec);
+        })
+        .join('\n');
+      const olderFile = path.join(dir, 'older.ndjson');
+      fs.writeFileSync(olderFile, older);
+      const fromOlder = openStore();
+      importSnapshotFile(fromOlder, olderFile);
+      expect(sessionsOf(fromOlder)).toEqual([['default', 'intern']]);
+      expect(fromOlder.scope(USER).identity()?.authority).toBe('intern');
+
+      // Two identities for one session of one partition: refused, nothing imported.
+      const twice = fs
+        .readFileSync(first, 'utf8')
+        .split('\n')
+        .map((l) => (l.includes('"sessionId":"vp"') ? l.replace('"sessionId":"vp"', '"sessionId":"analyst"') : l))
+        .join('\n');
+      const twiceFile = path.join(dir, 'twice.ndjson');
+      fs.writeFileSync(twiceFile, twice);
+      const refused = openStore();
+      expect(() => importSnapshotFile(refused, twiceFile)).toThrow(
+        expect.objectContaining({ code: 'IMPORT_FAILED', message: expect.stringMatching(/two identities for session "analyst"/) }),
+      );
+      expect(refused.listPartitions()).toEqual([]);
+      for (const s of [store, copy, fromOlder, refused]) s.close();
+    });
   },
   undefined,
   { roles: ['admin'] },

@@ -1,5 +1,6 @@
 // Permission mirroring in assembly: text carrying a sensitivity label ("[CONFIDENTIAL — restricted
-// to HR]") is withheld when the partition identity is outside its audience. The check runs in the
+// to HR]") is withheld when the identity of the session the context is for is outside its
+// audience (a session that set none has none: every restricted text is withheld). The check runs in the
 // shared read stage, inside the queries that hand facts to strategies, so no strategy — whatever
 // its order — ever receives a fact its reader may not see; complete provenance lists such facts
 // as excluded for `permission`. SQLite calls the check as a SQL function; PostgreSQL cannot run
@@ -14,7 +15,7 @@ import { audienceAllows, restrictionOf } from './labels';
 
 const FUNCTION = 'statelens_withheld';
 
-/** How a reader travels into SQL: its identity as JSON, or '' when the partition has none. */
+/** How a reader travels into SQL: its identity as JSON, or '' when its session has none. */
 export function readerKey(identity: Identity | undefined): string {
   return identity ? JSON.stringify(identity) : '';
 }

@@ -105,6 +105,6 @@ describe('recogniseAuthority and authorityRank', () => {
 
   it('names an identity authority as such', () => {
     const a = recogniseAuthority('intern', 'user', 'identity');
-    expect(describeAuthority('intern', 'user', a)).toBe('intern (intern, from the partition identity)');
+    expect(describeAuthority('intern', 'user', a)).toBe('intern (intern, from the session identity)');
   });
 });

@@ -24,7 +24,7 @@ export interface RecognisedAuthority {
   readonly recognised: boolean;
   /** What decided the role: the words of the title, or "source type policy", or null. */
   readonly by: string | null;
-  /** Where the authority text came from: the write's source, or the partition's identity. */
+  /** Where the authority text came from: the write's source, or the writing session's identity. */
   readonly origin: 'source' | 'identity' | 'none';
 }
 
@@ -197,7 +197,7 @@ export function authorityRank(authority: string | null | undefined, sourceType?:
  * (unrecognised: ranks as peer)": how a reason names an authority. */
 export function describeAuthority(text: string | null, sourceType: string, a: RecognisedAuthority): string {
   const name = text ?? sourceType;
-  const from = a.origin === 'identity' ? ', from the partition identity' : '';
+  const from = a.origin === 'identity' ? ', from the session identity' : '';
   if (!a.recognised) return `${name} (unrecognised role: ranks as peer${from})`;
   return `${name} (${a.role}${a.by && a.by !== a.role ? `: ${a.by}` : ''}${from})`;
 }

@@ -66,7 +66,7 @@ describe('decideSupersession', () => {
     const d = decideSupersession(intern, policy);
     expect(d).toMatchObject({ kind: 'proposal', rule: 'authority' });
     expect(d.kind === 'proposal' && d.reason).toBe(
-      'intern (intern, from the partition identity) may not override CFO (executive: cfo); kept as a subordinate proposal',
+      'intern (intern, from the session identity) may not override CFO (executive: cfo); kept as a subordinate proposal',
     );
     const vp = decideSupersession(write('discount', '10%', { authorityText: 'VP Sales' }), current('discount', '20%', { source_authority: 'Sales Manager' }));
     expect(vp.kind === 'supersede' && vp.reason).toBe('VP Sales (executive: vp) outranks Sales Manager (manager)');

@@ -16,7 +16,7 @@ export interface DecisionInput {
   readonly value: string;
   readonly ts: string;
   readonly sourceType: string;
-  /** The authority text the write is ranked by (its source's, or the partition identity's). */
+  /** The authority text the write is ranked by (its source's, or the writing session's identity's). */
   readonly authorityText: string | null;
   readonly authority: RecognisedAuthority;
   readonly timeSensitive: boolean;

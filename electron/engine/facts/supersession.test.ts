@@ -482,7 +482,7 @@ describeStores('authority from the writer and the role table', (openStore) => {
     const offer = p.writeFact({ key: 'policy', value: "Let's offer 25%" });
     expect(offer).toMatchObject({ outcome: 'proposal', rule: 'authority', authority: { role: 'intern', recognised: true, origin: 'identity' } });
     expect(offer.reason).toBe(
-      'intern (intern, from the partition identity) may not override policy (policy: source type policy); kept as a subordinate proposal',
+      'intern (intern, from the session identity) may not override policy (policy: source type policy); kept as a subordinate proposal',
     );
     expect(p.getFact(offer.factId)?.source.authority).toBe('intern');
     expect(p.currentValue('policy')).toBe('max 15%');

@@ -25,6 +25,7 @@ import type { SourceInput } from '../../../shared/writes';
 import { addEdge, derivedFactsOf, flagDependents, flagFact, nextReviewCause } from './dependencies';
 import { recordAudit } from '../audit/audit';
 import { parseInput } from '../query/validate';
+import { DEFAULT_SESSION } from '../layers/identity';
 
 const MAX_CHAIN = 100_000;
 
@@ -48,8 +49,8 @@ interface FactAccess {
   /** Valid facts of one scope filed under any of `entities` (entity_key), other than `key`'s,
    * newest first (ts, then insertion), at most ENTITY_CANDIDATES. */
   entityCandidates(entities: readonly string[], scope: string, scopeId: string | null, key: string): FactRow[];
-  /** The partition identity's name, id and authority, if it has one. */
-  identity(): IdentityAuthority | undefined;
+  /** The name, id and authority of a session's identity, if it set one. */
+  identity(sessionId: string): IdentityAuthority | undefined;
 }
 
 interface IdentityAuthority {
@@ -62,11 +63,11 @@ const ENTITY_CANDIDATES = 32;
 const USER_SOURCES = /^(user|conversation)$/i;
 const POLICY_SOURCE = /^policy$/i;
 
-/** The identity's authority when the write is the user's own words (a user or conversation
- * source that names no other speaker), else null. */
-function speaksAsIdentity(access: FactAccess, source: SourceInput): string | null {
+/** The authority of the writing session's identity when the write is the user's own words (a
+ * user or conversation source that names no other speaker), else null. */
+function speaksAsIdentity(access: FactAccess, source: SourceInput, sessionId: string): string | null {
   if (!USER_SOURCES.test(source.type ?? 'user')) return null;
-  const who = access.identity();
+  const who = access.identity(sessionId);
   if (!who?.authority) return null;
   const speaker = source.identity?.trim().toLowerCase();
   if (speaker && speaker !== who.user_name.toLowerCase() && speaker !== who.user_id.toLowerCase()) return null;
@@ -102,7 +103,7 @@ const ENTITY_CANDIDATES_SQL = [
   [entityCandidatesSql(false, false), entityCandidatesSql(false, true)],
   [entityCandidatesSql(true, false), entityCandidatesSql(true, true)],
 ] as const;
-const IDENTITY_SQL = 'SELECT user_name, user_id, authority FROM identities WHERE partition_id = ?';
+const IDENTITY_SQL = 'SELECT user_name, user_id, authority FROM identities WHERE partition_id = ? AND session_id = ?';
 const HISTORY_AFTER_SQL = `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.partition_id = ? AND f.key = ? AND +f.scope = ? AND +f.scope_id IS ?
      AND +f.status <> 'proposal' AND (f.valid_to IS NULL OR f.valid_to > ?)`; // '+': the (partition_id, key) index, not (partition_id, scope)
 
@@ -141,8 +142,8 @@ function entityCandidates(
   return stmt<unknown[], FactRow>(ctx.db, ENTITY_CANDIDATES_SQL[one ? 1 : 0][excluded.length > 0 ? 1 : 0]).all(params);
 }
 
-function identityOf(ctx: PartitionContext): IdentityAuthority | undefined {
-  return stmt<[number], IdentityAuthority>(ctx.db, IDENTITY_SQL).get(ctx.partitionId);
+function identityOf(ctx: PartitionContext, sessionId: string): IdentityAuthority | undefined {
+  return stmt<[number, string], IdentityAuthority>(ctx.db, IDENTITY_SQL).get(ctx.partitionId, sessionId);
 }
 
 function sqlAccess(ctx: PartitionContext): FactAccess {
@@ -164,7 +165,7 @@ function sqlAccess(ctx: PartitionContext): FactAccess {
       stmt(ctx.db, 'UPDATE facts SET valid_to = ? WHERE id = ? AND partition_id = ?').run(validTo, row.id, ctx.partitionId);
     },
     entityCandidates: (entities, scope, scopeId, key) => entityCandidates(ctx, entities, scope, scopeId, key),
-    identity: () => identityOf(ctx),
+    identity: (sessionId) => identityOf(ctx, sessionId),
   };
 }
 
@@ -312,6 +313,9 @@ export interface WriteOptions {
   /** The audit log's reason when the fact's own reason quotes fact text (the audit outlives
    * deleted facts and must never hold their text). */
   readonly auditReason?: string;
+  /** The session writing: the user's own words carry the authority of its identity (default
+   * "default", whose identity is the partition-level one); another session's is never read. */
+  readonly sessionId?: string;
 }
 
 /** Writes one persistent fact. Must run inside a transaction owned by the caller. */
@@ -357,10 +361,10 @@ function writeVia(ctx: PartitionContext, access: FactAccess, raw: FactWriteInput
   const value = typeof input.value === 'string' ? input.value : JSON.stringify(input.value);
   const source = input.source ?? { type: 'user' };
   const sourceType = source.type ?? 'user';
-  // Without a stated authority, the user's own words carry the authority of the partition's
-  // identity, and a speaker named by a title ("CFO") carries that title's (a policy source is
+  // Without a stated authority, the user's own words carry the authority of the writing
+  // session's identity, and a speaker named by a title ("CFO") carries that title's (a policy source is
   // policy whoever wrote it down).
-  const identityAuthority = source.authority ? null : speaksAsIdentity(access, source);
+  const identityAuthority = source.authority ? null : speaksAsIdentity(access, source, options.sessionId ?? DEFAULT_SESSION);
   const titledSpeaker =
     !source.authority && !identityAuthority && !POLICY_SOURCE.test(sourceType) && source.identity && recogniseRole(source.identity) ? source.identity : null;
   const authority = source.authority ?? identityAuthority ?? titledSpeaker;
@@ -699,8 +703,8 @@ export class FactWriteBatch {
   private readonly entityInDb = new Map<string, boolean>();
   /** Held rows by entity_key, for entityCandidates. */
   private readonly heldByEntity = new Map<string, FactRow[]>();
-  /** The partition identity, read once per batch (null: not read yet). */
-  private identityRow: IdentityAuthority | undefined | null = null;
+  /** Each writing session's identity, read once per batch. */
+  private readonly identityRows = new Map<string, IdentityAuthority | undefined>();
   private heldSeq = 0;
   private readonly access: FactAccess;
 
@@ -779,9 +783,9 @@ export class FactWriteBatch {
         else sql.setValidTo(row, validTo);
       },
       entityCandidates: (entities, scope, scopeId, key) => this.entityCandidates(entities, scope, scopeId, key),
-      identity: () => {
-        if (this.identityRow === null) this.identityRow = identityOf(ctx);
-        return this.identityRow;
+      identity: (sessionId) => {
+        if (!this.identityRows.has(sessionId)) this.identityRows.set(sessionId, identityOf(ctx, sessionId));
+        return this.identityRows.get(sessionId);
       },
     };
   }

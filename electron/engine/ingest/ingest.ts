@@ -282,7 +282,10 @@ class Ingestor {
           }
           let result: WriteResult | undefined;
           at(field, () => {
-            result = writeFact(ctx, factInput(w, event.ts, line.number - 1, this.lastTurn(p, session)), { actor: this.options.actor ?? 'ingest' });
+            result = writeFact(ctx, factInput(w, event.ts, line.number - 1, this.lastTurn(p, session)), {
+              actor: this.options.actor ?? 'ingest',
+              sessionId: session,
+            });
           });
           if (!result) return;
           this.summary.outcomes[result.outcome]++;

@@ -1,12 +1,17 @@
-// Layer 1, identity: who the user is, their authority and explicit permissions. Set by the
-// agent at session start and fixed for that session: setting a different identity in the same
-// session is refused (a change of who is speaking needs a new session); read-only for the
-// inspector.
+// Layer 1, identity: who the user is, their authority and explicit permissions. Each session of a
+// partition has its own: set by the agent at the session's start, fixed for that session (a
+// different one in the same session is refused: a change of who is speaking needs a new session)
+// and read by every permission check of that session only; read-only for the inspector. Stored
+// one row per (partition, session), so sessions of one partition running at once never replace
+// each other's identity, and ending a session removes its row alone.
 import type { Identity } from '../../../shared/domain';
 import { StatelensError } from '../../../shared/errors';
 import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
 
+/** The session of a caller that names none. Its identity is the partition-level identity: the one
+ * stored before identities were kept per session, or imported from a snapshot that names no
+ * session. Like any session's, it is read by that session alone. */
 export const DEFAULT_SESSION = 'default';
 
 /** An `identities` row as SQLite returns it. */
@@ -18,7 +23,7 @@ export interface IdentityRow {
   organization: string;
   permissions: string;
   communication_style: string | null;
-  session_id: string | null;
+  session_id: string;
 }
 
 export function identityFromRow(row: IdentityRow): Identity {
@@ -45,28 +50,24 @@ function sameIdentity(a: Identity, b: Identity): boolean {
   );
 }
 
-/** Sets the identity for `sessionId`. The same identity again is a no-op; a different one in the
- * session that set it is refused with CONFLICT; a new session replaces it and binds it. */
+const SESSION_ROW_SQL = 'SELECT * FROM identities WHERE partition_id = ? AND session_id = ?';
+
+function sessionRow(ctx: PartitionContext, sessionId: string): IdentityRow | undefined {
+  return stmt<[number, string], IdentityRow>(ctx.db, SESSION_ROW_SQL).get(ctx.partitionId, sessionId);
+}
+
+/** Sets the identity of `sessionId`. The same identity again is a no-op; a different one in a
+ * session that has one is refused with CONFLICT; other sessions' identities are left as they are.
+ * A plain insert: a set identity is never updated (on PostgreSQL agents may not UPDATE it). */
 export function setIdentity(ctx: PartitionContext, identity: Identity, sessionId: string = DEFAULT_SESSION): void {
-  const row = stmt<[number], IdentityRow>(ctx.db, 'SELECT * FROM identities WHERE partition_id = ?').get(ctx.partitionId);
-  if (row && row.session_id === sessionId) {
-    if (sameIdentity(identityFromRow(row), identity)) return;
-    throw new StatelensError(
-      'CONFLICT',
-      `The identity of session "${sessionId}" is already set (${row.user_name}, ${row.authority}); it is fixed for the session: start a new session to change it`,
-      {
-        sessionId,
-        current: { userName: row.user_name, authority: row.authority },
-      },
-    );
-  }
-  stmt(
+  const existing = sessionRow(ctx, sessionId);
+  if (existing) return keepFixed(existing, identity, sessionId);
+  // OR IGNORE: a writer that set this session's identity between the read and the insert wins,
+  // and this one is judged against it as if it had come second.
+  const inserted = stmt(
     ctx.db,
-    `INSERT INTO identities (partition_id, user_name, user_id, authority, department, organization, permissions, communication_style, session_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (partition_id) DO UPDATE SET user_name = excluded.user_name, user_id = excluded.user_id,
-       authority = excluded.authority, department = excluded.department, organization = excluded.organization,
-       permissions = excluded.permissions, communication_style = excluded.communication_style, session_id = excluded.session_id`,
+    `INSERT OR IGNORE INTO identities (partition_id, user_name, user_id, authority, department, organization, permissions, communication_style, session_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     ctx.partitionId,
     identity.userName,
@@ -77,29 +78,44 @@ export function setIdentity(ctx: PartitionContext, identity: Identity, sessionId
     JSON.stringify(identity.permissions),
     identity.communicationStyle ?? null,
     sessionId,
+  ).changes;
+  const raced = inserted === 0 ? sessionRow(ctx, sessionId) : undefined;
+  if (raced) keepFixed(raced, identity, sessionId);
+}
+
+/** Nothing when `identity` is the one the session has; CONFLICT otherwise. */
+function keepFixed(row: IdentityRow, identity: Identity, sessionId: string): void {
+  if (sameIdentity(identityFromRow(row), identity)) return;
+  throw new StatelensError(
+    'CONFLICT',
+    `The identity of session "${sessionId}" is already set (${row.user_name}, ${row.authority}); it is fixed for the session: start a new session to change it`,
+    {
+      sessionId,
+      current: { userName: row.user_name, authority: row.authority },
+    },
   );
 }
 
-/** Ends the identity's binding to `sessionId` (the session ended): it is removed, so no later
- * session reads it (an unbound identity would be the default session's, see sessionIdentity);
- * the next session sets its own. */
+/** Removes the identity of `sessionId` (the session ended); every other session keeps its own. */
 export function releaseIdentity(ctx: PartitionContext, sessionId: string): boolean {
   return stmt(ctx.db, 'DELETE FROM identities WHERE partition_id = ? AND session_id = ?').run(ctx.partitionId, sessionId).changes > 0;
 }
 
-/** The identity every check of `sessionId` reads: the one that session set; one bound to no
- * session (recorded before sessions bound identities, or imported) belongs to the default
- * session. Another session's identity is never read: a session without one has none. */
+/** The identity every check of `sessionId` reads: the one that session set, or none. Another
+ * session's identity is never read. */
 export function sessionIdentity(ctx: PartitionContext, sessionId: string): Identity | undefined {
-  const row = stmt<[number], IdentityRow>(ctx.db, 'SELECT * FROM identities WHERE partition_id = ?').get(ctx.partitionId);
-  if (!row) return undefined;
-  const owner = row.session_id ?? DEFAULT_SESSION;
-  return owner === sessionId ? identityFromRow(row) : undefined;
+  const row = sessionRow(ctx, sessionId);
+  return row ? identityFromRow(row) : undefined;
 }
 
-/** The partition's recorded identity, whichever session set it (the inspector's view; checks
- * read sessionIdentity). */
-export function getIdentity(ctx: PartitionContext): Identity | undefined {
-  const row = stmt<[number], IdentityRow>(ctx.db, 'SELECT * FROM identities WHERE partition_id = ?').get(ctx.partitionId);
-  return row ? identityFromRow(row) : undefined;
+export interface SessionIdentity {
+  readonly sessionId: string;
+  readonly identity: Identity;
+}
+
+/** Every session's identity in the partition, by session id (the inspector's view). */
+export function listIdentities(ctx: PartitionContext): SessionIdentity[] {
+  return stmt<[number], IdentityRow>(ctx.db, 'SELECT * FROM identities WHERE partition_id = ? ORDER BY session_id')
+    .all(ctx.partitionId)
+    .map((r) => ({ sessionId: r.session_id, identity: identityFromRow(r) }));
 }

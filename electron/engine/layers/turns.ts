@@ -115,7 +115,7 @@ function factsInScope(ctx: PartitionContext, sessionId: string, at: string): Can
 }
 
 /** A fact the speaker of a turn may not override: a constraint, or a source ranked above the
- * speaker. The user speaks with the partition identity's authority (so their own words, which a
+ * speaker. The user speaks with the authority of the session's identity (so their own words, which a
  * write records with that authority, stay theirs to change); any other speaker as a peer. */
 function outranksSpeaker(f: CandidateRow, speakerRank: number): boolean {
   return f.is_constraint === 1 || authorityRank(f.source_authority, f.source_type) > speakerRank;
@@ -267,7 +267,7 @@ export function recordTurn(ctx: PartitionContext, sessionId: string, raw: TurnIn
           rule: 'implicit',
           reason,
         },
-        { actor: options.actor ?? 'engine', auditReason: `${ref}: change cue "${c.cue}"` },
+        { actor: options.actor ?? 'engine', auditReason: `${ref}: change cue "${c.cue}"`, sessionId },
       );
       conflicts.push({
         factId: fact.id,

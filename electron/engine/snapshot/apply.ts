@@ -12,6 +12,7 @@ import { brokenConstraint } from '../db/dialect';
 import { chainChecks } from '../verify/verify';
 import { SCHEMA_VERSION } from '../db/migrations';
 import { partitionSubject } from '../partitions/partitions';
+import { DEFAULT_SESSION } from '../layers/identity';
 
 /** Where a record came from, for error messages: "snap.ndjson line 12". */
 export interface Location {
@@ -118,6 +119,8 @@ export class RecordApplier {
   private rank = 0;
   private records = 0;
   private readonly partitions = new Map<number, PartitionInfo>();
+  /** The (partition, session) of every identity applied: one identity per session. */
+  private readonly identities = new Set<string>();
   /** Facts whose chain pointers must resolve at the end -> their record's sequence number. */
   private readonly pointers = new Map<string, number>();
   private ended = false;
@@ -132,7 +135,7 @@ export class RecordApplier {
     this.insert = {
       partition: p('INSERT INTO partitions (id, org_id, kind, subject, maturity, created_at) VALUES (?, ?, ?, ?, ?, ?)'),
       identity: p(
-        'INSERT INTO identities (partition_id, user_name, user_id, authority, department, organization, permissions, communication_style) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO identities (partition_id, user_name, user_id, authority, department, organization, permissions, communication_style, session_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       fact: p(`INSERT INTO facts (id, partition_id, org_id, label, key, value, source_type, source_identity, source_authority, source_turn, source_event,
         ts, created_at, last_accessed_at, access_count, importance, memory_type, level, scope, scope_id, status, is_valid, superseded_by, supersedes,
@@ -219,6 +222,17 @@ export class RecordApplier {
       case 'identity': {
         this.partitionOf(rec.partition);
         const i = rec.identity;
+        // No session named: a snapshot from before identities were kept per session, whose one
+        // identity is the partition-level one, the default session's.
+        const sessionId = rec.sessionId ?? DEFAULT_SESSION;
+        const key = JSON.stringify([rec.partition, sessionId]);
+        if (this.identities.has(key)) {
+          throw new RecordError(
+            rec.sessionId === undefined ? 'identity' : 'sessionId',
+            `partition ${rec.partition} has two identities for session "${sessionId}"`,
+          );
+        }
+        this.identities.add(key);
         ins.identity.run(
           rec.partition,
           i.userName,
@@ -228,6 +242,7 @@ export class RecordApplier {
           i.organization,
           JSON.stringify(i.permissions),
           i.communicationStyle ?? null,
+          sessionId,
         );
         return;
       }

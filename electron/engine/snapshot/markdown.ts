@@ -86,23 +86,23 @@ export async function writeMarkdown(
       `## ${mdText(partitionLabel(ref))}\n\nPartition ${p.id}, created ${mdText(p.created_at)}${p.maturity ? `, agent maturity ${p.maturity}` : ''}.\n\n`,
     );
 
-    const identity = db.prepare('SELECT * FROM identities WHERE partition_id = ?').get(p.id) as IdentityRow | undefined;
+    // One identity per session that set one (each session's checks read its own).
+    const identities = db.prepare('SELECT * FROM identities WHERE partition_id = ? ORDER BY session_id').all(p.id) as IdentityRow[];
     await sink.write('### Identity\n\n');
-    if (identity) {
+    if (identities.length > 0) {
       await sink.write(
         table(
-          ['user', 'id', 'authority', 'department', 'organisation', 'permissions', 'style'],
-          [
-            [
-              identity.user_name,
-              identity.user_id,
-              identity.authority,
-              identity.department,
-              identity.organization,
-              (JSON.parse(identity.permissions) as string[]).join(', '),
-              identity.communication_style,
-            ],
-          ],
+          ['session', 'user', 'id', 'authority', 'department', 'organisation', 'permissions', 'style'],
+          identities.map((identity) => [
+            identity.session_id,
+            identity.user_name,
+            identity.user_id,
+            identity.authority,
+            identity.department,
+            identity.organization,
+            (JSON.parse(identity.permissions) as string[]).join(', '),
+            identity.communication_style,
+          ]),
         ) + '\n',
       );
     } else await sink.write('No identity recorded.\n\n');

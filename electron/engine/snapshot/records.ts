@@ -7,7 +7,7 @@ import { SNAPSHOT_RECORD_ORDER } from '../../../shared/snapshot';
 import { auditRowToEntry } from '../audit/audit';
 import type { EngineDb } from '../db/connection';
 import { FACT_COLUMNS, rowToFact, type FactRow } from '../facts/rows';
-import { identityFromRow, type IdentityRow } from '../layers/identity';
+import { DEFAULT_SESSION, identityFromRow, type IdentityRow } from '../layers/identity';
 import { workingItemFromRow, type WorkingRow } from '../layers/working-set';
 import { refFromRow, type PartitionRow } from '../partitions/partitions';
 import { existedBy, factAsExported, SELECTED_SQL, type ExportSelection } from './selection';
@@ -55,12 +55,15 @@ export function* iterateRecords(db: EngineDb, partitionId: number | null, select
   }
   for (const r of rows<IdentityRow & { partition_id: number }>(
     db,
-    'SELECT * FROM identities WHERE @p IS NULL OR partition_id = @p ORDER BY partition_id',
+    'SELECT * FROM identities WHERE @p IS NULL OR partition_id = @p ORDER BY partition_id, session_id',
     partitionId,
   )) {
+    // The default session's identity is written as every snapshot before sessions wrote it, so
+    // an earlier Statelens still reads a snapshot whose identities are the partition-level ones.
     yield {
       type: 'identity',
       partition: r.partition_id,
+      ...(r.session_id === DEFAULT_SESSION ? {} : { sessionId: r.session_id }),
       identity: identityFromRow(r),
     };
   }

@@ -8,7 +8,7 @@ import type { EngineDb } from '../db/connection';
 import { FACT_COLUMNS, type FactRow } from '../facts/rows';
 import type { PartitionRow } from '../partitions/partitions';
 import { LATEST_SIGNALS_SQL } from '../layers/environment';
-import type { IdentityRow } from '../layers/identity';
+import { DEFAULT_SESSION, type IdentityRow } from '../layers/identity';
 import { existedBy, factAsExported, SELECTED_SQL, type ExportSelection } from './selection';
 import { Ticker, type ExportControl, type FileSink } from './sink';
 
@@ -27,6 +27,8 @@ export interface StatebenchFactOut {
   is_constraint: boolean;
   constraint_type: string | null;
 }
+
+const STATEBENCH_IDENTITY_SQL = 'SELECT * FROM identities WHERE partition_id = ? ORDER BY session_id = ? DESC, session_id LIMIT 1';
 
 export function userPartitions(db: EngineDb, partitionId: number | null): PartitionRow[] {
   const rows = db
@@ -55,7 +57,9 @@ export async function writeStatebench(
   const deps = db.prepare('SELECT depends_on FROM fact_edges WHERE dependent = ? ORDER BY depends_on').pluck();
   const derived = db.prepare('SELECT dependent FROM fact_edges WHERE depends_on = ? ORDER BY dependent').pluck();
   for (const p of partitions) {
-    const identity = db.prepare('SELECT * FROM identities WHERE partition_id = ?').get(p.id) as IdentityRow | undefined;
+    // A timeline has one identity: the default session's (the partition-level one), else the
+    // first session's by id.
+    const identity = db.prepare(STATEBENCH_IDENTITY_SQL).get(p.id, DEFAULT_SESSION) as IdentityRow | undefined;
     const facts: StatebenchFactOut[] = [];
     for (const row of db
       .prepare(

@@ -39,7 +39,7 @@ function plan(db: Db, sql: string, params: Record<string, unknown>): string {
   return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as Array<{ detail: string }>).map((r) => r.detail).join(' | ');
 }
 
-/** Rows in the version-1 schema (which versions 2 and 3 keep for these tables): two partitions,
+/** Rows in the version-1 schema (which later versions keep for these tables): two partitions,
  * a supersession chain, a dependency, working items, an identity and environment signals. */
 function seedCore(db: Db): void {
   const run = (sql: string, ...params: unknown[]): void => void db.prepare(sql).run(...params);
@@ -52,7 +52,12 @@ function seedCore(db: Db): void {
   run(fact, 'f4', 2, 'city', 'Porto', null, '2026-01-06', '2026-01-06', 0.4, 'active', 1, null, null, null);
   run("INSERT INTO fact_edges (partition_id, dependent, depends_on) VALUES (1, 'f3', 'f2')");
   run("INSERT INTO working_items (id, partition_id, session_id, key, value, created_at) VALUES ('w1', 1, 's1', 'turn', 'hello', '2026-02-02')");
-  run("INSERT INTO identities (partition_id, user_name, user_id, authority, department, organization) VALUES (1, 'Ann', 'u1', 'cfo', 'finance', 'acme')");
+  // From version 6 every identity belongs to a session (before it, this one is bound to none).
+  const perSession = (db.pragma('table_info(identities)') as Array<{ name: string; notnull: number }>).some((c) => c.name === 'session_id' && c.notnull === 1);
+  run(
+    `INSERT INTO identities (partition_id, user_name, user_id, authority, department, organization${perSession ? ', session_id' : ''})
+     VALUES (1, 'Ann', 'u1', 'cfo', 'finance', 'acme'${perSession ? ", 'default'" : ''})`,
+  );
   run(
     "INSERT INTO environment_signals (partition_id, key, value, observed_at) VALUES (1, 'timezone', 'Europe/Paris', '2026-03-01'), (1, 'office', 'open', '2026-03-02'), (2, 'timezone', 'Europe/Lisbon', '2026-03-01')",
   );
@@ -61,6 +66,9 @@ function seedCore(db: Db): void {
 interface Upgrade {
   /** What the step is checked for beyond "every row survives and the schema is as built". */
   readonly check: (db: Db) => void;
+  /** Columns the step rewrites on purpose (per table): left out of "every row survives", `check`
+   * asserts their new values. */
+  readonly rewrites?: Readonly<Record<string, readonly string[]>>;
 }
 
 const UPGRADES: Record<number, Upgrade> = {
@@ -117,6 +125,29 @@ const UPGRADES: Record<number, Upgrade> = {
       expect(lookup).toMatch(/USING INDEX facts_partition_entity/);
     },
   },
+  6: {
+    // The identity bound to no session becomes the default session's (every other column kept).
+    rewrites: { identities: ['session_id'] },
+    check(db) {
+      expect(db.prepare('SELECT partition_id, user_name, session_id FROM identities').all()).toEqual([
+        { partition_id: 1, user_name: 'Ann', session_id: 'default' },
+      ]);
+      // One row per (partition, session): a second session of the partition adds its own row, the
+      // same session twice is refused, and the partition reference still holds.
+      const insert = db.prepare(
+        "INSERT INTO identities (partition_id, user_name, user_id, authority, department, organization, session_id) VALUES (?, 'Vic', 'vic', 'VP', 'finance', 'acme', ?)",
+      );
+      insert.run(1, 'vp');
+      expect(db.prepare('SELECT session_id FROM identities WHERE partition_id = 1 ORDER BY session_id').pluck().all()).toEqual(['default', 'vp']);
+      expect(() => insert.run(1, 'vp')).toThrow(/UNIQUE/);
+      expect(() => insert.run(1, null)).toThrow(/NOT NULL/);
+      expect(() => insert.run(99, 'vp')).toThrow(/FOREIGN KEY/);
+      // A session's identity is read along the primary key.
+      expect(plan(db, 'SELECT * FROM identities WHERE partition_id = @p AND session_id = @s', { p: 1, s: 'vp' })).toMatch(
+        /SEARCH identities USING INDEX sqlite_autoindex_identities_1 \(partition_id=\? AND session_id=\?\)/,
+      );
+    },
+  },
 };
 
 describe('migration upgrades with data', () => {
@@ -127,6 +158,7 @@ describe('migration upgrades with data', () => {
       const file = sqliteFileAt(m.version - 1, seedCore);
       const db = new Database(file);
       const shape = columns(db);
+      for (const [table, cols] of Object.entries(upgrade.rewrites ?? {})) shape[table] = (shape[table] ?? []).filter((c) => !cols.includes(c));
       const before = contents(db, shape);
       migrate(db, m.version - 1, MIGRATIONS.slice(0, m.version));
       expect(db.pragma('user_version', { simple: true })).toBe(m.version);

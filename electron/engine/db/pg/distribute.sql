@@ -35,6 +35,7 @@ SELECT create_reference_table('statelens_org_members');
 
 -- Scoped by org, partitions first: the others refer to it and are co-located with it.
 SELECT create_distributed_table('partitions', 'org_id');
+-- One identity per (org_id, partition_id, session): its key leads with the distribution column.
 SELECT create_distributed_table('identities', 'org_id', colocate_with => 'partitions');
 SELECT create_distributed_table('facts', 'org_id', colocate_with => 'partitions');
 SELECT create_distributed_table('fact_edges', 'org_id', colocate_with => 'partitions');

@@ -159,6 +159,37 @@ for (const store of stores) {
       expect(migratePg(conn, { schema: newer, migrations: [...PG_MIGRATIONS, two] }).changed).toBe(false);
     });
 
+    it('migration 4 upgrades a version-3 schema: an identity bound to no session becomes the default session’s, each session has its own row', () => {
+      const older = fresh('identity_v3');
+      migratePg(conn, { schema: older, migrations: PG_MIGRATIONS.slice(0, 3) });
+      const s = quoteIdent(older);
+      const ids = conn
+        .query<{ id: number }>(
+          `INSERT INTO ${s}.partitions (org_id, kind, subject, created_at) VALUES ('acme', 'user', 'ann', '2026-01-01'), ('acme', 'user', 'bob', '2026-01-01') RETURNING id`,
+        )
+        .rows.map((r) => r.id);
+      const identity = `INSERT INTO ${s}.identities (partition_id, user_name, user_id, authority, department, organization, session_id) VALUES ($1, 'Ann', 'ann', $2, 'Finance', 'Acme', $3)`;
+      conn.query(identity, [ids[0], 'analyst', 'analyst']);
+      conn.query(identity, [ids[1], 'intern', null]);
+      expect(migratePg(conn, { schema: older })).toMatchObject({ from: 3, to: PG_SCHEMA_VERSION, changed: true });
+      const rows = (): unknown => conn.query(`SELECT partition_id, session_id, authority FROM ${s}.identities ORDER BY partition_id, session_id`).rows;
+      expect(rows()).toEqual([
+        { partition_id: ids[0], session_id: 'analyst', authority: 'analyst' },
+        { partition_id: ids[1], session_id: 'default', authority: 'intern' },
+      ]);
+      // A second session of the partition adds its own row; the same session twice is refused.
+      conn.query(identity, [ids[0], 'VP Finance', 'vp']);
+      expect(thrownBy(() => conn.query(identity, [ids[0], 'VP Finance', 'vp'])).details).toMatchObject({ sqlstate: '23505' });
+      expect(thrownBy(() => conn.query(identity, [ids[0], 'VP Finance', null])).details).toMatchObject({ sqlstate: '23502' });
+      expect(conn.query(`SELECT session_id FROM ${s}.identities WHERE partition_id = $1 ORDER BY session_id`, [ids[0]]).rows).toEqual([
+        { session_id: 'analyst' },
+        { session_id: 'vp' },
+      ]);
+      // The upgraded schema is the one a new store gets.
+      const unnamed = (schema: string): string => JSON.stringify(fingerprint(schema)).split(schema).join('S');
+      expect(unnamed(older)).toBe(unnamed(main));
+    });
+
     it('refuses a schema that holds tables of another application, creating nothing in it', () => {
       const other = fresh('other');
       conn.exec(`CREATE SCHEMA ${quoteIdent(other)}; CREATE TABLE ${quoteIdent(other)}.invoices (id int)`);

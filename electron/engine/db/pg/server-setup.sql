@@ -1,7 +1,7 @@
 -- Statelens server setup for the schema "statelens": the roles statelens_agent, statelens_reviewer and statelens_admin,
 -- forced row-level security on every table scoped by org, and the membership table that binds
 -- each role to the orgs it may act for. Generated from server-setup.ts (do not edit by hand).
--- Run once the schema is at version 3 (statelens init), as a superuser or a role with
+-- Run once the schema is at version 4 (statelens init), as a superuser or a role with
 -- CREATEROLE that owns the schema, and again after every migration; every statement is idempotent:
 --   psql "$URL" -v ON_ERROR_STOP=1 -1 -f server-setup.sql
 SELECT pg_advisory_xact_lock(1398033486);
@@ -157,10 +157,6 @@ CREATE POLICY statelens_admin ON "statelens".fact_edges TO "statelens_admin"
   USING (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true))
   WITH CHECK (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true));
 GRANT SELECT, INSERT, DELETE ON "statelens".identities TO "statelens_agent";
-  DO $$ BEGIN
-          EXECUTE (SELECT format('GRANT UPDATE (%s) ON %s TO %s', string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum), '"statelens".identities', '"statelens_agent"')
-                     FROM pg_attribute a WHERE a.attrelid = '"statelens".identities'::regclass AND a.attnum > 0 AND NOT a.attisdropped);
-        END $$;
 GRANT SELECT, DELETE ON "statelens".identities TO "statelens_reviewer";
 ALTER TABLE "statelens".identities ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
 DROP POLICY IF EXISTS statelens_member ON "statelens".identities;

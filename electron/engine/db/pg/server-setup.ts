@@ -62,8 +62,10 @@ export const PG_ORG_TABLES: Readonly<Record<string, OrgTable>> = {
     reviewer: ['SELECT', 'UPDATE (needs_review, review_cause, review_cause_fact, superseded_by, supersedes, proposal_for, supersession_reason)', 'DELETE'],
   },
   fact_edges: { partitionColumn: 'partition_id', ...MEMORY },
-  // An agent releases its session's identity when the session ends (as it clears the working set).
-  identities: { partitionColumn: 'partition_id', agent: ['SELECT', 'INSERT', UPDATE_EVERY_COLUMN, 'DELETE'], reviewer: ['SELECT', 'DELETE'] },
+  // One row per (partition, session): an agent inserts its session's identity at the session's
+  // start and removes it when the session ends (as it clears the working set); nobody but an
+  // administrator updates one, so a session's identity stays as set for its whole life.
+  identities: { partitionColumn: 'partition_id', agent: ['SELECT', 'INSERT', 'DELETE'], reviewer: ['SELECT', 'DELETE'] },
   environment_signals: { partitionColumn: 'partition_id', ...MEMORY },
   org_documents: { partitionColumn: 'partition_id', ...MEMORY },
   agent_states: { partitionColumn: 'partition_id', ...MEMORY },
