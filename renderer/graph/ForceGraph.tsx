@@ -122,7 +122,12 @@ export function ForceGraph(props: ForceGraphProps) {
       scene = projectScene(model, transform, focusId);
       const { moving, rest } = sceneAround(scene, id);
       if (!stillReady) {
-        layer.draw(frameInput(rest, labels.filter((l) => l.id !== id)));
+        layer.draw(
+          frameInput(
+            rest,
+            labels.filter((l) => l.id !== id),
+          ),
+        );
         layer.snapshot();
         stillReady = true;
       }

@@ -59,16 +59,19 @@ function Queue({ partitionId }: { partitionId: number }) {
   const undoAction = useUndoDismiss(partitionId);
   const [busy, setBusy] = useState(false);
 
-  const select = useCallback((ids: readonly string[], on: boolean) => {
-    setSelected((s) => {
-      const n = new Set(s);
-      for (const id of ids) {
-        if (on) n.add(id);
-        else n.delete(id);
-      }
-      return n;
-    });
-  }, [setSelected]);
+  const select = useCallback(
+    (ids: readonly string[], on: boolean) => {
+      setSelected((s) => {
+        const n = new Set(s);
+        for (const id of ids) {
+          if (on) n.add(id);
+          else n.delete(id);
+        }
+        return n;
+      });
+    },
+    [setSelected],
+  );
 
   const openFact = (factId: string) => dispatch({ type: 'openFact', factId, view: 'memories', tab: 'graph' });
   const deleteIds = (ids: readonly string[]) => {
