@@ -158,6 +158,8 @@ export function CommandPalette({ partitions, onClose }: { partitions: readonly P
             role="option"
             aria-selected={i === current}
             className="palette-option"
+            // A key drawn in two parts (KeyText) would be read with a space at the cut: the option is named whole.
+            aria-label={entry.keyRanges ? `${entry.section} ${entry.label}${entry.detail ? ` ${entry.detail}` : ''}` : undefined}
             data-section={entry.section}
             onMouseDown={(e) => e.preventDefault()}
             onMouseEnter={() => setActive(i)}
