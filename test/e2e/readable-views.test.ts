@@ -297,6 +297,25 @@ describe.skipIf(missing !== undefined)('readable views and the graph as a full v
     expect(pageErrors(page)).toEqual([]);
   });
 
+  it('a small neighbourhood is fitted to fill a good part of the view, not left small in the middle', async () => {
+    for (const size of WINDOWS) {
+      await go(`#/graph/${ids.web}/${ids.flaggedForecast}?hops=1`, '[data-testid="graph-svg"]', size);
+      await settled(page);
+      const box = await surfaceBox(page);
+      const nodes = await probe.nodes(page);
+      const xs = nodes.map((n) => n.x);
+      const ys = nodes.map((n) => n.y);
+      // The larger of the two spans, as a share of the view in that direction.
+      const share = Math.max((Math.max(...xs) - Math.min(...xs)) / box.width, (Math.max(...ys) - Math.min(...ys)) / box.height);
+      const zoom = (await probe.frame(page))?.zoom ?? 0;
+      console.log(`e2e graph fit at ${size[0]}×${size[1]}: ${nodes.length} nodes span ${(share * 100).toFixed(0)}% of the view at ${zoom.toFixed(2)}x`);
+      expect(nodes.length).toBeLessThan(40);
+      expect(share).toBeGreaterThan(0.3);
+      expect((await nodesInView(page)).inside).toBe(nodes.length);
+      await screenshotBothSchemes(page, `graph-small-fitted-${size[0]}`, () => settled(page));
+    }
+  });
+
   it('a dragged node is pinned and the rest stays put; tooltips say "valid"', async () => {
     await go(`#/graph/${ids.web}/${ids.flaggedForecast}`, '[data-testid="graph-svg"]', [1920, 1080]);
     await settled(page);

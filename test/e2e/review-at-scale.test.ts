@@ -84,6 +84,20 @@ describe.skipIf(missing !== undefined)('review at scale and readable explanation
     db?.remove();
   });
 
+  it('the queue arrangement buttons stand apart (a clear gap, light and dark, both sizes)', async () => {
+    await go(`#/review/${p}`, '.review-group');
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      const [a, b] = await page.$$eval('[role="group"][aria-label="Arrange the queue"] button', (bs) =>
+        bs.map((x) => x.getBoundingClientRect().toJSON() as DOMRect),
+      );
+      if (!a || !b) throw new Error('no arrangement buttons');
+      expect(b.left - a.right).toBeGreaterThanOrEqual(4);
+      expect(Math.abs(a.top - b.top)).toBeLessThan(1);
+    }
+    await shoot('review-arrangement-buttons');
+  });
+
   it("groups a delete's 72 flags under their cause and clears them in one action, undoable", async () => {
     await go(`#/review/${p}`, '.review-group');
     const before = await total();
