@@ -2,14 +2,14 @@
 // and "copy link" work in browser mode; a plain click opens the fact here without a reload.
 import { useCallback, type MouseEvent, type ReactNode } from 'react';
 import { formatAddress } from './address';
-import { DEFAULT_FILTER, DEFAULT_SORT, useAppState, useDispatch, type DetailTab } from './state';
+import { DEFAULT_FILTER, DEFAULT_HIDDEN, DEFAULT_SORT, useAppState, useDispatch, type DetailTab } from './state';
 
 /** The address (after "#") of a fact's detail in the Memories view, at the inspected time. */
 export function useFactHref(): (partitionId: number, factId: string, tab?: DetailTab) => string {
   const { asOf } = useAppState();
   return useCallback(
     (partitionId, factId, tab = 'detail') =>
-      `#${formatAddress({ view: 'memories', partitionId, factId, detailTab: tab, filter: DEFAULT_FILTER, sort: DEFAULT_SORT, asOf, params: {} })}`,
+      `#${formatAddress({ view: 'memories', partitionId, factId, detailTab: tab, filter: DEFAULT_FILTER, sort: DEFAULT_SORT, asOf, params: {}, hiddenColumns: new Set(DEFAULT_HIDDEN) })}`,
     [asOf],
   );
 }

@@ -1,16 +1,28 @@
 // The inspector's address: everything a reviewer would want a link to reopen (view, partition,
 // open fact and tab, search and filters, sort, as-of time, the context query, strategies and budget,
-// the graph's hops) read from and written to a path and search params (/memories/3/fact_x?tab=chain&q=…).
+// the graph's hops, the review queue's arrangement and selection, the table's hidden columns) read from and written to a path and search params (/memories/3/fact_x?tab=chain&q=…).
 // Reading never throws: the parts that make sense are kept and each problem is said in words.
 import { ASSEMBLY_STRATEGIES } from '../../shared/assembly';
 import { MEMORY_TYPES, SCOPES } from '../../shared/domain';
 import { MAX_HOPS } from '../../shared/inspect';
 import { SORT_COLUMNS, type FactFilterInput, type FactSort, type Validity } from '../../shared/query';
 import { canonicalTimestamp } from '../../shared/timestamp';
-import { DEFAULT_FILTER, DEFAULT_SORT, DETAIL_TABS, VIEWS, VIEW_LABELS, type AppState, type DetailTab, type View, type ViewParams } from './state';
+import {
+  DEFAULT_FILTER,
+  DEFAULT_HIDDEN,
+  DEFAULT_SORT,
+  DETAIL_TABS,
+  TOGGLEABLE_COLUMNS,
+  VIEWS,
+  VIEW_LABELS,
+  type AppState,
+  type DetailTab,
+  type View,
+  type ViewParams,
+} from './state';
 
 /** The part of the app state an address holds. */
-export type AddressState = Pick<AppState, 'view' | 'partitionId' | 'factId' | 'detailTab' | 'filter' | 'sort' | 'asOf' | 'params'>;
+export type AddressState = Pick<AppState, 'view' | 'partitionId' | 'factId' | 'detailTab' | 'filter' | 'sort' | 'asOf' | 'params' | 'hiddenColumns'>;
 
 /** What an address sets; a part it does not name keeps its default. */
 export type Place = Partial<AddressState>;
@@ -41,12 +53,19 @@ export interface AddressSearch {
   strategies?: string;
   budget?: string;
   hops?: string;
+  queue?: 'flat';
+  picked?: string;
+  hide?: string;
 }
 
 const MAX_FACT_ID = 200;
 const MAX_TEXT = 500;
 const MAX_BUDGET = 1_000_000;
 const VALIDITIES: readonly Validity[] = ['valid', 'superseded', 'proposal', 'all'];
+/** A selection this large is not worth a link (a whole queue is "Select all" away). */
+const MAX_PICKED = 200;
+/** The hidden-columns value that hides none. */
+const NO_COLUMNS = 'none';
 
 function decodePart(raw: string): string | undefined {
   try {
@@ -198,8 +217,25 @@ export function readSearch(raw: Readonly<Record<string, unknown>>): { place: Pla
   if (budget) params.budget = budget;
   const hops = read('hops', (t) => whole('graph hops', t, MAX_HOPS, problems));
   if (hops) params.hops = hops;
+  const queue = read('queue', (t) =>
+    t === 'flat' || t === 'grouped' ? t : (problems.push(`The link's queue arrangement "${shown(t)}" should be flat or grouped.`), undefined),
+  );
+  if (queue) params.queue = queue;
+  const picked = read('picked', (t) => readPicked(t, problems));
+  if (picked) params.picked = picked;
   if (Object.keys(params).length > 0) place.params = params;
+  const hide = read('hide', (t) => (t === NO_COLUMNS ? [] : choices('hidden columns', t, TOGGLEABLE_COLUMNS, problems)));
+  if (hide) place.hiddenColumns = new Set(hide);
   return { place, problems };
+}
+
+function readPicked(text: string, problems: string[]): string[] | undefined {
+  const ids = [...new Set(list(text))];
+  if (ids.length > MAX_PICKED || ids.some((id) => id.length > MAX_FACT_ID)) {
+    problems.push(`The link selects more than ${MAX_PICKED} facts or names a fact id longer than ${MAX_FACT_ID} characters; the selection is left empty.`);
+    return undefined;
+  }
+  return ids.length > 0 ? ids : undefined;
 }
 
 /** Reads a path (/view/partition/fact…) and its search params. */
@@ -275,6 +311,15 @@ export function searchOf(s: AddressState): AddressSearch {
   if (p.strategies && !sameList(p.strategies, [])) out.strategies = p.strategies.join(',');
   if (p.budget) out.budget = p.budget;
   if (p.hops) out.hops = p.hops;
+  if (s.view === 'review') {
+    if (p.queue === 'flat') out.queue = 'flat';
+    if (p.picked?.length) out.picked = p.picked.slice(0, MAX_PICKED).join(',');
+  }
+  if (s.view === 'memories') {
+    const hidden = TOGGLEABLE_COLUMNS.filter((c) => s.hiddenColumns.has(c));
+    const defaults = TOGGLEABLE_COLUMNS.filter((c) => DEFAULT_HIDDEN.includes(c));
+    if (!sameList(hidden, defaults)) out.hide = hidden.length === 0 ? NO_COLUMNS : hidden.join(',');
+  }
   return out;
 }
 

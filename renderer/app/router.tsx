@@ -44,7 +44,12 @@ function Routed() {
 
 /** Every route accepts the same typed search params; reading them never throws (a param that
  * does not parse is dropped here and reported by readAddress). */
-const validateSearch = (raw: Record<string, unknown>): AddressSearch => searchOf({ ...initialState(), ...readSearch(raw).place });
+const validateSearch = (raw: Record<string, unknown>): AddressSearch => {
+  // Some params belong to one view (the queue's to the review queue, the columns to the table);
+  // the path is not known here, so each view's share is kept.
+  const place = { ...initialState(), ...readSearch(raw).place };
+  return { ...searchOf({ ...place, view: 'memories' }), ...searchOf({ ...place, view: 'review' }) };
+};
 
 const rootRoute = createRootRoute({ component: Routed, validateSearch });
 const viewRoute = createRoute({ getParentRoute: () => rootRoute, path: '$view' });

@@ -111,6 +111,33 @@ describe('app state', () => {
     expect(formatAddress(followed)).toBe(address);
   });
 
+  it("the review queue's arrangement and selection and the table's hidden columns round-trip through the address", () => {
+    const review = initialState({ view: 'review', partitionId: 4, params: { queue: 'flat', picked: ['f1', 'f/2'] } });
+    const address = formatAddress(review);
+    expect(address).toBe('/review/4?queue=flat&picked=f1,f%2F2');
+    const back = parseAddress(address);
+    expect(back.problems).toEqual([]);
+    expect(back.place.params).toEqual({ queue: 'flat', picked: ['f1', 'f/2'] });
+    expect(formatAddress(reducer(initialState({ partitionId: 4 }), { type: 'place', place: back.place, notice: null }))).toBe(address);
+
+    // Hidden columns: only what differs from the default is written; "none" shows every column.
+    expect(formatAddress(initialState({ view: 'memories', partitionId: 4 }))).toBe('/memories/4');
+    const shown = reducer(initialState({ view: 'memories', partitionId: 4 }), { type: 'toggleColumn', column: 'importance' });
+    const columns = formatAddress(shown);
+    expect(columns).toBe('/memories/4?hide=authority,accessCount,lastAccessedAt,createdAt');
+    const followed = reducer(initialState({ partitionId: 4 }), { type: 'place', place: parseAddress(columns).place, notice: null });
+    expect([...followed.hiddenColumns].sort()).toEqual([...shown.hiddenColumns].sort());
+    expect(parseAddress('/memories/4?hide=none').place.hiddenColumns).toEqual(new Set());
+    // Another view's address leaves the columns as they were.
+    expect(reducer(shown, { type: 'place', place: { view: 'review', partitionId: 4 }, notice: null }).hiddenColumns).toBe(shown.hiddenColumns);
+
+    const bad = parseAddress('/review/4?queue=sideways&hide=key,colour');
+    expect(bad.place.params).toBeUndefined();
+    expect(bad.place.hiddenColumns).toBeUndefined();
+    expect(bad.problems.join(' ')).toContain('queue arrangement "sideways"');
+    expect(bad.problems.join(' ')).toContain('hidden columns "key,colour"');
+  });
+
   it('a link with some bad params keeps the good ones and names each bad one', () => {
     const link = parseAddress('/memories/3?q=tea&validity=maybe&types=user,robot&sort=-nonsense&asof=yesterday&hops=99&budget=2000');
     expect(link.place).toEqual({ view: 'memories', partitionId: 3, filter: { validity: 'all', search: 'tea' }, params: { budget: '2000' } });

@@ -26,6 +26,10 @@ export interface ViewParams {
   readonly strategies?: AssemblyStrategy[];
   readonly budget?: string;
   readonly hops?: string;
+  /** The review queue's arrangement: grouped by cause (the default) or one flat list. */
+  readonly queue?: 'grouped' | 'flat';
+  /** The review queue's selected facts. */
+  readonly picked?: string[];
 }
 
 /** What a delete dialog acts on. */
@@ -64,7 +68,7 @@ export type Action =
    * those it leaves out). */
   | {
       type: 'place';
-      place: Partial<Pick<AppState, 'view' | 'partitionId' | 'factId' | 'detailTab' | 'filter' | 'sort' | 'asOf' | 'params'>>;
+      place: Partial<Pick<AppState, 'view' | 'partitionId' | 'factId' | 'detailTab' | 'filter' | 'sort' | 'asOf' | 'params' | 'hiddenColumns'>>;
       notice: string | null;
     }
   | { type: 'param'; params: ViewParams }
@@ -92,6 +96,22 @@ export interface ConnectPrefill {
 export const DEFAULT_FILTER: FactFilterInput = { validity: 'all' };
 export const DEFAULT_SORT: FactSort = { column: 'ts', direction: 'desc' };
 export const DEFAULT_HIDDEN = ['createdAt', 'lastAccessedAt', 'accessCount', 'importance', 'authority'];
+
+/** Column ids of the memories table whose visibility the user may change (the select column always shows). */
+export const TOGGLEABLE_COLUMNS = [
+  'key',
+  'value',
+  'status',
+  'memoryType',
+  'scope',
+  'sourceType',
+  'authority',
+  'importance',
+  'accessCount',
+  'lastAccessedAt',
+  'ts',
+  'createdAt',
+] as const;
 
 export function initialState(partial: Partial<AppState> = {}): AppState {
   return {
@@ -137,6 +157,8 @@ export function reducer(s: AppState, a: Action): AppState {
         sort: a.place.sort ?? DEFAULT_SORT,
         asOf: a.place.asOf ?? null,
         params: a.place.params ?? {},
+        // The table's columns are in the addresses of the table; elsewhere they stay as they were.
+        hiddenColumns: a.place.hiddenColumns ?? ((a.place.view ?? s.view) === 'memories' ? new Set(DEFAULT_HIDDEN) : s.hiddenColumns),
         notice: a.notice,
       };
     }

@@ -8,8 +8,8 @@ import { createCanvasLayer } from './canvas-layer';
 import { attachInteraction, type Hover } from './interaction';
 import { LABEL_FONT_PX, LABEL_LINE_PX, planLabels, type PlacedLabel } from './labels';
 import { readPalette } from './palette';
-import { edgeLabel, nodeStatus, projectScene, type Scene } from './scene';
-import { buildModel, fitTransform, rememberPositions, startModel, type GraphNodeData, type Positions } from './simulation';
+import { edgeLabel, nodeStatus, projectScene, sceneAround, type Scene } from './scene';
+import { buildModel, FIT_MAX_ZOOM, fitTransform, rememberPositions, startModel, type GraphNodeData, type Positions } from './simulation';
 import { createSvgLayer } from './svg-layer';
 
 export { SVG_NODE_LIMIT };
@@ -83,7 +83,7 @@ export function ForceGraph(props: ForceGraphProps) {
     const layer = useCanvas ? createCanvasLayer(host, nodes.length) : createSvgLayer(host, model, (id) => live.current.onSelect(id));
     layer.resize(width, height);
     let palette = readPalette();
-    const fitted = () => fitTransform(model.nodes, width, height, 1.5);
+    const fitted = () => fitTransform(model.nodes, width, height, FIT_MAX_ZOOM);
     let transform: ViewTransform = sameFacts && lastTransform.current ? lastTransform.current : fitted();
     /** Until the reader zooms, pans or drags, the view follows the settling layout so it always
      * shows the whole graph (never a blank canvas). */
@@ -100,8 +100,47 @@ export function ForceGraph(props: ForceGraphProps) {
     let drawnAt: ViewTransform = transform;
     let settleTimer: ReturnType<typeof setTimeout> | undefined;
     const PAN_SETTLE_MS = 120;
+    /** The node being dragged, and whether the rest of the graph is kept as a still picture
+     * (drawn once when the drag starts; each drag frame draws only the moving node over it). */
+    let dragging: string | null = null;
+    let stillReady = false;
+
+    const frameInput = (sceneToDraw: Scene, labelsToDraw: readonly PlacedLabel[]) => ({
+      scene: sceneToDraw,
+      labels: labelsToDraw,
+      focusId,
+      selectedId: live.current.selectedId,
+      pathNodes: live.current.pathNodes,
+      pathEdges: live.current.pathEdges,
+      hoverEdge: hover?.kind === 'edge' ? hover.link.key : null,
+      palette,
+    });
+
+    /** A drag frame while the layout rests: the still picture and the moving node over it. */
+    const drawDrag = (id: string): boolean => {
+      if (!layer.snapshot || !layer.overlay || model.sim.alpha() >= model.sim.alphaMin()) return false;
+      scene = projectScene(model, transform, focusId);
+      const { moving, rest } = sceneAround(scene, id);
+      if (!stillReady) {
+        layer.draw(
+          frameInput(
+            rest,
+            labels.filter((l) => l.id !== id),
+          ),
+        );
+        layer.snapshot();
+        stillReady = true;
+      }
+      layer.overlay(frameInput(moving, []));
+      return true;
+    };
 
     const draw = () => {
+      if (dragging !== null && drawDrag(dragging)) {
+        dirty = false;
+        return;
+      }
+      stillReady = false;
       // A pan moves only the view: the last frame is replayed shifted (no layout, projection or
       // label placement per frame); once the pan rests, a fresh frame labels what came into view.
       if (!dirty && layer.replay && transform.k === drawnAt.k) {
@@ -148,6 +187,7 @@ export function ForceGraph(props: ForceGraphProps) {
     /** Something other than the view moved: draw afresh. */
     const redrawAll = () => {
       dirty = true;
+      stillReady = false;
       schedule();
     };
 
@@ -175,14 +215,23 @@ export function ForceGraph(props: ForceGraphProps) {
       transform: () => transform,
       onTransform: (t, byUser) => {
         if (byUser) autoFit = false;
+        if (t.k !== transform.k || t.x !== transform.x || t.y !== transform.y) stillReady = false;
         transform = t;
         lastTransform.current = t;
         schedule();
       },
       onSelect: (id) => live.current.onSelect(id),
       onHover: showTip,
-      onDrag: () => {
+      onDrag: (node) => {
         autoFit = false;
+        if (dragging !== node.id) stillReady = false;
+        dragging = node.id;
+        dirty = true;
+        schedule();
+      },
+      onDragEnd: () => {
+        dragging = null;
+        stillReady = false;
         redrawAll();
       },
     });

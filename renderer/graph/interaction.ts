@@ -21,7 +21,9 @@ export interface InteractionHooks {
   onSelect(id: string): void;
   onHover(h: Hover | null): void;
   /** A node moved under the pointer: draw again. */
-  onDrag(): void;
+  onDrag(node: SimNode): void;
+  /** The dragged node was let go. */
+  onDragEnd?(): void;
 }
 
 export interface Interaction {
@@ -82,7 +84,7 @@ export function attachInteraction(h: InteractionHooks): Interaction {
       const [sx, sy] = local(e);
       const [gx, gy] = toGraphPoint(h.transform(), sx, sy);
       dragNodeTo(h.model, drag.node, gx, gy);
-      h.onDrag();
+      h.onDrag(drag.node);
       return;
     }
     if (e.buttons !== 0) return;
@@ -102,6 +104,7 @@ export function attachInteraction(h: InteractionHooks): Interaction {
     if (drag.moved) {
       endDrag(h.model);
       swallowClick = true;
+      h.onDragEnd?.();
     }
     el.releasePointerCapture?.(e.pointerId);
     el.style.cursor = '';

@@ -32,6 +32,11 @@ export interface GraphLayer {
   /** Draws the last frame again moved by (dx, dy) screen pixels, from what it cached (a pan:
    * nothing moved but the view). Absent when the renderer keeps no such cache. */
   replay?(dx: number, dy: number): void;
+  /** Keeps what is on screen as a still picture (a drag: everything but the dragged node). */
+  snapshot?(): void;
+  /** Draws the still picture and `frame` over it (the dragged node and its edges), so a drag
+   * frame costs a copy and a few shapes, not the whole graph. */
+  overlay?(frame: FrameInput): void;
   destroy(): void;
 }
 

@@ -49,3 +49,19 @@ export function nodeStatus(n: GraphNodeData): string {
   if (n.asOf === 'not-yet') return 'not yet written then';
   return n.status === 'proposal' ? 'proposal' : 'superseded then';
 }
+
+/** The part of a scene that a dragged node moves: the node, its neighbours and the edges between
+ * them (drawn over a still picture of the rest while the drag lasts). */
+export function sceneAround(scene: Scene, nodeId: string): { moving: Scene; rest: Scene } {
+  const movingEdges = scene.edges.filter((e) => e.link.source.id === nodeId || e.link.target.id === nodeId);
+  const ids = new Set<string>([nodeId]);
+  for (const e of movingEdges) ids.add(e.link.source.id).add(e.link.target.id);
+  const pick = (keep: (n: ScreenNode) => boolean) => scene.nodes.filter(keep);
+  const movingNodes = pick((n) => ids.has(n.node.id));
+  const restNodes = pick((n) => n.node.id !== nodeId);
+  const restEdges = scene.edges.filter((e) => e.link.source.id !== nodeId && e.link.target.id !== nodeId);
+  return {
+    moving: { nodes: movingNodes, edges: movingEdges, byId: new Map(movingNodes.map((n) => [n.node.id, n])) },
+    rest: { nodes: restNodes, edges: restEdges, byId: new Map(restNodes.map((n) => [n.node.id, n])) },
+  };
+}

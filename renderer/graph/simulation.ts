@@ -116,6 +116,11 @@ export function endDrag(m: GraphModel): void {
   m.sim.alphaTarget(0);
 }
 
+/** How far a fit may zoom in: a small neighbourhood fills a good part of the view (discs and text
+ * keep their size on screen, so this only spreads the nodes apart) without a pair of nodes
+ * flying to opposite edges. */
+export const FIT_MAX_ZOOM = 4;
+
 /** The transform that shows every node, centred, no larger than `maxK`. */
 export function fitTransform(
   nodes: Iterable<{ x?: number | undefined; y?: number | undefined }>,

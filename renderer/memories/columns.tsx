@@ -5,6 +5,7 @@ import type { SortColumn } from '../../shared/query';
 import { FactBadges, MemoryTypeLabel } from '../ui/FactBadges';
 import { RangeText } from '../ui/Highlight';
 import { KeyText } from '../ui/KeyText';
+import { FactLink } from '../app/FactLink';
 import { formatTime } from '../ui/format';
 
 declare module '@tanstack/react-table' {
@@ -23,21 +24,7 @@ declare module '@tanstack/react-table' {
 
 const col = createColumnHelper<FactRowView>();
 
-/** Column ids whose visibility the user may change (the select column always shows). */
-export const TOGGLEABLE_COLUMNS = [
-  'key',
-  'value',
-  'status',
-  'memoryType',
-  'scope',
-  'sourceType',
-  'authority',
-  'importance',
-  'accessCount',
-  'lastAccessedAt',
-  'ts',
-  'createdAt',
-] as const;
+export { TOGGLEABLE_COLUMNS } from '../app/state';
 
 /** `asOf`: the table shows the state at that instant, where every row was valid. */
 export function factColumns(asOf: string | null = null): ColumnDef<FactRowView, unknown>[] {
@@ -46,7 +33,13 @@ export function factColumns(asOf: string | null = null): ColumnDef<FactRowView, 
     col.accessor('key', {
       id: 'key',
       meta: { sort: 'key', width: 240, minWidth: 60, label: 'Key' },
-      cell: (c) => <KeyText text={c.getValue()} ranges={c.row.original.match?.key ?? []} />,
+      // A real link (middle-click, "open in new tab", "copy link"); a plain click falls through to
+      // the row, which selects and opens as before, and the grid keeps the keyboard (no tab stop).
+      cell: (c) => (
+        <FactLink factId={c.row.original.id} className="key-link" tabIndex={-1} onOpen={() => {}}>
+          <KeyText text={c.getValue()} ranges={c.row.original.match?.key ?? []} />
+        </FactLink>
+      ),
     }),
     col.accessor('value', {
       id: 'value',

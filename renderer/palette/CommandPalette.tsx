@@ -8,6 +8,7 @@ import { useQuery } from '../api/hooks';
 import { useTheme } from '../theme/theme';
 import { Dialog } from '../ui/Dialog';
 import { formatNumber, statusWord } from '../ui/format';
+import { KeyText } from '../ui/KeyText';
 import { rankEntries, searchableText, type PaletteEntry } from './items';
 
 const FACT_SEARCH_DELAY_MS = 120;
@@ -106,6 +107,7 @@ export function CommandPalette({ partitions, onClose }: { partitions: readonly P
           label: f.key,
           group: g.label,
           href: factHref(g.partitionId, f.id),
+          keyRanges: f.match?.key ?? [],
           detail: `${f.value.slice(0, 80)} · ${statusWord(f.status, f.isValid)}`,
           run: close(() => dispatch({ type: 'openFact', factId: f.id, tab: 'detail', view: 'memories', partitionId: g.partitionId })),
         });
@@ -156,6 +158,8 @@ export function CommandPalette({ partitions, onClose }: { partitions: readonly P
             role="option"
             aria-selected={i === current}
             className="palette-option"
+            // A key drawn in two parts (KeyText) would be read with a space at the cut: the option is named whole.
+            aria-label={entry.keyRanges ? `${entry.section} ${entry.label}${entry.detail ? ` ${entry.detail}` : ''}` : undefined}
             data-section={entry.section}
             onMouseDown={(e) => e.preventDefault()}
             onMouseEnter={() => setActive(i)}
@@ -165,7 +169,8 @@ export function CommandPalette({ partitions, onClose }: { partitions: readonly P
             {entry.href ? (
               // A real link for middle-click / new tab; a plain click is the option's own.
               <a className="palette-label palette-link" href={entry.href} tabIndex={-1} onClick={(e) => isPlainClick(e) && e.preventDefault()}>
-                {entry.label}
+                {/* A key keeps its distinguishing tail (a middle ellipsis), search marks and all. */}
+                {entry.keyRanges ? <KeyText text={entry.label} ranges={entry.keyRanges} /> : entry.label}
               </a>
             ) : (
               <span className="palette-label">{entry.label}</span>

@@ -13,6 +13,8 @@ export interface PaletteEntry {
   readonly group?: string;
   /** Facts: the fact's address, so the entry is a real link (middle-click opens a new tab). */
   readonly href?: string;
+  /** Facts: where the search matched in the key (the label), marked in it. */
+  readonly keyRanges?: ReadonlyArray<readonly [number, number]>;
   readonly run: () => void;
 }
 

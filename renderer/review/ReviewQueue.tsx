@@ -4,7 +4,7 @@
 // dismissal can be undone from its notice. The engine records each action in the audit log.
 import { useCallback, useMemo, useRef, useState } from 'react';
 import type { ReviewGroup } from '../../shared/inspect';
-import { useAppState, useDispatch } from '../app/state';
+import { useAddressState, useAppState, useDispatch } from '../app/state';
 import { useApi, useMutation, useQuery } from '../api/hooks';
 import { useShortcut } from '../shortcuts/shortcuts';
 import { Button } from '../ui/Button';
@@ -22,7 +22,7 @@ import './review.css';
 const REASON = 'dismissed in the review queue';
 /** Groups this small show their facts at once; larger ones (one delete's 72 flags) start folded. */
 const OPEN_GROUP_MAX = 10;
-type Mode = 'grouped' | 'flat';
+const NONE: string[] = [];
 
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
@@ -36,8 +36,15 @@ function Queue({ partitionId }: { partitionId: number }) {
   const dispatch = useDispatch();
   const toast = useToast();
   const { transport } = useApi();
-  const [mode, setMode] = useState<Mode>('grouped');
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  // The arrangement and the selection live in the address: Back, Forward and a copied link bring them back.
+  const [mode, setMode] = useAddressState('queue', 'grouped');
+  const [picked, setPicked] = useAddressState('picked', NONE);
+  const selected = useMemo<ReadonlySet<string>>(() => new Set(picked), [picked]);
+  const setSelected = useCallback(
+    (next: ReadonlySet<string> | ((s: ReadonlySet<string>) => ReadonlySet<string>)) =>
+      setPicked((p) => [...(typeof next === 'function' ? next(new Set(p)) : next)]),
+    [setPicked],
+  );
   const [active, setActive] = useState<string | null>(null);
   // Only what the reviewer toggled; the rest follows OPEN_GROUP_MAX.
   const [expanded, setExpanded] = useState<ReadonlyMap<string, boolean>>(new Map());
@@ -52,16 +59,19 @@ function Queue({ partitionId }: { partitionId: number }) {
   const undoAction = useUndoDismiss(partitionId);
   const [busy, setBusy] = useState(false);
 
-  const select = useCallback((ids: readonly string[], on: boolean) => {
-    setSelected((s) => {
-      const n = new Set(s);
-      for (const id of ids) {
-        if (on) n.add(id);
-        else n.delete(id);
-      }
-      return n;
-    });
-  }, []);
+  const select = useCallback(
+    (ids: readonly string[], on: boolean) => {
+      setSelected((s) => {
+        const n = new Set(s);
+        for (const id of ids) {
+          if (on) n.add(id);
+          else n.delete(id);
+        }
+        return n;
+      });
+    },
+    [setSelected],
+  );
 
   const openFact = (factId: string) => dispatch({ type: 'openFact', factId, view: 'memories', tab: 'graph' });
   const deleteIds = (ids: readonly string[]) => {

@@ -3,7 +3,9 @@
 // strategies and budget are in the URL; a copied link opened in a new tab (no token asked again)
 // reopens that state and scrolls the linked row into view; Back and Forward walk through the moves;
 // a link with bad parts says so and keeps the rest; the search field and the palette find facts
-// in every partition; Escape, ↓, the skip link and real fact links work from the keyboard.
+// in every partition; Escape, ↓, the skip link and real fact links work from the keyboard. The
+// review queue's arrangement and selection and the table's hidden columns are in the address too;
+// the table's keys are links; the palette keeps a long key's distinguishing tail and its marks.
 // Light and dark, 1280×720 and 1920×1080, with screenshots.
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +26,9 @@ const SIZES = [
   { width: 1280, height: 720 },
   { width: 1920, height: 1080 },
 ] as const;
+
+/** A key long enough to be cut in the palette; the search word sits in its beginning. */
+const LONG_KEY = 'org.department.finance.procurement_committee.quarterly_review.regional_office_emea.northern_cluster.head_of_purchasing';
 
 const hashOf = (page: Page) => page.evaluate(() => decodeURIComponent(location.hash));
 
@@ -62,6 +67,7 @@ describe.skipIf(missing !== undefined)('every view has an address, find everywhe
         { key: `quote.pallet_offer_${i}`, value: `Pallet offer ${i} from the globex depot`, ts: '2026-01-02T00:00:00.000Z' },
         { kind: 'user', org: 'globex', user: 'bob' },
       );
+    externalWrite(db.file, { key: LONG_KEY, value: 'Marigold Okafor heads purchasing for the northern cluster', ts: '2026-01-02T00:00:00.000Z' });
     const store = Store.open(db.file);
     try {
       bobPid = store.listPartitions().find((p) => p.label.includes('bob'))?.id ?? -1;
@@ -274,5 +280,149 @@ describe.skipIf(missing !== undefined)('every view has an address, find everywhe
     // A plain click opens it here.
     await ref.click();
     await page.waitForFunction((h) => decodeURIComponent(location.hash) === decodeURIComponent(h), href);
+  });
+
+  it("the review queue's arrangement and selection and the table's hidden columns are in the address: Back, Forward and a copied link", async () => {
+    await page.setViewportSize(SIZES[0]);
+    await page.goto(`${ui!.base}#/review/${pid}`);
+    await page.waitForSelector('.review-group');
+    await page.click('role=button[name="Flat list"]');
+    await page.waitForFunction(() => location.hash.includes('queue=flat'));
+    const card = page.locator('.review-card').first();
+    await card.waitFor();
+    const picked = (await card.getAttribute('data-fact-id')) ?? '';
+    await card.locator('input[type="checkbox"]').check();
+    await page.waitForFunction((id) => decodeURIComponent(location.hash).includes(`picked=${id}`), picked);
+    const link = `${ui!.base}${await page.evaluate(() => location.hash)}`;
+    expect(await hashOf(page)).toBe(`#/review/${pid}?queue=flat&picked=${picked}`);
+    // Back: the selection, then the arrangement; Forward brings both again.
+    await page.goBack();
+    await page.waitForFunction(() => !location.hash.includes('picked='));
+    expect(await page.locator('[data-testid="review-selected"]').count()).toBe(0);
+    await page.goBack();
+    await page.waitForSelector('role=button[name="By cause"][pressed]');
+    await page.goForward();
+    await page.waitForSelector('role=button[name="Flat list"][pressed]');
+    await page.goForward();
+    await page.waitForSelector(`.review-card[data-fact-id="${picked}"] input[type="checkbox"]:checked`);
+    // A copied link, in a new tab, opens the flat list with that fact selected.
+    for (const size of SIZES) {
+      const tab = await ui!.browser.newPage(size);
+      try {
+        await tab.goto(link);
+        await tab.waitForSelector(`.review-card[data-fact-id="${picked}"] input[type="checkbox"]:checked`);
+        expect(await tab.getAttribute('role=button[name="Flat list"]', 'aria-pressed')).toBe('true');
+        expect(await tab.textContent('[data-testid="review-selected"]')).toBe('1 fact selected');
+        await screenshotBothSchemes(tab, `address-review-queue-${size.width}`);
+      } finally {
+        await tab.close();
+      }
+    }
+
+    // The table's columns: showing Importance and hiding Scope is in the address, and Back undoes it.
+    await page.goto(`${ui!.base}#/memories/${pid}`);
+    await page.waitForSelector(ROW);
+    const header = (name: string) => page.locator(`role=columnheader[name=/^${name}/]`).count();
+    expect(await header('Importance')).toBe(0);
+    await page.click('role=button[name=/columns/i]');
+    await page.click('role=checkbox[name="Importance"]');
+    await page.waitForFunction(() => location.hash.includes('hide='));
+    await page.click('role=checkbox[name="Scope"]');
+    await page.waitForFunction(() => /hide=[^&]*scope/.test(location.hash));
+    await page.keyboard.press('Escape');
+    expect(await header('Importance')).toBe(1);
+    expect(await header('Scope')).toBe(0);
+    const columnsLink = `${ui!.base}${await page.evaluate(() => location.hash)}`;
+    await page.goBack();
+    await page.waitForFunction(() => !/hide=[^&]*scope/.test(location.hash));
+    expect(await header('Scope')).toBe(1);
+    const tab = await ui!.browser.newPage(SIZES[0]);
+    try {
+      await tab.goto(columnsLink);
+      await tab.waitForSelector(ROW);
+      expect(await tab.locator('role=columnheader[name=/^Importance/]').count()).toBe(1);
+      expect(await tab.locator('role=columnheader[name=/^Scope/]').count()).toBe(0);
+      await screenshot(tab, 'address-hidden-columns-light');
+    } finally {
+      await tab.close();
+    }
+    expect(pageErrors(page)).toEqual([]);
+  });
+
+  it("the table's keys are real links: middle-click opens the fact in a new tab, a click still selects and the keyboard still moves", async () => {
+    await page.setViewportSize(SIZES[0]);
+    await page.goto(`${ui!.base}#/memories/${pid}?q=zebra`);
+    await page.waitForSelector(ROW);
+    const row = page.locator(ROW).nth(1);
+    const factId = (await row.getAttribute('data-fact-id')) ?? '';
+    const key = row.locator('a.key-link');
+    expect(decodeURIComponent((await key.getAttribute('href')) ?? '')).toBe(`#/memories/${pid}/${factId}`);
+    expect(await key.getAttribute('tabindex')).toBe('-1');
+    const opened = ui!.browser.context.waitForEvent('page');
+    await key.click({ button: 'middle' });
+    const tab = await opened;
+    try {
+      await tab.waitForSelector(`.fact-panel`);
+      expect(decodeURIComponent(new URL(tab.url()).hash)).toBe(`#/memories/${pid}/${factId}`);
+      await screenshot(tab, 'table-key-link-new-tab');
+    } finally {
+      await tab.close();
+    }
+    // The middle-click changed nothing here; a plain click on the key opens the row as before.
+    expect(await hashOf(page)).toBe(`#/memories/${pid}?q=zebra`);
+    await key.click();
+    await page.waitForFunction(([p, id]) => decodeURIComponent(location.hash).startsWith(`#/memories/${p}/${id}`), [pid, factId] as const);
+    await page.waitForSelector('.fact-panel');
+    await page.focus(GRID);
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction((id) => !decodeURIComponent(location.hash).includes(`/${id}?`), factId);
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      await screenshotBothSchemes(page, `table-key-links-${size.width}`);
+    }
+    await page.setViewportSize(SIZES[0]);
+  });
+
+  it('the palette shows a long key with its distinguishing tail, and a search mark in the cut beginning keeps the middle ellipsis', async () => {
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      await page.goto(`${ui!.base}#/memories/${pid}`);
+      await page.waitForSelector(ROW);
+      await page.keyboard.press('Control+k');
+      await page.keyboard.type('procurement');
+      const keyText = page.locator(`.palette-option .key-text[data-key-text="${LONG_KEY}"]`);
+      await keyText.waitFor();
+      const shape = await keyText.evaluate((el) => {
+        const head = el.querySelector('.key-text-head') as HTMLElement;
+        const tail = el.querySelector('.key-text-tail') as HTMLElement;
+        const mark = head.querySelector('mark');
+        return {
+          headCut: head.scrollWidth > head.clientWidth,
+          headEllipsis: getComputedStyle(head).textOverflow,
+          // The distinguishing end is on screen: the tail shows at least its last part.
+          tailEnd: (() => {
+            const c = document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D;
+            c.font = getComputedStyle(tail).font;
+            return tail.clientWidth + 1 >= c.measureText('head_of_purchasing').width;
+          })(),
+          tail: tail.textContent,
+          mark: mark?.textContent ?? null,
+          markDisplay: mark ? getComputedStyle(mark).display : null,
+          title: el.getAttribute('title'),
+        };
+      });
+      expect(shape).toEqual({
+        headCut: true,
+        headEllipsis: 'ellipsis',
+        tailEnd: true,
+        tail: 'northern_cluster.head_of_purchasing',
+        mark: 'procurement',
+        markDisplay: 'inline',
+        title: LONG_KEY,
+      });
+      await screenshotBothSchemes(page, `palette-key-tail-${size.width}`);
+      await page.keyboard.press('Escape');
+    }
+    await page.setViewportSize(SIZES[0]);
   });
 });

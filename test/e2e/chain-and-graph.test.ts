@@ -5,35 +5,22 @@
 // new value, a needs_review ring that stays visible, draggable nodes, labels beside their node,
 // zoom that reveals detail, and the canvas at 2,000 nodes with frame times printed while a node
 // is dragged). Screenshots in light and dark themes go to test-results/screenshots/.
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  GRAPH_PROBE,
-  SVG_NODE_LIMIT,
-  type DrawnFrame,
-  type GraphCanvasProbe,
-  type ProbedEdge,
-  type ProbedLabel,
-  type ProbedNode,
-} from '../../renderer/graph/canvas-hit';
+import { SVG_NODE_LIMIT, type ProbedNode } from '../../renderer/graph/canvas-hit';
 import { CARD_H, CARD_W, segmentCrossesBox } from '../../renderer/chain/layout';
 import { readableReason } from '../../renderer/chain/readable';
 import { unnamedControls } from './helpers/accessibility';
 import { chromiumMissing, pageErrors, screenshot, screenshotBothSchemes } from './helpers/browser';
+import { demoDatabase, type DemoDatabase } from './helpers/demo';
+import { frameLine, probe, settled, startFrameGaps, stopFrameGaps } from './helpers/graph';
 import { openInspector, onFailure, type Inspector } from './helpers/inspector';
-import { cliEntry, repoRoot } from '../helpers/paths';
 
 const missing = chromiumMissing();
 if (missing) console.log(`e2e chain and graph skipped: ${missing}`);
 
 const DEMO_FACTS = 12_000;
-const PROBE_KEY = GRAPH_PROBE.description ?? '';
-const SURFACE = '[data-testid="graph-canvas"], [data-testid="graph-svg"]';
 
 interface Ids {
   /** Partition and head of a chain with versions that arrived late. */
@@ -96,60 +83,8 @@ function findIds(file: string): Ids {
   }
 }
 
-// The graph surface's read-only probe (renderer/graph/canvas-hit.ts), read inside the page.
-const probe = {
-  frame: (page: Page) =>
-    page.evaluate(([sel, key]) => (document.querySelector(sel) as unknown as Record<symbol, GraphCanvasProbe> | null)?.[Symbol.for(key)]?.lastFrame() ?? null, [
-      SURFACE,
-      PROBE_KEY,
-    ] as const) as Promise<DrawnFrame | null>,
-  nodes: (page: Page) =>
-    page.evaluate(([sel, key]) => (document.querySelector(sel) as unknown as Record<symbol, GraphCanvasProbe> | null)?.[Symbol.for(key)]?.nodes() ?? [], [
-      SURFACE,
-      PROBE_KEY,
-    ] as const) as Promise<ProbedNode[]>,
-  edges: (page: Page) =>
-    page.evaluate(([sel, key]) => (document.querySelector(sel) as unknown as Record<symbol, GraphCanvasProbe> | null)?.[Symbol.for(key)]?.edges() ?? [], [
-      SURFACE,
-      PROBE_KEY,
-    ] as const) as Promise<ProbedEdge[]>,
-  labels: (page: Page) =>
-    page.evaluate(([sel, key]) => (document.querySelector(sel) as unknown as Record<symbol, GraphCanvasProbe> | null)?.[Symbol.for(key)]?.labels() ?? [], [
-      SURFACE,
-      PROBE_KEY,
-    ] as const) as Promise<ProbedLabel[]>,
-  nodeAt: (page: Page, x: number, y: number) =>
-    page.evaluate(
-      ([sel, key, px, py]) => (document.querySelector(sel) as unknown as Record<symbol, GraphCanvasProbe> | null)?.[Symbol.for(key)]?.nodeAt(px, py) ?? null,
-      [SURFACE, PROBE_KEY, x, y] as const,
-    ),
-};
-
-async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(
-    ([sel, key]) => {
-      const p = (document.querySelector(sel) as unknown as Record<symbol, GraphCanvasProbe> | null)?.[Symbol.for(key)];
-      return !!p && p.settled() && p.lastFrame() !== null;
-    },
-    [SURFACE, PROBE_KEY] as const,
-    { timeout: 90_000 },
-  );
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-}
-
-// Frame gaps recorded in the page with requestAnimationFrame (a plain string: nothing of the
-// test's transpiler reaches the browser). Printed, never asserted.
-const START_GAPS = `window.__gaps = (() => { const s = { gaps: [], last: performance.now(), on: true }; const f = (t) => { if (!s.on) return; s.gaps.push(t - s.last); s.last = t; requestAnimationFrame(f); }; requestAnimationFrame(f); return s; })()`;
-const STOP_GAPS = `(() => { window.__gaps.on = false; return window.__gaps.gaps.slice(1); })()`;
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
-}
-
 describe.skipIf(missing !== undefined)('supersession chain and dependency graph on a demo database, in Chromium', () => {
-  let dir: string;
-  let dbFile: string;
+  let demo: DemoDatabase | undefined;
   let ids: Ids;
   let ui: Inspector | undefined;
   let base: string;
@@ -170,18 +105,9 @@ describe.skipIf(missing !== undefined)('supersession chain and dependency graph 
     });
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-e2e-graph-'));
-    dbFile = path.join(dir, 'demo.db');
-    const t0 = Date.now();
-    const r = spawnSync(process.execPath, [cliEntry, 'demo', '--facts', String(DEMO_FACTS), '--db', dbFile], {
-      cwd: repoRoot,
-      encoding: 'utf8',
-      timeout: 600_000,
-    });
-    if (r.status !== 0) throw new Error(`statelens demo failed:\n${r.stdout}\n${r.stderr}`);
-    console.log(`e2e: statelens demo --facts ${DEMO_FACTS} took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    ids = findIds(dbFile);
-    ui = await openInspector(dbFile, { waitFor: '[role="grid"][aria-label="Memories"]' });
+    demo = demoDatabase(DEMO_FACTS, 'graph');
+    ids = findIds(demo.file);
+    ui = await openInspector(demo.file, { waitFor: '[role="grid"][aria-label="Memories"]' });
     ({ page, base } = ui);
   });
 
@@ -189,7 +115,7 @@ describe.skipIf(missing !== undefined)('supersession chain and dependency graph 
 
   afterAll(async () => {
     await ui?.close();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    demo?.remove();
   });
 
   it('chain: a late version has its own lane, no arrow passes behind a card and no label is hidden', async () => {
@@ -490,18 +416,14 @@ describe.skipIf(missing !== undefined)('supersession chain and dependency graph 
     }
     if (!grab) throw new Error('no node near the centre can be grabbed');
     const budgetBefore = (await probe.nodes(page)).find((n) => n.id === ids.budget);
-    await page.evaluate(START_GAPS);
+    await startFrameGaps(page);
     await page.mouse.move(grab.x, grab.y);
     await page.mouse.down();
     const moves = 120;
     for (let i = 1; i <= moves; i++) await page.mouse.move(grab.x + Math.sin(i / 10) * 180, grab.y + (1 - Math.cos(i / 10)) * 90, { steps: 1 });
     const end = { x: grab.x + Math.sin(moves / 10) * 180, y: grab.y + (1 - Math.cos(moves / 10)) * 90 };
     await page.mouse.up();
-    const gaps = ((await page.evaluate(STOP_GAPS)) as number[]).sort((a, b) => a - b);
-    const total = gaps.reduce((a, b) => a + b, 0);
-    console.log(
-      `e2e graph drag of one node at 2,000 nodes (canvas): ${gaps.length} frames in ${(total / 1000).toFixed(1)} s, frame time median ${percentile(gaps, 50).toFixed(1)} ms, p95 ${percentile(gaps, 95).toFixed(1)} ms, worst ${(gaps[gaps.length - 1] ?? NaN).toFixed(1)} ms`,
-    );
+    console.log(frameLine('e2e graph drag of one node at 2,000 nodes (canvas)', await stopFrameGaps(page)));
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const after = new Map((await probe.nodes(page)).map((n) => [n.id, n]));
     expect(Math.hypot((after.get(grab.id)?.x ?? 0) - end.x, (after.get(grab.id)?.y ?? 0) - end.y)).toBeLessThan(3);

@@ -7,13 +7,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumMissing, pageErrors, screenshot } from './helpers/browser';
 import { seededDatabase } from './helpers/database';
 import { onFailure, openInspector, type Inspector } from './helpers/inspector';
+import { pointerEvents, recordPointerEvents } from './helpers/pointer';
 
 const missing = chromiumMissing();
 if (missing) console.log(`e2e keyboard walkthrough skipped: ${missing}`);
 
 const GRID = '[role="grid"][aria-label="Memories"]';
 const ROW = `${GRID} [role="row"][data-fact-id]`;
-const MOUSE_EVENTS = ['mousedown', 'mouseup', 'click', 'dblclick', 'contextmenu', 'pointerdown', 'pointerup'];
 
 describe.skipIf(missing !== undefined)('the main flows by keyboard alone', () => {
   let db: ReturnType<typeof seededDatabase>;
@@ -29,27 +29,12 @@ describe.skipIf(missing !== undefined)('the main flows by keyboard alone', () =>
     }
     throw new Error(`Tab never reached ${selector}; focus is on ${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 200))}`);
   };
-  /** Pointer events the page saw that a real pointer made (keyboard activation of a button or
-   * link also fires `click`, but with no pointer: detail 0 and no coordinates). */
-  const pointerEvents = () => page.evaluate(() => (window as unknown as { __pointer: string[] }).__pointer);
 
   beforeAll(async () => {
     db = seededDatabase({ bulk: 200, graph: 10 });
     ui = await openInspector(db.file, { visit: false });
     page = ui.page;
-    await page.addInitScript((events) => {
-      const seen: string[] = [];
-      (window as unknown as { __pointer: string[] }).__pointer = seen;
-      for (const type of events)
-        window.addEventListener(
-          type,
-          (e) => {
-            const m = e as MouseEvent;
-            if (m.detail > 0 || m.screenX !== 0 || m.screenY !== 0 || (e instanceof PointerEvent && e.pointerType !== '')) seen.push(type);
-          },
-          true,
-        );
-    }, MOUSE_EVENTS);
+    await recordPointerEvents(page);
     await page.goto(`${ui.served.url}#/memories/${db.info.mainPartition}`);
     await page.waitForSelector(ROW);
   });
@@ -156,7 +141,7 @@ describe.skipIf(missing !== undefined)('the main flows by keyboard alone', () =>
     await page.keyboard.press('Escape');
     await exp.waitFor({ state: 'detached' });
 
-    expect(await pointerEvents()).toEqual([]);
+    expect(await pointerEvents(page)).toEqual([]);
     expect(pageErrors(page)).toEqual([]);
   });
 });

@@ -6,24 +6,19 @@
 // changes, the full size of a cut-short neighbourhood, a dragged node pinned without re-layout,
 // tooltips that say "valid"). The canvas at 2,000 nodes prints pan and drag frame times and the
 // time to open a 200-node neighbourhood (printed, never asserted).
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { GRAPH_PROBE, type DrawnFrame, type GraphCanvasProbe, type ProbedNode } from '../../renderer/graph/canvas-hit';
+import type { GraphCanvasProbe, ProbedNode } from '../../renderer/graph/canvas-hit';
 import { chromiumMissing, pageErrors, screenshot, screenshotBothSchemes } from './helpers/browser';
+import { demoDatabase, type DemoDatabase } from './helpers/demo';
+import { frameLine, probe, PROBE_KEY, settled, startFrameGaps, stopFrameGaps, SURFACE, surfaceBox } from './helpers/graph';
 import { openInspector, onFailure, type Inspector } from './helpers/inspector';
-import { cliEntry, repoRoot } from '../helpers/paths';
 
 const missing = chromiumMissing();
 if (missing) console.log(`e2e readable views skipped: ${missing}`);
 
 const DEMO_FACTS = 12_000;
-const PROBE_KEY = GRAPH_PROBE.description ?? '';
-const SURFACE = '[data-testid="graph-canvas"], [data-testid="graph-svg"]';
 const GRID = '[role="grid"][aria-label="Memories"]';
 const WINDOWS = [
   [1280, 720],
@@ -65,60 +60,16 @@ function findIds(file: string): Ids {
   }
 }
 
-const probe = {
-  frame: (page: Page) =>
-    page.evaluate(([sel, key]) => (document.querySelector(sel) as unknown as Record<symbol, GraphCanvasProbe> | null)?.[Symbol.for(key)]?.lastFrame() ?? null, [
-      SURFACE,
-      PROBE_KEY,
-    ] as const) as Promise<DrawnFrame | null>,
-  nodes: (page: Page) =>
-    page.evaluate(([sel, key]) => (document.querySelector(sel) as unknown as Record<symbol, GraphCanvasProbe> | null)?.[Symbol.for(key)]?.nodes() ?? [], [
-      SURFACE,
-      PROBE_KEY,
-    ] as const) as Promise<ProbedNode[]>,
-  nodeAt: (page: Page, x: number, y: number) =>
-    page.evaluate(
-      ([sel, key, px, py]) => (document.querySelector(sel) as unknown as Record<symbol, GraphCanvasProbe> | null)?.[Symbol.for(key)]?.nodeAt(px, py) ?? null,
-      [SURFACE, PROBE_KEY, x, y] as const,
-    ),
-};
-
-async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(
-    ([sel, key]) => {
-      const p = (document.querySelector(sel) as unknown as Record<symbol, GraphCanvasProbe> | null)?.[Symbol.for(key)];
-      return !!p && p.settled() && p.lastFrame() !== null;
-    },
-    [SURFACE, PROBE_KEY] as const,
-    { timeout: 90_000 },
-  );
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-}
-
 /** Nodes drawn inside the graph's surface, of all nodes. */
 async function nodesInView(page: Page): Promise<{ inside: number; all: number }> {
-  const box = await page.$eval(SURFACE, (s) => s.getBoundingClientRect().toJSON() as { x: number; y: number; width: number; height: number });
+  const box = await surfaceBox(page);
   const nodes = await probe.nodes(page);
   const inside = nodes.filter((n) => n.x >= box.x && n.x <= box.x + box.width && n.y >= box.y && n.y <= box.y + box.height).length;
   return { inside, all: nodes.length };
 }
 
-const START_GAPS = `window.__gaps = (() => { const s = { gaps: [], last: performance.now(), on: true }; const f = (t) => { if (!s.on) return; s.gaps.push(t - s.last); s.last = t; requestAnimationFrame(f); }; requestAnimationFrame(f); return s; })()`;
-const STOP_GAPS = `(() => { window.__gaps.on = false; return window.__gaps.gaps.slice(1); })()`;
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
-}
-
-function frameLine(what: string, gaps: number[]): string {
-  const sorted = [...gaps].sort((a, b) => a - b);
-  return `${what}: ${sorted.length} frames, frame time median ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms (target ≤ 33 ms), worst ${(sorted[sorted.length - 1] ?? NaN).toFixed(1)} ms`;
-}
-
 describe.skipIf(missing !== undefined)('readable views and the graph as a full view, in Chromium', () => {
-  let dir: string;
-  let dbFile: string;
+  let demo: DemoDatabase | undefined;
   let ids: Ids;
   let ui: Inspector | undefined;
   let base: string;
@@ -132,16 +83,9 @@ describe.skipIf(missing !== undefined)('readable views and the graph as a full v
   };
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statelens-e2e-readable-'));
-    dbFile = path.join(dir, 'demo.db');
-    const r = spawnSync(process.execPath, [cliEntry, 'demo', '--facts', String(DEMO_FACTS), '--db', dbFile], {
-      cwd: repoRoot,
-      encoding: 'utf8',
-      timeout: 600_000,
-    });
-    if (r.status !== 0) throw new Error(`statelens demo failed:\n${r.stdout}\n${r.stderr}`);
-    ids = findIds(dbFile);
-    ui = await openInspector(dbFile, { waitFor: GRID });
+    demo = demoDatabase(DEMO_FACTS, 'readable');
+    ids = findIds(demo.file);
+    ui = await openInspector(demo.file, { waitFor: GRID });
     ({ page, base } = ui);
   });
 
@@ -149,7 +93,7 @@ describe.skipIf(missing !== undefined)('readable views and the graph as a full v
 
   afterAll(async () => {
     await ui?.close();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    demo?.remove();
   });
 
   it('keys give way in the middle: the distinguishing tail stays, the full key is on hover', async () => {
@@ -353,6 +297,25 @@ describe.skipIf(missing !== undefined)('readable views and the graph as a full v
     expect(pageErrors(page)).toEqual([]);
   });
 
+  it('a small neighbourhood is fitted to fill a good part of the view, not left small in the middle', async () => {
+    for (const size of WINDOWS) {
+      await go(`#/graph/${ids.web}/${ids.flaggedForecast}?hops=1`, '[data-testid="graph-svg"]', size);
+      await settled(page);
+      const box = await surfaceBox(page);
+      const nodes = await probe.nodes(page);
+      const xs = nodes.map((n) => n.x);
+      const ys = nodes.map((n) => n.y);
+      // The larger of the two spans, as a share of the view in that direction.
+      const share = Math.max((Math.max(...xs) - Math.min(...xs)) / box.width, (Math.max(...ys) - Math.min(...ys)) / box.height);
+      const zoom = (await probe.frame(page))?.zoom ?? 0;
+      console.log(`e2e graph fit at ${size[0]}×${size[1]}: ${nodes.length} nodes span ${(share * 100).toFixed(0)}% of the view at ${zoom.toFixed(2)}x`);
+      expect(nodes.length).toBeLessThan(40);
+      expect(share).toBeGreaterThan(0.3);
+      expect((await nodesInView(page)).inside).toBe(nodes.length);
+      await screenshotBothSchemes(page, `graph-small-fitted-${size[0]}`, () => settled(page));
+    }
+  });
+
   it('a dragged node is pinned and the rest stays put; tooltips say "valid"', async () => {
     await go(`#/graph/${ids.web}/${ids.flaggedForecast}`, '[data-testid="graph-svg"]', [1920, 1080]);
     await settled(page);
@@ -453,12 +416,12 @@ describe.skipIf(missing !== undefined)('readable views and the graph as a full v
         break;
       }
     }
-    await page.evaluate(START_GAPS);
+    await startFrameGaps(page);
     await page.mouse.move(start.x, start.y);
     await page.mouse.down();
     for (let i = 1; i <= 120; i++) await page.mouse.move(start.x + Math.sin(i / 10) * 160, start.y - (1 - Math.cos(i / 10)) * 80, { steps: 1 });
     await page.mouse.up();
-    const pan = (await page.evaluate(STOP_GAPS)) as number[];
+    const pan = await stopFrameGaps(page);
     console.log(frameLine('e2e graph pan at 2,000 nodes (canvas)', pan));
     await settled(page);
 
@@ -471,12 +434,12 @@ describe.skipIf(missing !== undefined)('readable views and the graph as a full v
       }
     }
     if (!grab) throw new Error('no node near the centre can be grabbed');
-    await page.evaluate(START_GAPS);
+    await startFrameGaps(page);
     await page.mouse.move(grab.x, grab.y);
     await page.mouse.down();
     for (let i = 1; i <= 120; i++) await page.mouse.move(grab.x + Math.sin(i / 10) * 160, grab.y + (1 - Math.cos(i / 10)) * 80, { steps: 1 });
     await page.mouse.up();
-    const drag = (await page.evaluate(STOP_GAPS)) as number[];
+    const drag = await stopFrameGaps(page);
     console.log(frameLine('e2e graph drag of one node at 2,000 nodes (canvas)', drag));
     await screenshotBothSchemes(page, 'graph-2000-full-view', () => settled(page));
     expect(pan.length).toBeGreaterThan(10);

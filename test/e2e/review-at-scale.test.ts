@@ -9,6 +9,7 @@ import { Store } from '../../electron/engine/store';
 import { chromiumMissing, pageErrors, screenshot, screenshotBothSchemes } from './helpers/browser';
 import { seededDatabase } from './helpers/database';
 import { onFailure, openInspector, type Inspector } from './helpers/inspector';
+import { forgetPointerEvents, pointerEvents, recordPointerEvents } from './helpers/pointer';
 
 const missing = chromiumMissing();
 if (missing) console.log(`e2e review at scale skipped: ${missing}`);
@@ -19,7 +20,6 @@ const SIZES = [
   { width: 1280, height: 720 },
   { width: 1920, height: 1080 },
 ] as const;
-const MOUSE_EVENTS = ['mousedown', 'mouseup', 'click', 'dblclick', 'contextmenu', 'pointerdown', 'pointerup'];
 
 /** The 72-fact group: a quote 72 facts rest on, deleted by root. */
 function deleteAQuoteManyFactsRestOn(file: string, partitionId: number): void {
@@ -70,19 +70,7 @@ describe.skipIf(missing !== undefined)('review at scale and readable explanation
     deleteAQuoteManyFactsRestOn(db.file, p);
     ui = await openInspector(db.file, { visit: false });
     page = ui.page;
-    await page.addInitScript((events) => {
-      const seen: string[] = [];
-      (window as unknown as { __pointer: string[] }).__pointer = seen;
-      for (const type of events)
-        window.addEventListener(
-          type,
-          (e) => {
-            const m = e as MouseEvent;
-            if (m.detail > 0 || m.screenX !== 0 || m.screenY !== 0 || (e instanceof PointerEvent && e.pointerType !== '')) seen.push(type);
-          },
-          true,
-        );
-    }, MOUSE_EVENTS);
+    await recordPointerEvents(page);
     await page.setViewportSize(SIZES[0]);
     // The printed URL carries the session token; later visits reuse the session it starts.
     await page.goto(`${ui.served.url}#/review/${p}`);
@@ -94,6 +82,20 @@ describe.skipIf(missing !== undefined)('review at scale and readable explanation
   afterAll(async () => {
     await ui?.close();
     db?.remove();
+  });
+
+  it('the queue arrangement buttons stand apart (a clear gap, light and dark, both sizes)', async () => {
+    await go(`#/review/${p}`, '.review-group');
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      const [a, b] = await page.$$eval('[role="group"][aria-label="Arrange the queue"] button', (bs) =>
+        bs.map((x) => x.getBoundingClientRect().toJSON() as DOMRect),
+      );
+      if (!a || !b) throw new Error('no arrangement buttons');
+      expect(b.left - a.right).toBeGreaterThanOrEqual(4);
+      expect(Math.abs(a.top - b.top)).toBeLessThan(1);
+    }
+    await shoot('review-arrangement-buttons');
   });
 
   it("groups a delete's 72 flags under their cause and clears them in one action, undoable", async () => {
@@ -138,7 +140,7 @@ describe.skipIf(missing !== undefined)('review at scale and readable explanation
 
   it('triages the 72-fact group by keyboard alone, with the keys listed under ?', async () => {
     await go(`#/review/${p}`, '.review-group');
-    await page.evaluate(() => (window as unknown as { __pointer: string[] }).__pointer.splice(0));
+    await forgetPointerEvents(page);
     const before = await total();
     // j: the first row is the largest group's header; x selects every fact of it.
     await page.keyboard.press('j');
@@ -180,7 +182,7 @@ describe.skipIf(missing !== undefined)('review at scale and readable explanation
     expect((await help.locator('section[aria-label="Memories table and review queue"]').textContent()) ?? '').toContain('Select or unselect');
     await screenshot(page, 'review-shortcuts');
     await page.keyboard.press('Escape');
-    expect(await page.evaluate(() => (window as unknown as { __pointer: string[] }).__pointer)).toEqual([]);
+    expect(await pointerEvents(page)).toEqual([]);
   });
 
   it('asks for the count typed before a delete of most of the partition by a broad filter', async () => {
