@@ -12,6 +12,8 @@ import { getIdentity, releaseIdentity, setIdentity } from './layers/identity';
 import { addWorkingItem, clearSession, listWorkingItems, type WorkingItemInput } from './layers/working-set';
 import { StatelensError } from '../../shared/errors';
 import { environmentAt, listSignals, setSignal } from './layers/environment';
+import { getProviders, setProviders } from './environment/config';
+import { fetchFresh, type ProviderConfig } from './environment/providers';
 import { nextTurnIndex, recordTurn, type RecordedTurn, type TurnInput } from './layers/turns';
 import { documentsFor, listDocuments, putDocument, type DocumentInput } from './layers/documents';
 import { listSavedQueries, saveQuery } from './layers/saved-queries';
@@ -206,6 +208,24 @@ export class PartitionHandle implements WritablePartition {
     this.transact('environment', (ctx) => {
       for (const s of signals) setSignal(ctx, s.key, s.value, s.observedAt);
     });
+  }
+
+  /** Sets the environment providers this partition queries fresh at every assembly. */
+  setEnvironmentProviders(configs: readonly unknown[]): ProviderConfig[] {
+    return this.transact('environment providers', (ctx) => setProviders(ctx, configs));
+  }
+
+  environmentProviders(): ProviderConfig[] {
+    return getProviders(this.ctx);
+  }
+
+  /** Assembles with the partition's providers fetched fresh first, each bounded by `timeoutMs`
+   * (the synchronous assembly runs once every provider answered or timed out). An assembly as
+   * of a past time fetches nothing: a provider only knows the present. */
+  async assembleFresh(request: AssemblyRequestInput, options: AssembleOptions & { timeoutMs?: number } = {}): Promise<AssemblyResult> {
+    const providers = request.asOf === undefined ? getProviders(this.ctx) : [];
+    const fetched = providers.length === 0 ? undefined : await fetchFresh(providers, { timeoutMs: options.timeoutMs, now: () => new Date(this.ctx.clock.now()) });
+    return this.assemble(request, fetched ? { ...options, fetched } : options);
   }
 
   /** The environment now, or as of `at` (the latest observation per key made by then). */

@@ -5,6 +5,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { FetchedSignal } from '../../../shared/assembly';
 import { StatelensError } from '../../../shared/errors';
 import { isTimeZone } from '../layers/environment';
 import { parseIcs } from './ics';
@@ -14,15 +15,7 @@ export type ProviderConfig =
   | { kind: 'calendar'; source: string; limit?: number; timezone?: string }
   | { kind: 'recent_files'; folder: string; limit?: number };
 
-export interface FreshSignal {
-  key: string;
-  /** The signal's text, or null when the provider failed or timed out. */
-  value: string | null;
-  provider: string;
-  fetchedAt: string;
-  status: 'ok' | 'failed' | 'timeout';
-  error?: string;
-}
+export type FreshSignal = FetchedSignal;
 
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 500;
 const MAX_LIMIT = 50;
