@@ -60,7 +60,7 @@ import type { AgentState, ContextDocumentVersion } from '../../shared/domain';
 import type { FactFilterInput, PageRequest } from '../../shared/query';
 import type { z } from 'zod';
 import { assembleContext, takeContext, type AssembleOptions } from './assembly/assemble';
-import type { AssemblyRequestInput, AssemblyResult } from '../../shared/assembly';
+import type { AssemblyRequestInput, AssemblyResult, FetchedSignal } from '../../shared/assembly';
 import { deleteFacts, previewDeletion, type DeleteOptions } from './deletion';
 import { contextChangeOfDeletion } from './deletion/context-change';
 import type { ContextChange } from '../../shared/contract';
@@ -223,9 +223,15 @@ export class PartitionHandle implements WritablePartition {
    * (the synchronous assembly runs once every provider answered or timed out). An assembly as
    * of a past time fetches nothing: a provider only knows the present. */
   async assembleFresh(request: AssemblyRequestInput, options: AssembleOptions & { timeoutMs?: number } = {}): Promise<AssemblyResult> {
-    const providers = request.asOf === undefined ? getProviders(this.ctx) : [];
-    const fetched = providers.length === 0 ? undefined : await fetchFresh(providers, { timeoutMs: options.timeoutMs, now: () => new Date(this.ctx.clock.now()) });
+    const fetched = request.asOf === undefined ? await this.fetchEnvironment(options.timeoutMs) : undefined;
     return this.assemble(request, fetched ? { ...options, fetched } : options);
+  }
+
+  /** The partition's providers fetched now (undefined when it has none), to pass to an
+   * assembly as `fetched`. */
+  async fetchEnvironment(timeoutMs?: number): Promise<FetchedSignal[] | undefined> {
+    const providers = getProviders(this.ctx);
+    return providers.length === 0 ? undefined : fetchFresh(providers, { timeoutMs, now: () => new Date(this.ctx.clock.now()) });
   }
 
   /** The environment now, or as of `at` (the latest observation per key made by then). */
