@@ -10,7 +10,9 @@ import { describeStores } from '../helpers/stores';
 
 const USER = { kind: 'user', org: 'acme', user: 'ann' } as const;
 const ics = (events: Array<[string, string, string]>): string =>
-  ['BEGIN:VCALENDAR', ...events.flatMap(([s, e, t]) => ['BEGIN:VEVENT', `DTSTART:${s}`, `DTEND:${e}`, `SUMMARY:${t}`, 'END:VEVENT']), 'END:VCALENDAR'].join('\r\n');
+  ['BEGIN:VCALENDAR', ...events.flatMap(([s, e, t]) => ['BEGIN:VEVENT', `DTSTART:${s}`, `DTEND:${e}`, `SUMMARY:${t}`, 'END:VEVENT']), 'END:VCALENDAR'].join(
+    '\r\n',
+  );
 
 let dir: string;
 let hanging: Server;
@@ -38,9 +40,19 @@ describeStores('environment providers', (openStore) => {
     // The store's clock (tests may start it at a fixed instant) is the provider's now.
     const now = Date.parse(p.assemble({ strategy: 'recent', query: 'q', budget: 100 }).now);
     const inHour = (h: number) => new Date(now + h * 3600_000).toISOString().replace(/[-:]/g, '').replace(/\.\d+/, '');
-    writeFileSync(cal, ics([[inHour(-3), inHour(-2), 'Retro that ended'], [inHour(1), inHour(2), 'Budget review']]));
+    writeFileSync(
+      cal,
+      ics([
+        [inHour(-3), inHour(-2), 'Retro that ended'],
+        [inHour(1), inHour(2), 'Budget review'],
+      ]),
+    );
     p.setEnvironment([{ key: 'office_status', value: 'office open' }]);
-    p.setEnvironmentProviders([{ kind: 'clock', timezone: 'Europe/Paris' }, { kind: 'calendar', source: cal }, { kind: 'recent_files', folder }]);
+    p.setEnvironmentProviders([
+      { kind: 'clock', timezone: 'Europe/Paris' },
+      { kind: 'calendar', source: cal },
+      { kind: 'recent_files', folder },
+    ]);
     expect(p.environmentProviders().map((c) => c.kind)).toEqual(['clock', 'calendar', 'recent_files']);
     // The configuration is no signal of the environment.
     expect(p.environment().map((s) => s.key)).toEqual(['office_status']);
@@ -70,7 +82,10 @@ describeStores('environment providers', (openStore) => {
   it('a provider that hangs or fails is named and the context says the signal is unavailable', async () => {
     const store = openStore();
     const p = store.scope(USER, { create: true });
-    p.setEnvironmentProviders([{ kind: 'calendar', source: hangingUrl }, { kind: 'recent_files', folder: join(dir, 'missing') }]);
+    p.setEnvironmentProviders([
+      { kind: 'calendar', source: hangingUrl },
+      { kind: 'recent_files', folder: join(dir, 'missing') },
+    ]);
     const r = await p.assembleFresh({ strategy: 'state_based', query: 'q', budget: 2000 }, { timeoutMs: 200 });
     expect(r.text).toContain(`calendar_proximity: unavailable (calendar:${hangingUrl} timed out)`);
     expect(r.text).toContain(`recent_file_modifications: unavailable (recent_files:${join(dir, 'missing')} failed)`);
@@ -81,7 +96,9 @@ describeStores('environment providers', (openStore) => {
   it('bad configurations and the reserved key are typed errors that change nothing', () => {
     const store = openStore();
     const p = store.scope(USER, { create: true });
-    expect(() => p.setEnvironmentProviders([{ kind: 'calendar', source: 'https://example.com/c.ics' }])).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+    expect(() => p.setEnvironmentProviders([{ kind: 'calendar', source: 'https://example.com/c.ics' }])).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    );
     expect(() => p.setEnvironment([{ key: 'statelens:environment_providers', value: '[]' }])).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
     expect(p.environmentProviders()).toEqual([]);
     store.close();

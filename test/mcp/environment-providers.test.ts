@@ -43,12 +43,28 @@ describeStores('environment providers over MCP', (_open, kind) => {
     const now = Date.now();
     writeFileSync(
       cal,
-      ['BEGIN:VCALENDAR', 'BEGIN:VEVENT', `DTSTART:${stamp(now - 7200_000)}`, `DTEND:${stamp(now - 3600_000)}`, 'SUMMARY:Ended sync', 'END:VEVENT',
-        'BEGIN:VEVENT', `DTSTART:${stamp(now + 3600_000)}`, `DTEND:${stamp(now + 7200_000)}`, 'SUMMARY:Launch review', 'END:VEVENT', 'END:VCALENDAR'].join('\r\n'),
+      [
+        'BEGIN:VCALENDAR',
+        'BEGIN:VEVENT',
+        `DTSTART:${stamp(now - 7200_000)}`,
+        `DTEND:${stamp(now - 3600_000)}`,
+        'SUMMARY:Ended sync',
+        'END:VEVENT',
+        'BEGIN:VEVENT',
+        `DTSTART:${stamp(now + 3600_000)}`,
+        `DTEND:${stamp(now + 7200_000)}`,
+        'SUMMARY:Launch review',
+        'END:VEVENT',
+        'END:VCALENDAR',
+      ].join('\r\n'),
     );
     const set = await mcp.ok('set_environment_providers', {
       partition: P,
-      providers: [{ kind: 'calendar', source: cal }, { kind: 'recent_files', folder }, { kind: 'calendar', source: hangingUrl }],
+      providers: [
+        { kind: 'calendar', source: cal },
+        { kind: 'recent_files', folder },
+        { kind: 'calendar', source: hangingUrl },
+      ],
     });
     expect((set.providers as unknown[]).length).toBe(3);
     const r = await mcp.ok('assemble_context', { partition: P, strategy: 'state_based', query: 'next meeting', preview: true });

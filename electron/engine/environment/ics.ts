@@ -19,7 +19,11 @@ interface Property {
 
 /** Joins folded lines (a line break followed by a space or tab continues the previous line). */
 export function unfold(text: string): string[] {
-  return text.replace(/\r\n/g, '\n').replace(/\r/g, '\n').replace(/\n[ \t]/g, '').split('\n');
+  return text
+    .replace(/\r\n/g, '\n')
+    .replace(/\r/g, '\n')
+    .replace(/\n[ \t]/g, '')
+    .split('\n');
 }
 
 function parseLine(line: string): Property | null {

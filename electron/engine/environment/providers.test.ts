@@ -41,7 +41,12 @@ const ICS = [
 describe('iCalendar reader', () => {
   it('reads UTC, TZID, all-day and duration events, unfolding lines and skipping nested alarms', () => {
     const events = parseIcs(ICS, 'UTC');
-    expect(events.map((e) => e.summary)).toEqual(['Standup that already ended', 'Design review of the quarterly roadmap, with Bob', 'Offsite', 'Workshop under way']);
+    expect(events.map((e) => e.summary)).toEqual([
+      'Standup that already ended',
+      'Design review of the quarterly roadmap, with Bob',
+      'Offsite',
+      'Workshop under way',
+    ]);
     // 11:00 in Paris in November is 10:00 UTC (CET, UTC+1).
     expect(events[1]).toMatchObject({ start: '2026-11-28T10:00:00.000Z', end: '2026-11-28T11:00:00.000Z', allDay: false });
     expect(events[2]).toMatchObject({ start: '2026-11-30T00:00:00.000Z', end: '2026-12-01T00:00:00.000Z', allDay: true });
@@ -92,7 +97,11 @@ describe('environment providers', () => {
     const folder = join(dir, 'project');
     rmSync(folder, { recursive: true, force: true });
     mkdirSync(folder);
-    for (const [name, t] of [['old.txt', 1_700_000_000], ['new.md', 1_800_000_000], ['mid.ts', 1_750_000_000]] as const) {
+    for (const [name, t] of [
+      ['old.txt', 1_700_000_000],
+      ['new.md', 1_800_000_000],
+      ['mid.ts', 1_750_000_000],
+    ] as const) {
       writeFileSync(join(folder, name), name);
       utimesSync(join(folder, name), t, t);
     }

@@ -42,19 +42,22 @@ export function validateProvider(raw: unknown): ProviderConfig {
   if (limit !== undefined && (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > MAX_LIMIT))
     throw new StatelensError('INVALID_INPUT', `limit must be an integer from 1 to ${MAX_LIMIT}`);
   const tz = c.timezone;
-  if (tz !== undefined && (typeof tz !== 'string' || !isTimeZone(tz))) throw new StatelensError('INVALID_INPUT', `timezone must be an IANA time zone; got ${String(tz)}`);
+  if (tz !== undefined && (typeof tz !== 'string' || !isTimeZone(tz)))
+    throw new StatelensError('INVALID_INPUT', `timezone must be an IANA time zone; got ${String(tz)}`);
   if (c.kind === 'clock') return { kind: 'clock', ...(tz ? { timezone: tz as string } : {}) };
   if (c.kind === 'calendar') {
     const source = c.source;
     if (typeof source !== 'string' || !source) throw new StatelensError('INVALID_INPUT', 'A calendar provider needs a source: an .ics path or a local URL');
     if (/^[a-z]+:\/\//i.test(source)) {
       const u = new URL(source);
-      if (u.protocol !== 'file:' && !isLoopbackUrl(u)) throw new StatelensError('INVALID_INPUT', `A calendar URL must be on this machine (file: or localhost); got ${u.host}`);
+      if (u.protocol !== 'file:' && !isLoopbackUrl(u))
+        throw new StatelensError('INVALID_INPUT', `A calendar URL must be on this machine (file: or localhost); got ${u.host}`);
     } else if (!isAbsolute(source)) throw new StatelensError('INVALID_INPUT', 'A calendar path must be absolute');
     return { kind: 'calendar', source, ...(limit ? { limit: limit as number } : {}), ...(tz ? { timezone: tz as string } : {}) };
   }
   if (c.kind === 'recent_files') {
-    if (typeof c.folder !== 'string' || !isAbsolute(c.folder)) throw new StatelensError('INVALID_INPUT', 'A recent_files provider needs an absolute folder path');
+    if (typeof c.folder !== 'string' || !isAbsolute(c.folder))
+      throw new StatelensError('INVALID_INPUT', 'A recent_files provider needs an absolute folder path');
     return { kind: 'recent_files', folder: c.folder, ...(limit ? { limit: limit as number } : {}) };
   }
   throw new StatelensError('INVALID_INPUT', `Unknown environment provider kind ${String(c.kind)}; expected clock, calendar or recent_files`);
@@ -86,7 +89,12 @@ export function upcomingText(text: string, now: Date, zone: string, limit: numbe
   return next
     .map((e) => {
       const startMs = Date.parse(e.start);
-      const when = startMs <= t ? `now, until ${fmt.format(new Date(e.end))}` : e.allDay ? `all day ${e.start.slice(0, 10)}` : `${fmt.format(new Date(startMs))}, in ${Math.round((startMs - t) / 60000)} min`;
+      const when =
+        startMs <= t
+          ? `now, until ${fmt.format(new Date(e.end))}`
+          : e.allDay
+            ? `all day ${e.start.slice(0, 10)}`
+            : `${fmt.format(new Date(startMs))}, in ${Math.round((startMs - t) / 60000)} min`;
       return `${e.summary} (${when})`;
     })
     .join('; ');
@@ -94,9 +102,7 @@ export function upcomingText(text: string, now: Date, zone: string, limit: numbe
 
 async function recentFiles(folder: string, limit: number): Promise<string> {
   const entries = await readdir(folder, { withFileTypes: true });
-  const files = await Promise.all(
-    entries.filter((e) => e.isFile()).map(async (e) => ({ name: e.name, mtime: (await stat(join(folder, e.name))).mtime })),
-  );
+  const files = await Promise.all(entries.filter((e) => e.isFile()).map(async (e) => ({ name: e.name, mtime: (await stat(join(folder, e.name))).mtime })));
   files.sort((a, b) => b.mtime.getTime() - a.mtime.getTime() || a.name.localeCompare(b.name));
   if (files.length === 0) return 'No files';
   return files

@@ -11,7 +11,8 @@ import { stmt } from '../db/statements';
 
 export function setSignal(ctx: PartitionContext, key: string, value: unknown, observedAt?: string, reserved = false): void {
   // Keys under "statelens:" hold the partition's own settings (its environment providers).
-  if (!reserved && key.startsWith('statelens:')) throw new StatelensError('INVALID_INPUT', `Environment signal keys starting with "statelens:" are reserved; got ${key}`);
+  if (!reserved && key.startsWith('statelens:'))
+    throw new StatelensError('INVALID_INPUT', `Environment signal keys starting with "statelens:" are reserved; got ${key}`);
   if (!key || key.length > 500) throw new StatelensError('INVALID_INPUT', 'An environment signal needs a key of at most 500 characters');
   const problem = typeof value === 'object' && value !== null ? structuredValueProblem(value) : undefined;
   if (problem) throw new StatelensError('INVALID_INPUT', `Environment signal ${key}: the value ${problem}`);
