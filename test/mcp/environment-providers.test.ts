@@ -24,7 +24,7 @@ describeStores('environment providers over MCP', (_open, kind) => {
     hanging = createServer(() => undefined); // accepts, never answers
     await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
     hangingUrl = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/c.ics`;
-    mcp = await connectMcp(dbTarget(kind, 'env-providers').db, 'statelens-env-providers-test');
+    mcp = await connectMcp(dbTarget(kind, 'envproviders').db, 'statelens-env-providers-test');
   }, 120_000);
 
   afterAll(async () => {
