@@ -122,6 +122,18 @@ export type ExcludedProvenance = z.infer<typeof ExcludedProvenance>;
 export const ProvenanceEntry = z.discriminatedUnion('status', [IncludedProvenance, ExcludedProvenance]);
 export type ProvenanceEntry = z.infer<typeof ProvenanceEntry>;
 
+/** An environment signal fetched fresh from a provider for one assembly (never stored): its value,
+ * or null with why when the provider failed or did not answer by the deadline. */
+export const FetchedSignal = z.strictObject({
+  key: z.string(),
+  value: z.string().nullable(),
+  provider: z.string(),
+  fetchedAt: z.string(),
+  status: z.enum(['ok', 'failed', 'timeout']),
+  error: z.string().optional(),
+});
+export type FetchedSignal = z.infer<typeof FetchedSignal>;
+
 export const AssemblyResult = z.strictObject({
   strategy: AssemblyStrategy,
   tokenizer: TokenizerName,
@@ -144,5 +156,7 @@ export const AssemblyResult = z.strictObject({
     included: z.number().int().min(0),
     excluded: z.record(z.string(), z.number().int().min(0)),
   }),
+  /** Signals fetched fresh from the partition's environment providers for this assembly. */
+  fetchedSignals: z.array(FetchedSignal).optional(),
 });
 export type AssemblyResult = z.infer<typeof AssemblyResult>;

@@ -24,6 +24,7 @@ import { statebenchCommand } from './commands/statebench';
 import { verifyCommand } from './commands/verify';
 import { maturityCommand } from './commands/maturity';
 import { endSessionCommand } from './commands/end-session';
+import { environmentProvidersCommand } from './commands/environment-providers';
 
 export interface CommandGroup {
   readonly title: string;
@@ -46,7 +47,7 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
       mcpCommand,
     ],
   },
-  { title: 'Maintain', commands: [initCommand, deleteCommand, exportCommand, verifyCommand, maturityCommand, endSessionCommand] },
+  { title: 'Maintain', commands: [initCommand, deleteCommand, exportCommand, verifyCommand, maturityCommand, endSessionCommand, environmentProvidersCommand] },
   { title: 'Measure', commands: [statebenchCommand, runnerCommand, benchCommand] },
 ];
 

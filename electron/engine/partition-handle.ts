@@ -12,6 +12,8 @@ import { DEFAULT_SESSION, listIdentities, releaseIdentity, sessionIdentity, setI
 import { addWorkingItem, clearSession, listWorkingItems, type WorkingItemInput } from './layers/working-set';
 import { StatelensError } from '../../shared/errors';
 import { environmentAt, listSignals, setSignal } from './layers/environment';
+import { getProviders, setProviders } from './environment/config';
+import { fetchFresh, type ProviderConfig } from './environment/providers';
 import { nextTurnIndex, recordTurn, type RecordedTurn, type TurnInput } from './layers/turns';
 import { documentsFor, listDocuments, putDocument, type DocumentInput } from './layers/documents';
 import { listSavedQueries, saveQuery } from './layers/saved-queries';
@@ -58,7 +60,7 @@ import type { AgentState, ContextDocumentVersion } from '../../shared/domain';
 import type { FactFilterInput, PageRequest } from '../../shared/query';
 import type { z } from 'zod';
 import { assembleContext, takeContext, type AssembleOptions } from './assembly/assemble';
-import type { AssemblyRequestInput, AssemblyResult } from '../../shared/assembly';
+import type { AssemblyRequestInput, AssemblyResult, FetchedSignal } from '../../shared/assembly';
 import { deleteFacts, previewDeletion, type DeleteOptions } from './deletion';
 import { contextChangeOfDeletion } from './deletion/context-change';
 import type { ContextChange } from '../../shared/contract';
@@ -217,6 +219,30 @@ export class PartitionHandle implements WritablePartition {
     this.transact('environment', (ctx) => {
       for (const s of signals) setSignal(ctx, s.key, s.value, s.observedAt);
     });
+  }
+
+  /** Sets the environment providers this partition queries fresh at every assembly. */
+  setEnvironmentProviders(configs: readonly unknown[]): ProviderConfig[] {
+    return this.transact('environment providers', (ctx) => setProviders(ctx, configs));
+  }
+
+  environmentProviders(): ProviderConfig[] {
+    return getProviders(this.ctx);
+  }
+
+  /** Assembles with the partition's providers fetched fresh first, each bounded by `timeoutMs`
+   * (the synchronous assembly runs once every provider answered or timed out). An assembly as
+   * of a past time fetches nothing: a provider only knows the present. */
+  async assembleFresh(request: AssemblyRequestInput, options: AssembleOptions & { timeoutMs?: number } = {}): Promise<AssemblyResult> {
+    const fetched = request.asOf === undefined ? await this.fetchEnvironment(options.timeoutMs) : undefined;
+    return this.assemble(request, fetched ? { ...options, fetched } : options);
+  }
+
+  /** The partition's providers fetched now (undefined when it has none), to pass to an
+   * assembly as `fetched`. */
+  async fetchEnvironment(timeoutMs?: number): Promise<FetchedSignal[] | undefined> {
+    const providers = getProviders(this.ctx);
+    return providers.length === 0 ? undefined : fetchFresh(providers, { timeoutMs, now: () => new Date(this.ctx.clock.now()) });
   }
 
   /** The environment now, or as of `at` (the latest observation per key made by then). */

@@ -147,3 +147,12 @@ export const AgentStateDeltaArgument = z
     }
     return reparse(AgentStateDelta, delta, ctx);
   });
+
+/** One environment provider (the engine checks which fields each kind needs). */
+export const ProviderArgument = z.strictObject({
+  kind: z.enum(['clock', 'calendar', 'recent_files']),
+  timezone: z.string().min(1).max(100).optional().describe('IANA time zone (clock, calendar)'),
+  source: z.string().min(1).max(2000).optional().describe('calendar: an absolute .ics path, a file: URL or a localhost URL'),
+  folder: z.string().min(1).max(2000).optional().describe('recent_files: an absolute folder path'),
+  limit: z.number().int().min(1).max(50).optional().describe('How many meetings or files (calendar 3, recent_files 5 by default)'),
+});

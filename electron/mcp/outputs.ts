@@ -6,6 +6,7 @@ import { AssemblyResult, AssemblyStrategy } from '../../shared/assembly';
 import { AgentState, ContextDocumentVersion, Environment, EnvironmentSignal, Fact, Identity } from '../../shared/domain';
 import { FactPage } from '../../shared/inspect';
 import { WriteResult } from '../../shared/writes';
+import { ProviderArgument } from './inputs';
 
 /** Where a call landed: every partition-scoped result starts with these. */
 const where = {
@@ -38,6 +39,7 @@ export const OUTPUTS = {
   set_identity: z.strictObject({ ...where, sessionId, identity: Identity.optional() }),
   end_session: z.strictObject({ ...where, sessionId, workingItemsCleared: z.number().int(), identityReleased: z.boolean() }),
   set_environment: z.strictObject({ ...where, environment: z.array(EnvironmentSignal), state: Environment }),
+  set_environment_providers: z.strictObject({ ...where, providers: z.array(ProviderArgument) }),
   update_agent_state: z.strictObject({ ...where, state: AgentState }),
   get_agent_state: z.strictObject({ ...where, ...AgentStateRecord.shape }),
   verify_expectation: z.strictObject({ ...where, ...VerificationResult.shape }),
@@ -50,6 +52,7 @@ export const OUTPUTS = {
     sections: z.array(z.strictObject({ name: z.string(), title: z.string(), tokens: z.number().int() })),
     counts: AssemblyResult.shape.counts,
     provenance: AssemblyResult.shape.provenance.optional(),
+    fetchedSignals: AssemblyResult.shape.fetchedSignals,
   }),
   get_context: z.strictObject({ ...readWhere, document: ContextDocumentVersion.nullable() }),
   put_context: z.strictObject({ ...where, document: ContextDocumentVersion }),

@@ -53,13 +53,16 @@ export function listTools(tools: readonly McpTool[] = TOOLS): Tool[] {
 }
 
 /** Runs one tool call to a result; never throws. */
-export function callTool(store: Store, tools: ReadonlyMap<string, McpTool>, name: string, args: unknown): CallToolResult {
+export async function callTool(store: Store, tools: ReadonlyMap<string, McpTool>, name: string, args: unknown): Promise<CallToolResult> {
   const tool = tools.get(name);
   if (!tool) return errorResult({ code: 'NOT_FOUND', message: `No tool named "${name}"; tools: ${[...tools.keys()].join(', ')}` });
   const parsed = tool.input.safeParse(withoutNulls(args ?? {}));
   if (!parsed.success) return errorResult(invalidArguments(name, parsed.error));
   try {
-    const run = (): unknown => tool.run(store, parsed.data as Record<string, unknown>);
+    const input = parsed.data as Record<string, unknown>;
+    // What a tool fetches from outside (environment providers) is awaited before its synchronous run.
+    const prepared = tool.prepare ? await tool.prepare(store, input) : undefined;
+    const run = (): unknown => tool.run(store, input, prepared);
     // A write may create its partition before its input is refused: one transaction for the
     // call rolls the new partition back with everything else.
     return okResult(tool.writes ? store.write([], name, run) : run());

@@ -5,7 +5,7 @@
 // (inputs.ts), an output schema per tool (outputs.ts) and annotations saying what a call changes.
 import { z } from 'zod';
 import { ToolResult } from '../../shared/agent-state';
-import { AssemblyStrategy, DEFAULT_BUDGET, DEFAULT_STRATEGY, MAX_BUDGET, TokenizerName } from '../../shared/assembly';
+import { AssemblyStrategy, DEFAULT_BUDGET, DEFAULT_STRATEGY, MAX_BUDGET, TokenizerName, type FetchedSignal } from '../../shared/assembly';
 import { PartitionRef, type Fact } from '../../shared/domain';
 import { StatelensError } from '../../shared/errors';
 import { FactFilter } from '../../shared/query';
@@ -14,7 +14,7 @@ import type { PartitionHandle } from '../engine/partition-handle';
 import { MATURITY_NOT_WRITABLE, partitionLabel } from '../engine/partitions/partitions';
 import type { Store } from '../engine/store';
 import { Timestamp } from '../../shared/timestamp';
-import { AgentStateDeltaArgument, FactArgument, IdentityArgument, PartitionArgument, SignalArgument } from './inputs';
+import { AgentStateDeltaArgument, FactArgument, IdentityArgument, PartitionArgument, ProviderArgument, SignalArgument } from './inputs';
 import { OUTPUTS, type ToolName } from './outputs';
 
 // Size: a call is one line of at most MAX_MESSAGE_BYTES (64 MiB). The largest calls are
@@ -44,7 +44,9 @@ export interface McpTool {
   /** Writes create the partition when missing (a refused write is rolled back whole, so it
    * creates none); reads of a missing partition answer as an empty one (see absent). */
   readonly writes?: boolean;
-  run(store: Store, args: Record<string, unknown>): unknown;
+  /** Fetches what the run needs from outside the store (bounded in time), before it runs. */
+  prepare?(store: Store, args: Record<string, unknown>): Promise<unknown>;
+  run(store: Store, args: Record<string, unknown>, prepared?: unknown): unknown;
 }
 
 const sessionId = z.string().min(1).max(200);
@@ -62,7 +64,8 @@ function tool<N extends ToolName, S extends z.ZodObject>(def: {
   writes?: boolean;
   input: S;
   annotations: ToolAnnotations;
-  run(store: Store, args: z.output<S>): z.input<(typeof OUTPUTS)[N]>;
+  prepare?(store: Store, args: z.output<S>): Promise<unknown>;
+  run(store: Store, args: z.output<S>, prepared?: unknown): z.input<(typeof OUTPUTS)[N]>;
 }): McpTool {
   return { ...def, output: OUTPUTS[def.name] } as unknown as McpTool;
 }
@@ -208,6 +211,19 @@ export const TOOLS: readonly McpTool[] = [
     },
   }),
   tool({
+    name: 'set_environment_providers',
+    title: 'Set environment providers',
+    description:
+      'Set the environment providers queried fresh at every assembly of this partition (never cached; each answers within a deadline or is shown as unavailable, naming the provider). Kinds: {kind: "clock", timezone?} the current time in a zone; {kind: "calendar", source, limit?, timezone?} the next meetings of an iCalendar (.ics) file (absolute path, file: URL or a localhost URL): a meeting that ended is gone; {kind: "recent_files", folder, limit?} the most recently modified files of a folder (absolute path). Replaces the previous list; an empty list turns fetching off. Returns the providers.',
+    writes: true,
+    input: z.strictObject({ partition, providers: z.array(ProviderArgument).max(20) }),
+    annotations: { ...ADDS, idempotentHint: true },
+    run(store, a) {
+      const h = writable(store, a.partition);
+      return { ...where(h), providers: h.setEnvironmentProviders(a.providers) };
+    },
+  }),
+  tool({
     name: 'update_agent_state',
     title: 'Update agent state',
     description:
@@ -263,8 +279,14 @@ export const TOOLS: readonly McpTool[] = [
     }),
     // Taking a context counts an access on each included fact (preview: true changes nothing).
     annotations: ADDS,
-    run(store, a) {
+    // The partition's environment providers are fetched fresh for a present-time assembly.
+    async prepare(store, a) {
+      if (a.as_of) return undefined;
+      return existing(store, a.partition)?.fetchEnvironment();
+    },
+    run(store, a, prepared) {
       const h = readable(store, a.partition);
+      const fetched = prepared as FetchedSignal[] | undefined;
       const request = {
         strategy: a.strategy,
         budget: a.budget,
@@ -275,7 +297,8 @@ export const TOOLS: readonly McpTool[] = [
         ...(a.tokenizer ? { tokenizer: a.tokenizer } : {}),
         provenance: a.include_provenance ? ('full' as const) : ('included' as const),
       };
-      const r = a.preview ? h.assemble(request) : h.takeContext(request);
+      const options = fetched ? { fetched } : {};
+      const r = a.preview ? h.assemble(request, options) : h.takeContext(request, options);
       return {
         ...where(h),
         strategy: r.strategy,
@@ -285,6 +308,7 @@ export const TOOLS: readonly McpTool[] = [
         sections: r.sections.map((s) => ({ name: s.name, title: s.title, tokens: s.tokens })),
         counts: r.counts,
         ...(a.include_provenance ? { provenance: r.provenance } : {}),
+        ...(r.fetchedSignals ? { fetchedSignals: r.fetchedSignals } : {}),
       };
     },
   }),

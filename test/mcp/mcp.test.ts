@@ -39,6 +39,7 @@ describeStores(`statelens mcp over ${MCP_TRANSPORT} (SDK client)`, (_open, kind)
         'record_turns',
         'search_facts',
         'set_environment',
+        'set_environment_providers',
         'set_identity',
         'update_agent_state',
         'verify_expectation',
@@ -48,7 +49,7 @@ describeStores(`statelens mcp over ${MCP_TRANSPORT} (SDK client)`, (_open, kind)
     expect(record?.inputSchema.properties).toHaveProperty('partition');
     expect(record?.inputSchema.properties).toHaveProperty('facts');
     expect(mcp.stderr()).toMatch(
-      MCP_TRANSPORT === 'http' ? /statelens mcp: serving \S+ over Streamable HTTP at \S+ \(13 tools\)/ : /statelens mcp: serving \S+ over stdio \(13 tools\)/,
+      MCP_TRANSPORT === 'http' ? /statelens mcp: serving \S+ over Streamable HTTP at \S+ \(14 tools\)/ : /statelens mcp: serving \S+ over stdio \(14 tools\)/,
     );
   });
 

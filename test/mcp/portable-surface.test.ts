@@ -36,6 +36,7 @@ const EVERY_TOOL: ReadonlyArray<readonly [string, Record<string, unknown>]> = [
       ],
     },
   ],
+  ['set_environment_providers', { partition: P, providers: [{ kind: 'clock', timezone: 'Europe/Berlin' }] }],
   [
     'update_agent_state',
     { partition: P, session_id: 's1', update: { expectations: [{ id: 'x1', action: 'create', expected_outcome: 'two', expected_count: 2 }] } },
@@ -64,7 +65,7 @@ describe('the portable MCP surface (SDK client over stdio)', () => {
   });
 
   it('every input schema is in the portable subset', () => {
-    expect(tools).toHaveLength(13);
+    expect(tools).toHaveLength(14);
     for (const t of tools) expect(portabilityProblems(t.inputSchema), t.name).toEqual([]);
     const facts = tools.find((t) => t.name === 'record_facts')?.inputSchema.properties ?? {};
     expect(facts.partition).toMatchObject({ type: 'string', description: expect.stringContaining('user:ORG/USER') as unknown });

@@ -66,7 +66,10 @@ ${PG_USAGE}`,
     try {
       const id = partitionIdArg(store, requireString(args, 'partition'));
       const handle = store.scopeById(id as number);
-      const result = take ? handle.takeContext(request) : handle.assemble(request);
+      // The partition's environment providers are fetched fresh first (each within its deadline).
+      const fetched = request.asOf === undefined ? await handle.fetchEnvironment() : undefined;
+      const options = fetched ? { fetched } : {};
+      const result = take ? handle.takeContext(request, options) : handle.assemble(request, options);
       if (args.values.json) io.out(JSON.stringify(result));
       else report(io, partitionLabel(handle.ref), result);
       return EXIT.ok;

@@ -1,7 +1,7 @@
 // Context assembly's entry points. `assembleContext` is a pure read (a preview changes nothing,
 // not even access counts); `takeContext` is the agent taking a context: the same assembly plus,
 // in the same transaction, last_accessed_at / access_count of every fact it included.
-import { AssemblyRequest, type AssemblyRequestInput, type AssemblyResult } from '../../../shared/assembly';
+import { AssemblyRequest, type AssemblyRequestInput, type AssemblyResult, type FetchedSignal } from '../../../shared/assembly';
 import { StatelensError } from '../../../shared/errors';
 import type { PartitionContext, WritablePartition } from '../context';
 import { stmt } from '../db/statements';
@@ -26,6 +26,8 @@ export function parseAssemblyRequest(input: AssemblyRequestInput): AssemblyReque
 export interface AssembleOptions {
   /** Overrides of state_based's ranking choices (experiments and tests). */
   readonly tuning?: Partial<StateBasedTuning>;
+  /** Environment signals fetched fresh for this assembly (they join the stored ones). */
+  readonly fetched?: readonly FetchedSignal[];
 }
 
 function run(input: StrategyInput, options: AssembleOptions): StrategyOutput {
@@ -51,8 +53,9 @@ export function assembleContext(ctx: PartitionContext, request: AssemblyRequestI
   const log = new ProvenanceLog();
   const tokenizer = getTokenizer(req.tokenizer);
   // One read transaction: every query of this assembly sees the same snapshot.
+  const fetched = options.fetched ?? [];
   const out = ctx.db.transaction(() => {
-    const result = run({ ctx, req, view, tokenizer, log }, options);
+    const result = run({ ctx, req, view, tokenizer, log, fetched }, options);
     const composed = result.builder.finish();
     for (const t of composed.trimmed) log.exclude(t.kind, t.id, t.label, { reason: 'budget', detail: 'over the budget once the final text was counted' });
     const complete = req.provenance === 'full';
@@ -75,6 +78,7 @@ export function assembleContext(ctx: PartitionContext, request: AssemblyRequestI
     provenance: out.provenance,
     provenanceComplete: out.complete,
     counts: out.counts,
+    ...(options.fetched ? { fetchedSignals: [...options.fetched] } : {}),
   };
 }
 

@@ -1,8 +1,9 @@
 // How items read in an assembled context: one line per fact, turn, signal or agent-state entry, with the markers
 // that keep hypothetical and draft material from reading as commitments.
-import type { ItemMark } from '../../../shared/assembly';
+import type { FetchedSignal, ItemMark } from '../../../shared/assembly';
 import type { AgentState, Identity } from '../../../shared/domain';
 import { inferScope } from '../facts/inference';
+import { freshSignalLine } from '../environment/providers';
 import { environmentAt } from '../layers/environment';
 import type { LeanFact, SignalRow, WorkingRow } from './source';
 
@@ -85,14 +86,17 @@ export function identityLines(identity: Identity | undefined): string[] {
 
 /** The environment's fields at `now` (current time, date in its timezone, timezone, location),
  * then every other signal observed by then as external data. */
-export function environmentLines(now: string, signals: readonly SignalRow[]): string[] {
+export function environmentLines(now: string, signals: readonly SignalRow[], fetched: readonly FetchedSignal[] = []): string[] {
   const env = environmentAt(
     now,
     signals.filter((s) => s.observed_at <= now),
   );
   const lines = [`- current_time: ${now}`, `- current_date: ${env.currentDate}`, `- timezone: ${oneLine(env.timezone)}`];
   if (env.location !== null) lines.push(`- location: ${oneLine(env.location)}`);
-  for (const [key, value] of Object.entries(env.externalData)) lines.push(`- ${oneLine(key)}: ${oneLine(value)}`);
+  // A fetched signal replaces a pushed one of the same key; one that failed says so, never a stale value.
+  const fetchedKeys = new Set(fetched.map((f) => f.key));
+  for (const [key, value] of Object.entries(env.externalData)) if (!fetchedKeys.has(key)) lines.push(`- ${oneLine(key)}: ${oneLine(value)}`);
+  for (const f of fetched) lines.push(`- ${oneLine(freshSignalLine(f))}`);
   return lines;
 }
 

@@ -9,7 +9,10 @@ import { MAX_VALUE_CHARS, structuredValueProblem } from '../../../shared/writes'
 import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
 
-export function setSignal(ctx: PartitionContext, key: string, value: unknown, observedAt?: string): void {
+export function setSignal(ctx: PartitionContext, key: string, value: unknown, observedAt?: string, reserved = false): void {
+  // Keys under "statelens:" hold the partition's own settings (its environment providers).
+  if (!reserved && key.startsWith('statelens:'))
+    throw new StatelensError('INVALID_INPUT', `Environment signal keys starting with "statelens:" are reserved; got ${key}`);
   if (!key || key.length > 500) throw new StatelensError('INVALID_INPUT', 'An environment signal needs a key of at most 500 characters');
   const problem = typeof value === 'object' && value !== null ? structuredValueProblem(value) : undefined;
   if (problem) throw new StatelensError('INVALID_INPUT', `Environment signal ${key}: the value ${problem}`);
@@ -29,7 +32,7 @@ export function setSignal(ctx: PartitionContext, key: string, value: unknown, ob
  * its key by then (both stores accept it; each probe is one seek in the (partition, key,
  * observed_at) key). */
 export const LATEST_SIGNALS_SQL = `SELECT s.key, s.value, s.observed_at FROM environment_signals s
-  WHERE s.partition_id = @p AND (@at IS NULL OR s.observed_at <= @at)
+  WHERE s.partition_id = @p AND (@at IS NULL OR s.observed_at <= @at) AND s.key <> 'statelens:environment_providers'
     AND NOT EXISTS (SELECT 1 FROM environment_signals l WHERE l.partition_id = s.partition_id AND l.key = s.key
       AND l.observed_at > s.observed_at AND (@at IS NULL OR l.observed_at <= @at))
   ORDER BY s.key`;

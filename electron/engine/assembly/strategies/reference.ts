@@ -25,7 +25,7 @@ export function assembleReference(input: StrategyInput): StrategyOutput {
   const { ctx, req, view, tokenizer, log } = input;
   const builder = new ContextBuilder(tokenizer, null, SECTIONS);
   for (const line of identityLines(identityOf(ctx, req.sessionId))) builder.add('identity', line);
-  for (const line of environmentLines(view.now, signals(ctx, view.now))) builder.add('environment', line);
+  for (const line of environmentLines(view.now, signals(ctx, view.now), input.fetched)) builder.add('environment', line);
 
   for (const f of validFactsOrderedByTs(ctx, view)) {
     const out = scopeExclusion(f, req);

@@ -102,7 +102,7 @@ export function assembleStateBased(input: StrategyInput, tuning: StateBasedTunin
   // Layers 1 and 4: identity and environment first (only a tiny budget can refuse them).
   const env = freshSignals(signals(ctx, view.now), view.now);
   for (const line of identityLines(identity)) builder.tryAdd('identity', line);
-  for (const line of environmentLines(view.now, env.fresh)) builder.tryAdd('environment', line);
+  for (const line of environmentLines(view.now, env.fresh, input.fetched)) builder.tryAdd('environment', line);
   const base = builder.used;
   const factLimit = base + Math.floor(Math.max(0, req.budget - base) * req.factShare);
 

@@ -1,6 +1,6 @@
 // What every strategy receives: one partition, the parsed request, the time view, a tokenizer
 // and the provenance log it records special exclusions in.
-import type { AssemblyRequest } from '../../../../shared/assembly';
+import type { AssemblyRequest, FetchedSignal } from '../../../../shared/assembly';
 import type { PartitionContext } from '../../context';
 import type { Exclusion, ProvenanceLog } from '../provenance';
 import type { ContextBuilder } from '../text';
@@ -13,6 +13,8 @@ export interface StrategyInput {
   readonly view: TimeView;
   readonly tokenizer: Tokenizer;
   readonly log: ProvenanceLog;
+  /** Environment signals fetched fresh for this assembly. */
+  readonly fetched: readonly FetchedSignal[];
 }
 
 export interface StrategyOutput {
