@@ -498,6 +498,25 @@ export type EventPayload<E extends EventChannel> = z.output<EventOf<E>>;
 export const CALL_CHANNELS = (Object.keys(CONTRACT) as ChannelName[]).filter((k): k is CallChannel => CONTRACT[k].kind !== 'event');
 export const EVENT_CHANNELS = (Object.keys(CONTRACT) as ChannelName[]).filter((k): k is EventChannel => CONTRACT[k].kind === 'event');
 
+/** The call channels the host answers itself, combining the engine with native dialogs, files
+ * and recent lists (electron/handlers). Every other call channel is engine-backed: its handler
+ * forwards the parsed input to the engine worker's operation of the same name, so a new read
+ * is its entry in CONTRACT plus its operation (electron/engine-host/operations.ts). */
+export const HOST_CHANNELS = [
+  'db.info',
+  'db.recent',
+  'db.open',
+  'db.close',
+  'db.trustForeignObjects',
+  'db.connect',
+  'db.recentServers',
+  'export.start',
+  'export.cancel',
+] as const satisfies readonly CallChannel[];
+export type HostChannel = (typeof HOST_CHANNELS)[number];
+export type EngineChannel = Exclude<CallChannel, HostChannel>;
+export const ENGINE_CHANNELS = CALL_CHANNELS.filter((c): c is EngineChannel => !(HOST_CHANNELS as readonly CallChannel[]).includes(c));
+
 export function isCallChannel(name: unknown): name is CallChannel {
   return typeof name === 'string' && Object.hasOwn(CONTRACT, name) && CONTRACT[name as ChannelName].kind !== 'event';
 }

@@ -3,7 +3,8 @@
 // `npm install` (postinstall) and `npm run build`. Packages stay external (better-sqlite3 is
 // native; the rest load from node_modules as before). Beside the bundle, inputs.json lists the
 // source files it was built from: the launcher falls back to the sources when one is newer.
-// Without esbuild (it comes with tsx), nothing is built and the launcher uses the sources.
+// Without esbuild (a devDependency), nothing is built and the launcher uses the sources (a
+// development checkout) or says how to build.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,18 +1,20 @@
 #!/usr/bin/env node
 // The `statelens` command's launcher. Runs the compiled CLI (out/cli/statelens.mjs, built on
-// `npm install` and `npm run build`) when it is at least as new as every source file it was
-// built from; otherwise (missing, stale because a source was edited, or STATELENS_CLI_SOURCE=1)
-// it registers tsx and runs the TypeScript sources, so nobody ever runs stale code.
-// STATELENS_CLI_TRACE=1 says on standard error which of the two ran.
+// `npm install` and `npm run build`) without looking at the sources: an installed copy's sources
+// do not change. Only in a development checkout (a `.git` beside package.json), where sources are
+// edited, does it compare the bundle with the sources it was built from (out/cli/inputs.json) and
+// run the TypeScript sources through tsx (a devDependency) when one is newer, so nobody runs stale
+// code there. STATELENS_CLI_SOURCE=1 forces the sources; STATELENS_CLI_TRACE=1 says which ran.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bundle = path.join(root, 'out', 'cli', 'statelens.mjs');
+const REBUILD = 'run `npm run build` (or `node electron/build/build-cli.mjs`) to compile it';
 
-function bundleIsFresh() {
-  if (process.env.STATELENS_CLI_SOURCE === '1') return false;
+/** Whether the bundle is newer than every source it was built from (a development checkout only). */
+function sourcesUnchanged() {
   let builtAt;
   let inputs;
   try {
@@ -32,14 +34,26 @@ function bundleIsFresh() {
   return true;
 }
 
+function useBundle() {
+  if (process.env.STATELENS_CLI_SOURCE === '1' || !fs.existsSync(bundle)) return false;
+  return !fs.existsSync(path.join(root, '.git')) || sourcesUnchanged();
+}
+
 let runCli;
-const fresh = bundleIsFresh();
+const fromBundle = useBundle();
 if (process.env.STATELENS_CLI_TRACE === '1')
-  process.stderr.write(`statelens: running ${fresh ? path.relative(root, bundle) : 'the TypeScript sources (tsx)'}\n`);
-if (fresh) {
+  process.stderr.write(`statelens: running ${fromBundle ? path.relative(root, bundle) : 'the TypeScript sources (tsx)'}\n`);
+if (fromBundle) {
   ({ runCli } = await import(pathToFileURL(bundle).href));
 } else {
-  const { register } = await import('tsx/esm/api');
+  let register;
+  try {
+    ({ register } = await import('tsx/esm/api'));
+  } catch {
+    const why = fs.existsSync(bundle) ? 'the compiled CLI is older than its sources' : 'the compiled CLI (out/cli) is missing';
+    process.stderr.write(`statelens: ${why} and tsx (a devDependency) is not installed: ${REBUILD}\n`);
+    process.exit(1);
+  }
   register();
   ({ runCli } = await import('./main.ts'));
 }

@@ -1,7 +1,7 @@
 // What the engine worker can do: one operation per engine-backed contract channel (same parsed
 // input, same output) plus the host operations the handlers combine with native dialogs
 // (open a path main chose, export to a path main chose). Runs inside the worker thread only.
-import { MAX_LISTED, MAX_SEARCH_PARTITIONS, type ChannelOutput, type ParsedInput, type Progress } from '../../shared/contract';
+import { MAX_LISTED, MAX_SEARCH_PARTITIONS, type ChannelOutput, type EngineChannel, type ParsedInput, type Progress } from '../../shared/contract';
 import { StatelensError } from '../../shared/errors';
 import type { ExportRequest, ExportSummary } from '../../shared/snapshot';
 import { exportStore } from '../engine/snapshot/export';
@@ -19,34 +19,9 @@ export interface OpContext {
   throwIfCancelled(): void;
 }
 
-/** Contract channels the worker answers directly; the rest are answered by the handlers. */
-export type EngineChannel =
-  | 'partitions.list'
-  | 'facts.list'
-  | 'facts.searchAll'
-  | 'facts.get'
-  | 'facts.chain'
-  | 'facts.briefs'
-  | 'facts.neighbourhood'
-  | 'facts.timeline'
-  | 'facts.changes'
-  | 'review.queue'
-  | 'review.groups'
-  | 'review.dismiss'
-  | 'review.dismissCause'
-  | 'review.undoDismiss'
-  | 'deletion.preview'
-  | 'deletion.apply'
-  | 'context.assemble'
-  | 'context.compare'
-  | 'sessions.list'
-  | 'agentState.get'
-  | 'workingItems.list'
-  | 'contextDocuments.get'
-  | 'contextDocuments.versions'
-  | 'documents.list'
-  | 'savedQueries.list'
-  | 'audit.list';
+/** Contract channels the worker answers directly (derived from the contract); the rest are
+ * answered by the handlers. */
+export type { EngineChannel };
 
 type Op<I, O> = (input: I, ctx: OpContext) => O | Promise<O>;
 

@@ -2,10 +2,9 @@
 // (electron/server). They receive parsed input, call the engine worker through its facade and
 // combine it with the host's dialogs; they never import Electron.
 import path from 'node:path';
-import type { CallChannel, ChannelOutput, DbState, ParsedInput } from '../../shared/contract';
+import { ENGINE_CHANNELS, type CallChannel, type ChannelOutput, type DbState, type EngineChannel, type ParsedInput } from '../../shared/contract';
 import { StatelensError } from '../../shared/errors';
 import type { EngineHost } from '../engine-host/facade';
-import type { EngineChannel } from '../engine-host/operations';
 import { exportFileName } from '../../shared/snapshot';
 import type { Shell } from './shell';
 
@@ -33,10 +32,13 @@ export function createHandlers({ engine, shell }: HandlerDeps): Handlers {
    * since the engine does not know the operation yet. */
   const exportsInFlight = new Map<string, { cancelled: boolean }>();
 
+  /** An engine-backed channel's handler: the parsed input to the worker's operation of the same
+   * name, under the caller's operation id when the input names one (progress, cancel). */
   const forward =
     <C extends EngineChannel>(channel: C): Handler<C> =>
     (input) =>
-      engine.call(channel, input as never) as Promise<ChannelOutput<C>>;
+      engine.call(channel, input as never, (input as { operationId?: string }).operationId) as Promise<ChannelOutput<C>>;
+  const forwarded = Object.fromEntries(ENGINE_CHANNELS.map((c) => [c, forward(c)])) as { [C in EngineChannel]: Handler<C> };
 
   async function state(): Promise<DbState> {
     const info = await engine.call('db.current', {});
@@ -106,32 +108,9 @@ export function createHandlers({ engine, shell }: HandlerDeps): Handlers {
       return state();
     },
 
-    'partitions.list': forward('partitions.list'),
-    'facts.list': forward('facts.list'),
-    'facts.searchAll': forward('facts.searchAll'),
-    'facts.get': forward('facts.get'),
-    'facts.chain': forward('facts.chain'),
-    'facts.briefs': forward('facts.briefs'),
-    'facts.neighbourhood': forward('facts.neighbourhood'),
-    'facts.timeline': forward('facts.timeline'),
-    'facts.changes': forward('facts.changes'),
-    'review.queue': forward('review.queue'),
-    'review.groups': forward('review.groups'),
-    'review.dismiss': forward('review.dismiss'),
-    'review.dismissCause': forward('review.dismissCause'),
-    'review.undoDismiss': forward('review.undoDismiss'),
-    'deletion.preview': forward('deletion.preview'),
+    ...forwarded,
+    // A deletion always has an operation id, so its progress can be followed and cancelled.
     'deletion.apply': (input) => engine.call('deletion.apply', input, input.operationId ?? newOperationId('delete')),
-    'context.assemble': (input) => engine.call('context.assemble', input, input.operationId),
-    'context.compare': (input) => engine.call('context.compare', input, input.operationId),
-    'sessions.list': forward('sessions.list'),
-    'agentState.get': forward('agentState.get'),
-    'workingItems.list': forward('workingItems.list'),
-    'contextDocuments.get': forward('contextDocuments.get'),
-    'contextDocuments.versions': forward('contextDocuments.versions'),
-    'documents.list': forward('documents.list'),
-    'savedQueries.list': forward('savedQueries.list'),
-    'audit.list': forward('audit.list'),
 
     'export.start': async ({ operationId, ...request }) => {
       const pending = { cancelled: false };

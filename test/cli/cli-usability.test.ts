@@ -1,6 +1,7 @@
 // The CLI as people expect it, through the real launcher in child processes: --version, help on
 // a bare `statelens`, commands in groups, "did you mean" for a slip, `statelens open` (with and
-// without Electron's executable), and the compiled bundle used only while it is current.
+// without Electron's executable), and the compiled bundle: in a checkout only while it is current,
+// in an installed copy always.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -118,6 +119,27 @@ describe('the compiled CLI', () => {
     const later = new Date(fs.statSync(bundle).mtimeMs + 5000);
     fs.utimesSync(source, later, later);
     expect(await ranFrom()).toBe('sources');
+  });
+
+  it('an installed copy (no .git) runs its bundle without looking at its sources', async () => {
+    // The launcher, the bundle, package.json and the packages, and none of the sources the bundle
+    // lists as its inputs: a development checkout would call that stale.
+    const copy = tmpDir('statelens-installed-');
+    fs.mkdirSync(path.join(copy, 'electron', 'cli'), { recursive: true });
+    fs.copyFileSync(path.join(repoRoot, 'electron', 'cli', 'statelens.mjs'), path.join(copy, 'electron', 'cli', 'statelens.mjs'));
+    fs.cpSync(path.dirname(bundle), path.join(copy, 'out', 'cli'), { recursive: true });
+    fs.copyFileSync(path.join(repoRoot, 'package.json'), path.join(copy, 'package.json'));
+    fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
+    const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+      execFile(
+        process.execPath,
+        [path.join(copy, 'electron', 'cli', 'statelens.mjs'), '--version'],
+        { cwd: copy, env: { ...process.env, STATELENS_CLI_TRACE: '1' } },
+        (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+      ),
+    );
+    expect(r).toMatchObject({ code: 0, stdout: `${version}\n` });
+    expect(r.stderr).toContain('running out/cli/statelens.mjs');
   });
 
   it('keeps better-sqlite3 and the other packages outside the bundle', () => {
