@@ -10,6 +10,20 @@ export function addEdge(ctx: PartitionContext, dependent: string, dependsOn: str
   stmt(ctx.db, 'INSERT OR IGNORE INTO fact_edges (partition_id, dependent, depends_on) VALUES (?, ?, ?)').run(ctx.partitionId, dependent, dependsOn);
 }
 
+/** Marks every edge of `dependent` derived_from: it was consolidated from what it rests on. */
+export function markDerivedFrom(ctx: PartitionContext, dependent: string): void {
+  stmt(ctx.db, "UPDATE fact_edges SET kind = 'derived_from' WHERE dependent = ? AND partition_id = ?").run(dependent, ctx.partitionId);
+}
+
+/** The kind of each edge of a fact, by the fact at its other end (both directions). */
+export function derivedFromEdges(ctx: PartitionContext, id: string): { consolidatedFrom: string[]; consolidatedInto: string[] } {
+  const q = (sql: string) => stmt<[string, number], string>(ctx.db, sql).pluck().all(id, ctx.partitionId);
+  return {
+    consolidatedFrom: q("SELECT depends_on FROM fact_edges WHERE dependent = ? AND partition_id = ? AND kind = 'derived_from' ORDER BY depends_on"),
+    consolidatedInto: q("SELECT dependent FROM fact_edges WHERE depends_on = ? AND partition_id = ? AND kind = 'derived_from' ORDER BY dependent"),
+  };
+}
+
 const TRANSITIVE_DEPENDENTS = `WITH RECURSIVE dependents(id) AS (
     SELECT dependent FROM fact_edges WHERE depends_on = @root AND partition_id = @partition_id
     UNION
