@@ -24,6 +24,8 @@ export const DEFAULT_CONSOLIDATE_PARAMS: ConsolidateParams = { ...DEFAULT_CLUSTE
 
 export interface PlannedAbstraction {
   readonly level: Exclude<CapabilityLevel, 'event'>;
+  /** The entity or key stem the cluster shares (the abstraction is filed under it). */
+  readonly stem: string;
   /** Deterministic from the members: the same cluster always has the same key (idempotence). */
   readonly key: string;
   readonly value: string;
@@ -87,7 +89,7 @@ function plan(ctx: PartitionContext, level: 'heuristic' | 'strategy', members: r
   return clusterMemories(members, p).map((c) => {
     const key = abstractionKey(level, c.stem, c.ids);
     const id = existingId(ctx, key);
-    return { level, key, value: patternText(c, level === 'heuristic' ? 'event' : 'heuristic'), from: c.ids, outcome: id ? 'existing' : allowed ? 'fact' : 'proposal', id };
+    return { level, stem: c.stem, key, value: patternText(c, level === 'heuristic' ? 'event' : 'heuristic'), from: c.ids, outcome: id ? 'existing' : allowed ? 'fact' : 'proposal', id };
   });
 }
 
@@ -104,7 +106,7 @@ export function planConsolidation(ctx: PartitionContext, p: ConsolidateParams = 
   if (ctx.kind !== 'capability') throw new StatelensError('PARTITION_MISMATCH', 'Only capability partitions are consolidated');
   const heuristics = plan(ctx, 'heuristic', activeAt(ctx, 'event'), p);
   // A heuristic this run writes as a fact takes part as its key (resolved when written).
-  const fresh = heuristics.filter((h) => h.outcome === 'fact').map((h) => ({ id: h.key, key: h.key, value: h.value, entityKey: null }));
+  const fresh = heuristics.filter((h) => h.outcome === 'fact').map((h) => ({ id: h.key, key: h.key, value: h.value, entityKey: h.stem }));
   const strategies = plan(ctx, 'strategy', [...activeAt(ctx, 'heuristic'), ...fresh], p);
   const cutoff = new Date(Date.parse(ctx.clock.now()) - p.pruneAgeDays * DAY_MS).toISOString();
   const archived = stmt<[number, number, string], string>(ctx.db, PRUNABLE).pluck().all(ctx.partitionId, p.pruneImportance, cutoff);
@@ -118,7 +120,7 @@ export function applyConsolidation(ctx: PartitionContext, p: ConsolidateParams, 
     if (a.outcome === 'existing') return a;
     const r = writeFact(
       ctx,
-      { key: a.key, value: a.value, level: a.level, memoryType: 'capability', source: { type: CONSOLIDATION_SOURCE, identity: actor }, dependsOn: [...a.from] },
+      { key: a.key, value: a.value, level: a.level, memoryType: 'capability', entity: a.stem, source: { type: CONSOLIDATION_SOURCE, identity: actor }, dependsOn: [...a.from] },
       { actor, aboveTier: 'propose', inferSupersession: false, auditReason: 'consolidation' },
     );
     markDerivedFrom(ctx, r.factId);
