@@ -6,6 +6,7 @@ import type { AgentStateChange, PartitionContext, PartitionOwner, WritablePartit
 import { currentFact, eachFactAsOf, factsAsOf, getFact, validFacts, allFacts, type FactsAsOfPage } from './facts/read';
 import { chainFor } from './query/chain';
 import { applyConsolidation, DEFAULT_CONSOLIDATE_PARAMS, planConsolidation, type ConsolidateParams, type ConsolidationReport } from './consolidation/consolidate';
+import { derivedFromEdges } from './facts/dependencies';
 import { resolveRef, writeFactsBatched, type WriteOptions } from './facts/write';
 import { refFromRow } from './partitions/partitions';
 import { stmt } from './db/statements';
@@ -114,6 +115,11 @@ export class PartitionHandle implements WritablePartition {
     const p = { ...DEFAULT_CONSOLIDATE_PARAMS, ...params };
     if (options.dryRun) return { ...planConsolidation(this.ctx, p), dryRun: true, auditId: null };
     return this.transact('facts', (ctx) => applyConsolidation(ctx, p, options.actor ?? 'consolidation'));
+  }
+
+  /** What a fact was consolidated from, and the abstractions consolidated from it. */
+  consolidationEdges(id: string): { consolidatedFrom: string[]; consolidatedInto: string[] } {
+    return derivedFromEdges(this.ctx, id);
   }
 
   writeFact(input: FactWriteInput, options?: WriteOptions): WriteResult {

@@ -41,8 +41,9 @@ describeStores('consolidation', (openStore) => {
     const fact = p.getFact(heuristics[0]?.id as string);
     expect(fact).toMatchObject({ level: 'heuristic', status: 'active', memoryType: 'capability' });
     expect(fact?.dependsOn.sort()).toEqual(DEPLOY.map((e) => ids.get(e.id)).sort());
-    const kinds = stmt<[string], string>(store.db, 'SELECT kind FROM fact_edges WHERE dependent = ?').pluck().all(fact?.id as string);
-    expect(new Set(kinds)).toEqual(new Set(['derived_from']));
+    expect(p.consolidationEdges(fact?.id as string).consolidatedFrom).toEqual(DEPLOY.map((e) => ids.get(e.id)).sort());
+    expect(p.consolidationEdges(ids.get('c1') as string).consolidatedInto).toEqual([heuristics[1]?.id]);
+    expect(p.consolidationEdges(ids.get('n1') as string)).toEqual({ consolidatedFrom: [], consolidatedInto: [] });
     // No strategy: a senior agent may not hold one, and two heuristics of other stems do not cluster.
     expect(r.abstractions.filter((a) => a.level === 'strategy')).toEqual([]);
     store.close();

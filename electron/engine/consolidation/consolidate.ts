@@ -8,7 +8,7 @@ import { StatelensError } from '../../../shared/errors';
 import { recordAudit } from '../audit/audit';
 import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
-import { flagFact, markDerivedFrom } from '../facts/dependencies';
+import { CONSOLIDATION_SOURCE, flagFact } from '../facts/dependencies';
 import { levelAllowed } from '../facts/inference';
 import { writeFact } from '../facts/write';
 import { clusterMemories, DEFAULT_CLUSTER_PARAMS, patternText, type ClusterInput, type ClusterParams } from './cluster';
@@ -48,8 +48,6 @@ export interface ConsolidationReport {
   readonly auditId: number | null;
 }
 
-/** The source every consolidated fact is written under. */
-export const CONSOLIDATION_SOURCE = 'consolidation';
 /** The review cause a proposal above the tier carries. */
 export const ABOVE_TIER_CAUSE = 'proposed by consolidation above the partition maturity: an administrator decides';
 const DAY_MS = 86_400_000;
@@ -123,7 +121,6 @@ export function applyConsolidation(ctx: PartitionContext, p: ConsolidateParams, 
       { key: a.key, value: a.value, level: a.level, memoryType: 'capability', entity: a.stem, source: { type: CONSOLIDATION_SOURCE, identity: actor }, dependsOn: [...a.from] },
       { actor, aboveTier: 'propose', inferSupersession: false, auditReason: 'consolidation' },
     );
-    markDerivedFrom(ctx, r.factId);
     if (a.outcome === 'proposal') flagFact(ctx, r.factId, ABOVE_TIER_CAUSE, null);
     return { ...a, id: r.factId };
   });

@@ -117,6 +117,13 @@ const UPGRADES: Record<number, Upgrade> = {
       expect(lookup).toMatch(/USING INDEX facts_partition_entity/);
     },
   },
+  6: {
+    check(db) {
+      // No fact stored before the step is archived.
+      expect(db.prepare('SELECT count(*) FROM facts WHERE archived_at IS NOT NULL').pluck().get()).toBe(0);
+      expect(db.prepare('SELECT count(*) FROM facts').pluck().get()).toBe(4);
+    },
+  },
 };
 
 describe('migration upgrades with data', () => {
