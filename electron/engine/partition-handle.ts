@@ -5,7 +5,13 @@ import type { FactWriteInput, WriteResult } from '../../shared/writes';
 import type { AgentStateChange, PartitionContext, PartitionOwner, WritablePartition } from './context';
 import { currentFact, eachFactAsOf, factsAsOf, getFact, validFacts, allFacts, type FactsAsOfPage } from './facts/read';
 import { chainFor } from './query/chain';
-import { applyConsolidation, DEFAULT_CONSOLIDATE_PARAMS, planConsolidation, type ConsolidateParams, type ConsolidationReport } from './consolidation/consolidate';
+import {
+  applyConsolidation,
+  DEFAULT_CONSOLIDATE_PARAMS,
+  planConsolidation,
+  type ConsolidateParams,
+  type ConsolidationReport,
+} from './consolidation/consolidate';
 import { derivedFromEdges } from './facts/dependencies';
 import { resolveRef, writeFactsBatched, type WriteOptions } from './facts/write';
 import { refFromRow } from './partitions/partitions';

@@ -49,7 +49,13 @@ ${PG_USAGE}`,
     const store = openDb(args, { readonly: dryRun });
     try {
       const given = stringOpt(args, 'partition');
-      const ids = given === undefined ? store.listPartitions().filter((p) => p.ref.kind === 'capability').map((p) => p.id) : [partitionIdArg(store, given) as number];
+      const ids =
+        given === undefined
+          ? store
+              .listPartitions()
+              .filter((p) => p.ref.kind === 'capability')
+              .map((p) => p.id)
+          : [partitionIdArg(store, given) as number];
       const reports = ids.map((id) => {
         const handle = store.scopeById(id);
         return { partition: partitionLabel(handle.ref), ...handle.consolidate(params, { dryRun, actor: stringOpt(args, 'actor') }) };
@@ -75,7 +81,9 @@ function numberOpt(args: ParsedCli, name: string, fallback: number): number {
 export function formatReport(partition: string, r: ConsolidationReport): string {
   const lines = [`${partition}: ${r.dryRun ? 'dry run, nothing written' : `consolidated (audit entry ${r.auditId})`}`];
   const p = r.params;
-  lines.push(`  parameters: min cluster ${p.minCluster}, similarity ${p.similarity}, prune age ${p.pruneAgeDays} days, prune importance below ${p.pruneImportance}`);
+  lines.push(
+    `  parameters: min cluster ${p.minCluster}, similarity ${p.similarity}, prune age ${p.pruneAgeDays} days, prune importance below ${p.pruneImportance}`,
+  );
   for (const a of r.abstractions) {
     const what = a.outcome === 'existing' ? 'already consolidated' : a.outcome === 'proposal' ? `${a.level} proposal (above the maturity)` : a.level;
     lines.push(`  ${what}: ${a.key}${a.id ? ` (${a.id})` : ''}`, `    ${a.value}`, `    from ${a.from.join(', ')}`);

@@ -55,7 +55,10 @@ describeStores('consolidation', (openStore) => {
     const r = p.consolidate();
     expect(r.abstractions.map((a) => a.outcome)).toEqual(['proposal', 'proposal']);
     expect(p.validFacts().filter((f) => f.level !== 'event')).toEqual([]);
-    const queued = p.reviewQueue().entries.map((i) => i.fact.id).sort();
+    const queued = p
+      .reviewQueue()
+      .entries.map((i) => i.fact.id)
+      .sort();
     expect(queued).toEqual(r.abstractions.map((a) => a.id).sort());
     expect(p.getFact(r.abstractions[0]?.id as string)).toMatchObject({ status: 'proposal', level: 'heuristic', reviewCause: ABOVE_TIER_CAUSE });
     store.close();
@@ -103,8 +106,14 @@ describeStores('consolidation', (openStore) => {
     const p = store.scope(agent, { create: true });
     store.setMaturity(p.id, 'master', { actor: 'admin' });
     const q = store.scopeById(p.id);
-    const texts = ['rollback the deploy when staging migration fails', 'staging migration failure: rollback deploy', 'deploy rollback after failed staging migration'];
-    texts.forEach((value, i) => q.writeFact({ key: `deploy.rule_${i}`, value, entity: 'deploy', level: 'heuristic', source: { type: 'heuristic' } }, { inferSupersession: false }));
+    const texts = [
+      'rollback the deploy when staging migration fails',
+      'staging migration failure: rollback deploy',
+      'deploy rollback after failed staging migration',
+    ];
+    texts.forEach((value, i) =>
+      q.writeFact({ key: `deploy.rule_${i}`, value, entity: 'deploy', level: 'heuristic', source: { type: 'heuristic' } }, { inferSupersession: false }),
+    );
     const r = q.consolidate();
     expect(r.abstractions.map((a) => [a.level, a.outcome, a.from.length])).toEqual([['strategy', 'fact', 3]]);
     expect(q.getFact(r.abstractions[0]?.id as string)?.level).toBe('strategy');

@@ -66,7 +66,8 @@ const PRUNABLE = `SELECT id FROM facts WHERE partition_id = ? AND status = 'supe
   AND access_count = 0 AND last_accessed_at IS NULL AND importance < ? AND ts < ? AND archived_at IS NULL ORDER BY ts, rid`;
 
 export function validateParams(p: ConsolidateParams): void {
-  if (!Number.isInteger(p.minCluster) || p.minCluster < 2) throw new StatelensError('INVALID_INPUT', `the minimum cluster size must be an integer of at least 2; got ${p.minCluster}`);
+  if (!Number.isInteger(p.minCluster) || p.minCluster < 2)
+    throw new StatelensError('INVALID_INPUT', `the minimum cluster size must be an integer of at least 2; got ${p.minCluster}`);
   if (!(p.similarity > 0 && p.similarity <= 1)) throw new StatelensError('INVALID_INPUT', `the similarity must be above 0 and at most 1; got ${p.similarity}`);
   if (!(p.pruneAgeDays >= 0)) throw new StatelensError('INVALID_INPUT', `the prune age must be a number of days, 0 or more; got ${p.pruneAgeDays}`);
   if (!(p.pruneImportance >= 0)) throw new StatelensError('INVALID_INPUT', `the prune importance must be 0 or more; got ${p.pruneImportance}`);
@@ -74,7 +75,10 @@ export function validateParams(p: ConsolidateParams): void {
 
 function abstractionKey(level: string, stem: string, from: readonly string[]): string {
   const slug = stem.replace(/[^a-z0-9]+/gi, '_').toLowerCase() || 'memory';
-  const hash = createHash('sha256').update([...from].sort().join('\n')).digest('hex').slice(0, 12);
+  const hash = createHash('sha256')
+    .update([...from].sort().join('\n'))
+    .digest('hex')
+    .slice(0, 12);
   return `consolidated.${level}.${slug}.${hash}`;
 }
 
@@ -87,7 +91,15 @@ function plan(ctx: PartitionContext, level: 'heuristic' | 'strategy', members: r
   return clusterMemories(members, p).map((c) => {
     const key = abstractionKey(level, c.stem, c.ids);
     const id = existingId(ctx, key);
-    return { level, stem: c.stem, key, value: patternText(c, level === 'heuristic' ? 'event' : 'heuristic'), from: c.ids, outcome: id ? 'existing' : allowed ? 'fact' : 'proposal', id };
+    return {
+      level,
+      stem: c.stem,
+      key,
+      value: patternText(c, level === 'heuristic' ? 'event' : 'heuristic'),
+      from: c.ids,
+      outcome: id ? 'existing' : allowed ? 'fact' : 'proposal',
+      id,
+    };
   });
 }
 
@@ -118,7 +130,15 @@ export function applyConsolidation(ctx: PartitionContext, p: ConsolidateParams, 
     if (a.outcome === 'existing') return a;
     const r = writeFact(
       ctx,
-      { key: a.key, value: a.value, level: a.level, memoryType: 'capability', entity: a.stem, source: { type: CONSOLIDATION_SOURCE, identity: actor }, dependsOn: [...a.from] },
+      {
+        key: a.key,
+        value: a.value,
+        level: a.level,
+        memoryType: 'capability',
+        entity: a.stem,
+        source: { type: CONSOLIDATION_SOURCE, identity: actor },
+        dependsOn: [...a.from],
+      },
       { actor, aboveTier: 'propose', inferSupersession: false, auditReason: 'consolidation' },
     );
     if (a.outcome === 'proposal') flagFact(ctx, r.factId, ABOVE_TIER_CAUSE, null);

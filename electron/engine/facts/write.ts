@@ -381,7 +381,8 @@ function writeVia(ctx: PartitionContext, access: FactAccess, raw: FactWriteInput
   if (ctx.kind === 'capability') {
     level = level ?? 'event';
     const maturity = ctx.maturity ?? 'junior';
-    if (!levelAllowed(maturity, level) && options.aboveTier === 'propose') aboveTier = `a ${maturity} agent may not hold ${level}-level memory; kept as a proposal`;
+    if (!levelAllowed(maturity, level) && options.aboveTier === 'propose')
+      aboveTier = `a ${maturity} agent may not hold ${level}-level memory; kept as a proposal`;
     else if (!levelAllowed(maturity, level)) {
       throw new StatelensError('LEVEL_NOT_ALLOWED', `A ${maturity} agent may not write ${level}-level capability memory`, { maturity, level });
     }
