@@ -15,7 +15,8 @@ function seed(db: string): void {
   const p = store.scope(agent, { create: true });
   store.setMaturity(p.id, 'senior', { actor: 'admin' });
   const q = store.scopeById(p.id);
-  for (const e of [...DEPLOY, ...NEAR_MISSES, ...CACHE]) q.writeFact({ key: e.key, value: e.value, entity: e.entityKey, level: 'event' }, { inferSupersession: false });
+  for (const e of [...DEPLOY, ...NEAR_MISSES, ...CACHE])
+    q.writeFact({ key: e.key, value: e.value, entity: e.entityKey, level: 'event' }, { inferSupersession: false });
   store.close();
 }
 
@@ -42,7 +43,11 @@ describe('statelens consolidate', () => {
   it('refuses bad parameters as usage errors', async () => {
     const db = tmpDbPath();
     seed(db);
-    for (const extra of [['--similarity', 'lots'], ['--similarity', '2'], ['--min-cluster', '1']]) {
+    for (const extra of [
+      ['--similarity', 'lots'],
+      ['--similarity', '2'],
+      ['--min-cluster', '1'],
+    ]) {
       const r = await statelens(['consolidate', '--db', db, '--dry-run', ...extra]);
       expect(r.code, extra.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/INVALID_INPUT/);
