@@ -23,6 +23,7 @@ import { serveCommand } from './commands/serve';
 import { statebenchCommand } from './commands/statebench';
 import { verifyCommand } from './commands/verify';
 import { maturityCommand } from './commands/maturity';
+import { consolidateCommand } from './commands/consolidate';
 import { endSessionCommand } from './commands/end-session';
 import { environmentProvidersCommand } from './commands/environment-providers';
 
@@ -47,7 +48,7 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
       mcpCommand,
     ],
   },
-  { title: 'Maintain', commands: [initCommand, deleteCommand, exportCommand, verifyCommand, maturityCommand, endSessionCommand, environmentProvidersCommand] },
+  { title: 'Maintain', commands: [initCommand, deleteCommand, exportCommand, verifyCommand, maturityCommand, consolidateCommand, endSessionCommand, environmentProvidersCommand] },
   { title: 'Measure', commands: [statebenchCommand, runnerCommand, benchCommand] },
 ];
 

@@ -5,6 +5,14 @@ import type { FactWriteInput, WriteResult } from '../../shared/writes';
 import type { AgentStateChange, PartitionContext, PartitionOwner, WritablePartition } from './context';
 import { currentFact, eachFactAsOf, factsAsOf, getFact, validFacts, allFacts, type FactsAsOfPage } from './facts/read';
 import { chainFor } from './query/chain';
+import {
+  applyConsolidation,
+  DEFAULT_CONSOLIDATE_PARAMS,
+  planConsolidation,
+  type ConsolidateParams,
+  type ConsolidationReport,
+} from './consolidation/consolidate';
+import { derivedFromEdges } from './facts/dependencies';
 import { resolveRef, writeFactsBatched, type WriteOptions } from './facts/write';
 import { refFromRow } from './partitions/partitions';
 import { stmt } from './db/statements';
@@ -107,6 +115,19 @@ export class PartitionHandle implements WritablePartition {
 
   writeFacts(inputs: readonly FactWriteInput[], options?: WriteOptions): WriteResult[] {
     return this.transact('facts', (ctx) => writeFactsBatched(ctx, inputs, options));
+  }
+
+  /** Consolidates this capability partition (see consolidation/): a dry run only plans and
+   * writes nothing; a run applies in one transaction with one audit entry. */
+  consolidate(params: Partial<ConsolidateParams> = {}, options: { dryRun?: boolean; actor?: string } = {}): ConsolidationReport {
+    const p = { ...DEFAULT_CONSOLIDATE_PARAMS, ...params };
+    if (options.dryRun) return { ...planConsolidation(this.ctx, p), dryRun: true, auditId: null };
+    return this.transact('facts', (ctx) => applyConsolidation(ctx, p, options.actor ?? 'consolidation'));
+  }
+
+  /** What a fact was consolidated from, and the abstractions consolidated from it. */
+  consolidationEdges(id: string): { consolidatedFrom: string[]; consolidatedInto: string[] } {
+    return derivedFromEdges(this.ctx, id);
   }
 
   writeFact(input: FactWriteInput, options?: WriteOptions): WriteResult {

@@ -24,7 +24,8 @@ export interface TimeView {
 // Unary + keeps the planner off the many (partition_id, x) indexes for these terms, so the
 // plans stay the intended ones (FTS first, rowid lookups, the (partition_id, ts) order).
 const VALID_NOW = '+f.is_valid = 1';
-const VALID_AS_OF = "+f.status <> 'proposal' AND f.ts <= @asOf AND (f.valid_to IS NULL OR f.valid_to > @asOf)";
+// An archived fact is superseded (never valid now) and left out of past views too.
+const VALID_AS_OF = "+f.status <> 'proposal' AND f.archived_at IS NULL AND f.ts <= @asOf AND (f.valid_to IS NULL OR f.valid_to > @asOf)";
 
 export function validClause(view: TimeView): string {
   return view.asOf === null ? VALID_NOW : VALID_AS_OF;

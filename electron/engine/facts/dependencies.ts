@@ -10,6 +10,24 @@ export function addEdge(ctx: PartitionContext, dependent: string, dependsOn: str
   stmt(ctx.db, 'INSERT OR IGNORE INTO fact_edges (partition_id, dependent, depends_on) VALUES (?, ?, ?)').run(ctx.partitionId, dependent, dependsOn);
 }
 
+/** The source type of what consolidation writes: an edge whose dependent has it is a
+ * derived_from edge (the abstraction rests on the memories it was consolidated from). */
+export const CONSOLIDATION_SOURCE = 'consolidation';
+
+/** A fact's derived_from edges in both directions: what it was consolidated from, and the
+ * abstractions consolidated from it. */
+export function derivedFromEdges(ctx: PartitionContext, id: string): { consolidatedFrom: string[]; consolidatedInto: string[] } {
+  const q = (sql: string) => stmt<[string, number, string], string>(ctx.db, sql).pluck().all(id, ctx.partitionId, CONSOLIDATION_SOURCE);
+  return {
+    consolidatedFrom: q(
+      'SELECT e.depends_on FROM fact_edges e JOIN facts d ON d.id = e.dependent WHERE e.dependent = ? AND e.partition_id = ? AND d.source_type = ? ORDER BY e.depends_on',
+    ),
+    consolidatedInto: q(
+      'SELECT e.dependent FROM fact_edges e JOIN facts d ON d.id = e.dependent WHERE e.depends_on = ? AND e.partition_id = ? AND d.source_type = ? ORDER BY e.dependent',
+    ),
+  };
+}
+
 const TRANSITIVE_DEPENDENTS = `WITH RECURSIVE dependents(id) AS (
     SELECT dependent FROM fact_edges WHERE depends_on = @root AND partition_id = @partition_id
     UNION

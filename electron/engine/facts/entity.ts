@@ -153,6 +153,11 @@ function slots(text: string, kind: SlotKind): Set<string> {
   return found;
 }
 
+/** The kinds of typed slot a text states (weekday, time, date, money, percent), in a fixed order. */
+export function slotKindsOf(text: string): SlotKind[] {
+  return ALL_SLOTS.filter((kind) => slots(text, kind).size > 0);
+}
+
 /** The first slot both values state with different contents, e.g. weekday tuesday → thursday. */
 export function slotConflict(oldValue: string, newValue: string, kinds: readonly SlotKind[] = ALL_SLOTS): string | null {
   for (const kind of kinds) {

@@ -62,7 +62,7 @@ export interface FactsAsOfPage {
 
 // The keyset order of as-of pages, in the inspector's cursor format ((ts, rid) ascending).
 const AS_OF_ORDER = { column: 'ts', direction: 'asc' } as const;
-const AS_OF_WHERE = "f.partition_id = @pid AND f.ts <= @at AND +f.status <> 'proposal' AND (f.valid_to IS NULL OR f.valid_to > @at)";
+const AS_OF_WHERE = "f.partition_id = @pid AND f.ts <= @at AND +f.status <> 'proposal' AND f.archived_at IS NULL AND (f.valid_to IS NULL OR f.valid_to > @at)";
 
 /**
  * Facts valid at time `at` (established at or before it and not yet superseded then), oldest

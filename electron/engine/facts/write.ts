@@ -316,6 +316,9 @@ export interface WriteOptions {
   /** The session writing: the user's own words carry the authority of its identity (default
    * "default", whose identity is the partition-level one); another session's is never read. */
   readonly sessionId?: string;
+  /** A capability level above the partition's maturity: refused (the default), or kept as a
+   * proposal for an administrator to review (consolidation proposes what the tier forbids). */
+  readonly aboveTier?: 'refuse' | 'propose';
 }
 
 /** Writes one persistent fact. Must run inside a transaction owned by the caller. */
@@ -378,10 +381,13 @@ function writeVia(ctx: PartitionContext, access: FactAccess, raw: FactWriteInput
   const timeSensitive = input.timeSensitive ?? inferTimeSensitive(input.key);
 
   let level = input.level ?? null;
+  let aboveTier: string | null = null;
   if (ctx.kind === 'capability') {
     level = level ?? 'event';
     const maturity = ctx.maturity ?? 'junior';
-    if (!levelAllowed(maturity, level)) {
+    if (!levelAllowed(maturity, level) && options.aboveTier === 'propose')
+      aboveTier = `a ${maturity} agent may not hold ${level}-level memory; kept as a proposal`;
+    else if (!levelAllowed(maturity, level)) {
       throw new StatelensError('LEVEL_NOT_ALLOWED', `A ${maturity} agent may not write ${level}-level capability memory`, { maturity, level });
     }
   } else if (level !== null) {
@@ -404,7 +410,12 @@ function writeVia(ctx: PartitionContext, access: FactAccess, raw: FactWriteInput
   let shadowing = false;
   let shadowedEntity: string | null = null;
 
-  if (input.supersedes) {
+  if (aboveTier !== null) {
+    // Nothing is written above the tier: the fact is a proposal that replaces nothing.
+    status = 'proposal';
+    outcome = 'proposal';
+    reason = aboveTier;
+  } else if (input.supersedes) {
     let resolved = resolveVia(access, input.supersedes);
     if (resolved && resolved.fact.key !== input.key && locksNames(ctx.db)) {
       // The target is filed under another key, which this write did not lock: lock it now and

@@ -52,7 +52,7 @@ export function filterSql(partitionId: number, filter: FactFilter, dialect: Dial
   checkTime('from', filter.from);
   checkTime('to', filter.to);
   checkTime('asOf', filter.asOf);
-  const parts: FilterPart[] = [{ name: 'partition', sql: 'f.partition_id = @partition_id', text: '' }];
+  const parts: FilterPart[] = [{ name: 'partition', sql: 'f.partition_id = @partition_id AND f.archived_at IS NULL', text: '' }];
   const params: Record<string, string | number> = { partition_id: partitionId };
   const add = (name: FilterName, sql: string, text: string) => parts.push({ name, sql, text });
   if (filter.validity === 'valid') add('validity', 'f.is_valid = 1', 'validity: valid now');

@@ -7,9 +7,10 @@ import { migration004 } from './004_identity_session';
 import type Database from 'better-sqlite3';
 import { migration005 } from './005_fact_entities';
 import { migration006 } from './006_identity_per_session';
+import { migration007 } from './007_archived_facts';
 import type { Migration } from './types';
 
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 export type { Migration };
 

@@ -148,6 +148,13 @@ const UPGRADES: Record<number, Upgrade> = {
       );
     },
   },
+  7: {
+    check(db) {
+      // No fact stored before the step is archived.
+      expect(db.prepare('SELECT count(*) FROM facts WHERE archived_at IS NOT NULL').pluck().get()).toBe(0);
+      expect(db.prepare('SELECT count(*) FROM facts').pluck().get()).toBe(4);
+    },
+  },
 };
 
 describe('migration upgrades with data', () => {
