@@ -48,7 +48,10 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
       mcpCommand,
     ],
   },
-  { title: 'Maintain', commands: [initCommand, deleteCommand, exportCommand, verifyCommand, maturityCommand, consolidateCommand, endSessionCommand, environmentProvidersCommand] },
+  {
+    title: 'Maintain',
+    commands: [initCommand, deleteCommand, exportCommand, verifyCommand, maturityCommand, consolidateCommand, endSessionCommand, environmentProvidersCommand],
+  },
   { title: 'Measure', commands: [statebenchCommand, runnerCommand, benchCommand] },
 ];
 
