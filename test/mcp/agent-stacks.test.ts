@@ -12,25 +12,13 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbTarget } from '../helpers/db-targets';
 import { repoRoot } from '../helpers/paths';
+import { TOOLS } from '../../electron/mcp/tools';
 import { statelensTools as aiSdkTools } from './snippets/ai-sdk';
 import { statelensTools as langchainTools } from './snippets/langchain';
 
 const P = 'user:acme/alice';
-const TOOL_NAMES = [
-  'assemble_context',
-  'await_consistency',
-  'end_session',
-  'get_agent_state',
-  'get_context',
-  'put_context',
-  'record_facts',
-  'record_turns',
-  'search_facts',
-  'set_environment',
-  'set_identity',
-  'update_agent_state',
-  'verify_expectation',
-];
+// The server's own tool table (mcp.test.ts pins the names themselves).
+const TOOL_NAMES = TOOLS.map((t) => t.name).sort();
 
 /** The agent's round trip, as the tool calls a model would make. */
 const ROUND_TRIP: ReadonlyArray<readonly [string, Record<string, unknown>]> = [
