@@ -31,12 +31,11 @@ export const SLOW_TESTS = [
   // Both full StateBench splits; test/cli/runner-cli.test.ts runs the runner on a small one.
   'test/engine/assembly-statebench.test.ts',
   // Server-only suites (they skip without STATELENS_TEST_PG_URL); test/engine/postgres-store.test.ts
-  // and the store tests of describeStores cover PostgreSQL on PGlite.
-  'test/engine/postgres-roles.test.ts',
+  // and the store tests of describeStores cover PostgreSQL on PGlite. The role suites
+  // (postgres-roles, every-role) run on PGlite too and stay in `npm test`.
   'test/engine/postgres-rls-store.test.ts',
   'test/engine/postgres-auth-tls.test.ts',
   'test/engine/pg-live-updates.test.ts',
-  'test/engine/every-role.test.ts',
   'test/engine/deletion-privacy-postgres.test.ts',
   'test/cli/postgres-datasets.test.ts',
 ];
