@@ -6,6 +6,7 @@ import type { Identity } from '../../../shared/domain';
 import { StatelensError } from '../../../shared/errors';
 import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
+import { clearSessionRows } from '../db/pg/delete-functions';
 
 export const DEFAULT_SESSION = 'default';
 
@@ -84,7 +85,7 @@ export function setIdentity(ctx: PartitionContext, identity: Identity, sessionId
  * session reads it (an unbound identity would be the default session's, see sessionIdentity);
  * the next session sets its own. */
 export function releaseIdentity(ctx: PartitionContext, sessionId: string): boolean {
-  return stmt(ctx.db, 'DELETE FROM identities WHERE partition_id = ? AND session_id = ?').run(ctx.partitionId, sessionId).changes > 0;
+  return clearSessionRows(ctx.db, 'identities', ctx.partitionId, sessionId) > 0;
 }
 
 /** The identity every check of `sessionId` reads: the one that session set; one bound to no
