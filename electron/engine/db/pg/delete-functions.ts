@@ -13,7 +13,8 @@ function deletesViaFunctions(db: EngineDb): boolean {
   if (dialectOf(db).name !== 'postgres') return false;
   let known = viaFunctions.get(db);
   if (known === undefined) {
-    known = stmt<[string], boolean>(db, 'SELECT to_regprocedure(?) IS NOT NULL').pluck().get(PG_DELETE_FUNCTIONS.facts.signature) === true;
+    // Booleans arrive as 0/1, SQLite's shape.
+    known = stmt<[string], number>(db, 'SELECT to_regprocedure(?) IS NOT NULL').pluck().get(PG_DELETE_FUNCTIONS.facts.signature) === 1;
     viaFunctions.set(db, known);
   }
   return known;
