@@ -204,6 +204,14 @@ for (const kind of ROLE_STORE_KINDS) {
         'SELECT',
         'UPDATE (superseded_by, supersedes, supersession_reason, proposal_for, needs_review, review_cause, review_cause_fact)',
       ]);
+      expect(report?.roles.map((x) => [x.group, x.deleteFunctions])).toEqual([
+        ['agent', ['statelens_clear_session(text, bigint, text)']],
+        ['reviewer', ['statelens_delete_facts(bigint, text)', 'statelens_clear_session(text, bigint, text)']],
+      ]);
+      const deleteFacts = `"${r.schema}".statelens_delete_facts(bigint, text)`;
+      r.root(`GRANT EXECUTE ON FUNCTION ${deleteFacts} TO "${r.groups.agent}"`);
+      expect(pgRoleReport(conn, r.schema)?.differences).toEqual([`${r.groups.agent} statelens_delete_facts(bigint, text): may call it, the setup does not`]);
+      r.root(`REVOKE EXECUTE ON FUNCTION ${deleteFacts} FROM "${r.groups.agent}"`);
       r.root(`GRANT UPDATE ON "${r.schema}".facts TO "${r.groups.reviewer}"`);
       expect(pgRoleReport(conn, r.schema)?.differences).toEqual([expect.stringMatching(/facts: has SELECT, UPDATE, the setup grants/)]);
       if (kind === 'server') {
