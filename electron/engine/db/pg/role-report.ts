@@ -3,7 +3,15 @@
 // server setup grants: a grant added or lost by hand shows as a difference.
 import { quoteIdent, type SyncPg } from './sync-client';
 import { WRITE_LOCKS_TABLE } from './row-locks';
-import { PG_AUDIT_ACTIONS, PG_DELETE_FUNCTIONS, PG_ORG_TABLES, PG_SHARED_TABLES, PG_WRITE_LOCK_GRANTS, pgSetupRoles, UPDATE_EVERY_COLUMN } from './server-setup';
+import {
+  PG_AUDIT_ACTIONS,
+  PG_DELETE_FUNCTIONS,
+  PG_ORG_TABLES,
+  PG_SHARED_TABLES,
+  PG_WRITE_LOCK_GRANTS,
+  pgSetupRoles,
+  UPDATE_EVERY_COLUMN,
+} from './server-setup';
 
 export interface PgRoleGrants {
   readonly group: 'agent' | 'reviewer';
@@ -83,7 +91,8 @@ export function pgRoleReport(conn: SyncPg, schema: string): PgRoleReport | undef
       ).rows[0]?.may;
       if (found) deleteFunctions.push(fn.signature);
       if (found === null || found === undefined) differences.push(`${role} ${fn.signature}: missing, the setup creates it`);
-      else if (found !== fn[group]) differences.push(`${role} ${fn.signature}: ${found ? 'may' : 'may not'} call it, the setup ${fn[group] ? 'lets it' : 'does not'}`);
+      else if (found !== fn[group])
+        differences.push(`${role} ${fn.signature}: ${found ? 'may' : 'may not'} call it, the setup ${fn[group] ? 'lets it' : 'does not'}`);
     }
     return { group, role, tables, auditActions: PG_AUDIT_ACTIONS[group], deleteFunctions };
   });

@@ -331,7 +331,9 @@ for (const store of stores) {
       expect(thrownBy(() => tx(login.rita, { org: 'acme' }, (c) => c.query(`DELETE FROM ${s}.audit_log`))).code).toBe('PERMISSION_DENIED');
       expect(thrownBy(() => tx(login.rita, { org: 'acme' }, (c) => c.query(`DELETE FROM ${s}.facts`))).code).toBe('PERMISSION_DENIED');
       // Asking for an org it is not a member of: nothing to delete.
-      expect(tx(login.rita, { org: 'globex' }, (c) => c.query(`SELECT ${s}.statelens_delete_facts($1, '["globex-1"]') AS n`, [parts.g1]).rows)).toEqual([{ n: 0 }]);
+      expect(tx(login.rita, { org: 'globex' }, (c) => c.query(`SELECT ${s}.statelens_delete_facts($1, '["globex-1"]') AS n`, [parts.g1]).rows)).toEqual([
+        { n: 0 },
+      ]);
       // An agent may not call it at all.
       expect(thrownBy(() => tx(login.alice, { org: 'acme' }, (c) => c.query(`SELECT ${s}.statelens_delete_facts($1, '["acme-1"]')`, [parts.u1]))).code).toBe(
         'PERMISSION_DENIED',

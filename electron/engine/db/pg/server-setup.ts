@@ -391,7 +391,8 @@ export function pgGrantTable(): string {
   lines.push(`| ${PG_SHARED_TABLES.map((t) => `\`${t}\``).join(', ')} | SELECT | SELECT |`);
   lines.push(`| \`${WRITE_LOCKS_TABLE}\` (write locks, own org) | ${PG_WRITE_LOCK_GRANTS.join(', ')} | ${PG_WRITE_LOCK_GRANTS.join(', ')} |`);
   const may = (yes: boolean): string => (yes ? 'EXECUTE' : '-');
-  for (const fn of Object.values(PG_DELETE_FUNCTIONS)) lines.push(`| \`${fn.signature}\` (deletes ${fn.deletes}, own org) | ${may(fn.agent)} | ${may(fn.reviewer)} |`);
+  for (const fn of Object.values(PG_DELETE_FUNCTIONS))
+    lines.push(`| \`${fn.signature}\` (deletes ${fn.deletes}, own org) | ${may(fn.agent)} | ${may(fn.reviewer)} |`);
   lines.push(
     `| audit actions (actor = the login) | ${PG_AUDIT_ACTIONS.agent.join(', ')} | ${PG_AUDIT_ACTIONS.reviewer.join(', ')} |`,
     "| capability levels | within the partition's tier | none |",
