@@ -30,8 +30,6 @@ export interface HostileTarget {
   readonly victimOrg: string;
   /** The write-lock names the victim's writer will take (engine names: JSON of org, partition, key). */
   readonly victimNames: readonly string[];
-  /** Tables not to lock whole (to measure the other locks apart from a table lock known to hold). */
-  readonly spareTables?: readonly string[];
 }
 
 /**
@@ -72,8 +70,7 @@ export function holdEveryLock(conn: SyncPg, target: HostileTarget): string[] {
     "SELECT relname AS t FROM pg_class WHERE relnamespace = current_schema()::regnamespace AND relkind = 'r' ORDER BY 1",
   ).rows;
   for (const { t } of tables) {
-    const modes = target.spareTables?.includes(t) ? TABLE_LOCK_MODES.filter((m) => /ROW|ACCESS SHARE/.test(m)) : TABLE_LOCK_MODES;
-    for (const mode of modes) if (attempt(`${t} in ${mode} mode`, `LOCK TABLE ${quoteIdent(t)} IN ${mode} MODE NOWAIT`)) break;
+    for (const mode of TABLE_LOCK_MODES) if (attempt(`${t} in ${mode} mode`, `LOCK TABLE ${quoteIdent(t)} IN ${mode} MODE NOWAIT`)) break;
     attempt(`every row of ${t} it may lock`, `SELECT count(*) FROM (SELECT 1 FROM ${quoteIdent(t)} FOR UPDATE NOWAIT) AS r`);
   }
   return held;
@@ -85,11 +82,6 @@ export function keyLockNames(org: string, partitionId: number, keys: readonly st
 }
 
 const ms = (t0: number): number => performance.now() - t0;
-
-/** Tables an agent may DELETE from (ending a session clears them), and so, PostgreSQL tying the
- * one to the other, lock whole: a fact write reads the identity, so such a lock holds it until
- * its lock wait times out (BUSY). */
-export const SESSION_SCRATCH: readonly string[] = ['identities', 'working_items'];
 
 /**
  * Bench rows: how long a writer of one org takes to commit a few facts (name locks) and a bulk
@@ -135,14 +127,13 @@ export function crossOrgLockRows(url: string, log: (line: string) => void): Benc
       const names = keyLockNames('victim', writer.id, ['k0', 'k1', 'k2', 'k3', 'k4']);
       const quiet = { few: write(5), bulk: write(80) };
       const runs = [
-        { hostile: 'agent', spare: SESSION_SCRATCH, label: "another org's agent (its whole-table locks on session scratch aside)" },
-        { hostile: 'agent', spare: [], label: "another org's agent" },
-        { hostile: 'reviewer', spare: [], label: "another org's reviewer" },
+        { hostile: 'agent', label: "another org's agent" },
+        { hostile: 'reviewer', label: "another org's reviewer" },
       ] as const;
-      for (const { hostile, spare, label } of runs) {
+      for (const { hostile, label } of runs) {
         const conn = SyncPg.open({ kind: 'server', url: loginUrl(logins[hostile]) }, { searchPath: quoteIdent(schema) });
         try {
-          const held = holdEveryLock(conn, { ownOrg: 'hostile', victimOrg: 'victim', victimNames: names, spareTables: spare });
+          const held = holdEveryLock(conn, { ownOrg: 'hostile', victimOrg: 'victim', victimNames: names });
           log(
             `  another org's ${hostile} holds ${held.length} locks: ${held.filter((h) => / mode$/.test(h) && !/ACCESS SHARE|ROW (SHARE|EXCLUSIVE)/.test(h)).join(', ') || 'no table lock above ROW EXCLUSIVE'}`,
           );

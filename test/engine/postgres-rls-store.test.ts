@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratePg } from '../../electron/engine/db/pg/schema';
 import { applyPgServerSetup, MEMBERS_TABLE, pgRoleNames } from '../../electron/engine/db/pg/server-setup';
 import { quoteIdent, SyncPg } from '../../electron/engine/db/pg/sync-client';
+import { deleteFactsById } from '../../electron/engine/db/pg/delete-functions';
 import { stmt } from '../../electron/engine/db/statements';
 import { exportStore } from '../../electron/engine/snapshot/export';
 import { Store, type PgStoreOptions } from '../../electron/engine/store';
@@ -112,7 +113,9 @@ describe.skipIf(!SERVER_URL)('a PostgreSQL store under row-level security, with 
     ).toEqual([a.factId, b.factId].sort());
 
     const rita = storeAs(login.rita, { org: 'acme' });
-    const deleted = rita.write([p.id], 'delete', () => stmt(rita.db, 'DELETE FROM facts WHERE id = ?').run(a.factId).changes);
+    // Reviewers hold no DELETE privilege (it would let them lock the table whole): the setup's function deletes.
+    expect(thrownBy(() => rita.write([p.id], 'delete', () => stmt(rita.db, 'DELETE FROM facts WHERE id = ?').run(a.factId))).code).toBe('PERMISSION_DENIED');
+    const deleted = rita.write([p.id], 'delete', () => deleteFactsById(rita.db, p.id, [a.factId]));
     expect(deleted).toBe(1);
     expect(p.listFacts({}).rows.map((r) => r.id)).toEqual([b.factId]);
   });

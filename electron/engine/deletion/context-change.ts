@@ -8,6 +8,7 @@ import type { DeletionSelection } from '../../../shared/query';
 import { assembleContext } from '../assembly/assemble';
 import type { PartitionContext } from '../context';
 import { selectionSql } from './plan';
+import { deleteFactsById } from '../db/pg/delete-functions';
 import { guardSearch } from '../query/fts';
 import { whereOf } from '../query/filter-sql';
 
@@ -53,9 +54,10 @@ export function contextChangeOfDeletion(ctx: PartitionContext, selection: Deleti
   db.exec(`SAVEPOINT ${SAVEPOINT}`);
   let after: AssemblyResult;
   try {
-    const ids = JSON.stringify(selectedIds(ctx, selection));
+    const selected = selectedIds(ctx, selection);
+    const ids = JSON.stringify(selected);
     db.prepare(FLAG_DEPENDENTS).run({ ids, partition: ctx.partitionId });
-    db.prepare('DELETE FROM facts WHERE partition_id = ? AND id IN (SELECT value FROM json_each(?))').run(ctx.partitionId, ids);
+    deleteFactsById(db, ctx.partitionId, selected);
     after = assembleContext(ctx, request);
   } finally {
     db.exec(`ROLLBACK TO ${SAVEPOINT}; RELEASE ${SAVEPOINT}`);

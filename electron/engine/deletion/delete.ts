@@ -37,8 +37,10 @@ import {
   RELINK_PROPOSAL_FOR,
   RELINK_SUPERSEDED_BY,
   RELINK_SUPERSEDES,
+  RANGE_IDS,
   SELECTED_RANGE,
 } from './sql';
+import { deleteFactsById } from '../db/pg/delete-functions';
 
 /** Rows per DELETE statement; progress is reported between batches. */
 const BATCH = 500;
@@ -119,10 +121,15 @@ function apply(ctx: PartitionContext, selection: DeletionSelection, meta: Deleti
   if (bulk) stmt(db, FTS_SECURE_DELETE_OFF).run();
   let done = 0;
   try {
-    const batch = stmt(db, DELETE_RANGE);
+    // PostgreSQL: by id, through the server setup's function where it applies (roles there hold no
+    // DELETE privilege; the function cannot read this session's temporary tables).
+    const batch =
+      dialectOf(db).name === 'postgres'
+        ? (lo: number, hi: number): number => deleteFactsById(db, partitionId, stmt<[number, number], string>(db, RANGE_IDS).pluck().all(lo, hi))
+        : (lo: number, hi: number): number => stmt(db, DELETE_RANGE).run(lo, hi).changes;
     const range = stmt<[], { lo: number; hi: number }>(db, SELECTED_RANGE).get() ?? { lo: 1, hi: 0 };
     for (let n = range.lo - 1; n < range.hi; n += BATCH) {
-      done += batch.run(n, n + BATCH).changes;
+      done += batch(n, n + BATCH);
       onProgress?.(done, total, 'delete');
     }
     if (done !== total) throw new StatelensError('INTERNAL', `Deleted ${done} facts where the plan had ${total}; nothing was deleted`);

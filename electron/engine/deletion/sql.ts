@@ -102,6 +102,7 @@ export const RELINK_SUPERSEDED_BY = `UPDATE facts SET superseded_by = r.new,
 export const RELINK_SUPERSEDES = "UPDATE facts SET supersedes = r.new FROM temp.sl_relink r WHERE r.id = facts.id AND r.field = 'supersedes'";
 export const RELINK_PROPOSAL_FOR = "UPDATE facts SET proposal_for = r.new FROM temp.sl_relink r WHERE r.id = facts.id AND r.field = 'proposalFor'";
 export const DELETE_RANGE = 'DELETE FROM facts WHERE rid IN (SELECT rid FROM temp.sl_del WHERE n > ? AND n <= ?)';
+export const RANGE_IDS = 'SELECT id FROM temp.sl_del WHERE n > ? AND n <= ? ORDER BY n';
 export const SELECTED_RANGE = 'SELECT min(n) AS lo, max(n) AS hi FROM temp.sl_del';
 export const ALL_SELECTED_IDS = 'SELECT id FROM temp.sl_del ORDER BY n';
 export const FTS_SECURE_DELETE_OFF = "INSERT INTO facts_fts (facts_fts, rank) VALUES ('secure-delete', 0)";

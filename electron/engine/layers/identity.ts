@@ -8,6 +8,7 @@ import type { Identity } from '../../../shared/domain';
 import { StatelensError } from '../../../shared/errors';
 import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
+import { clearSessionRows } from '../db/pg/delete-functions';
 
 /** The session of a caller that names none. Its identity is the partition-level identity: the one
  * stored before identities were kept per session, or imported from a snapshot that names no
@@ -98,7 +99,7 @@ function keepFixed(row: IdentityRow, identity: Identity, sessionId: string): voi
 
 /** Removes the identity of `sessionId` (the session ended); every other session keeps its own. */
 export function releaseIdentity(ctx: PartitionContext, sessionId: string): boolean {
-  return stmt(ctx.db, 'DELETE FROM identities WHERE partition_id = ? AND session_id = ?').run(ctx.partitionId, sessionId).changes > 0;
+  return clearSessionRows(ctx.db, 'identities', ctx.partitionId, sessionId) > 0;
 }
 
 /** The identity every check of `sessionId` reads: the one that session set, or none. Another

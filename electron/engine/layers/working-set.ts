@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { WorkingItem } from '../../../shared/domain';
 import type { PartitionContext } from '../context';
 import { stmt } from '../db/statements';
+import { clearSessionRows } from '../db/pg/delete-functions';
 import { parseInput } from '../query/validate';
 import { Timestamp } from '../../../shared/timestamp';
 
@@ -87,7 +88,7 @@ export function addWorkingItem(ctx: PartitionContext, raw: WorkingItemInput): st
 
 /** Clears a session's working set (the session ended). Returns how many items were removed. */
 export function clearSession(ctx: PartitionContext, sessionId: string): number {
-  return stmt(ctx.db, 'DELETE FROM working_items WHERE partition_id = ? AND session_id = ?').run(ctx.partitionId, sessionId).changes;
+  return clearSessionRows(ctx.db, 'working_items', ctx.partitionId, sessionId);
 }
 
 /** Items of a session (all sessions when omitted), oldest first; expired ones only on request. */

@@ -3,7 +3,15 @@
 // server setup grants: a grant added or lost by hand shows as a difference.
 import { quoteIdent, type SyncPg } from './sync-client';
 import { WRITE_LOCKS_TABLE } from './row-locks';
-import { PG_AUDIT_ACTIONS, PG_ORG_TABLES, PG_SHARED_TABLES, PG_WRITE_LOCK_GRANTS, pgSetupRoles, UPDATE_EVERY_COLUMN } from './server-setup';
+import {
+  PG_AUDIT_ACTIONS,
+  PG_DELETE_FUNCTIONS,
+  PG_ORG_TABLES,
+  PG_SHARED_TABLES,
+  PG_WRITE_LOCK_GRANTS,
+  pgSetupRoles,
+  UPDATE_EVERY_COLUMN,
+} from './server-setup';
 
 export interface PgRoleGrants {
   readonly group: 'agent' | 'reviewer';
@@ -11,6 +19,8 @@ export interface PgRoleGrants {
   /** Table -> privileges, `UPDATE (columns)` when only some columns may be updated. */
   readonly tables: Readonly<Record<string, readonly string[]>>;
   readonly auditActions: readonly string[];
+  /** The setup's deleting functions (PG_DELETE_FUNCTIONS) the role may call. */
+  readonly deleteFunctions: readonly string[];
 }
 
 export interface PgRoleReport {
@@ -72,7 +82,19 @@ export function pgRoleReport(conn: SyncPg, schema: string): PgRoleReport | undef
         differences.push(`${role} ${row.t}: has ${has.join(', ') || 'nothing'}, the setup grants ${expected.join(', ') || 'nothing'}`);
       }
     }
-    return { group, role, tables, auditActions: PG_AUDIT_ACTIONS[group] };
+    const deleteFunctions: string[] = [];
+    for (const fn of Object.values(PG_DELETE_FUNCTIONS)) {
+      const qualified = `${quoteIdent(schema)}.${fn.signature}`;
+      const found = conn.query<{ may: boolean | null }>(
+        "SELECT CASE WHEN to_regprocedure($2) IS NOT NULL THEN has_function_privilege($1, to_regprocedure($2), 'EXECUTE') END AS may",
+        [role, qualified],
+      ).rows[0]?.may;
+      if (found) deleteFunctions.push(fn.signature);
+      if (found === null || found === undefined) differences.push(`${role} ${fn.signature}: missing, the setup creates it`);
+      else if (found !== fn[group])
+        differences.push(`${role} ${fn.signature}: ${found ? 'may' : 'may not'} call it, the setup ${fn[group] ? 'lets it' : 'does not'}`);
+    }
+    return { group, role, tables, auditActions: PG_AUDIT_ACTIONS[group], deleteFunctions };
   });
   return { schema, admin: roles.admin, roles: report, differences };
 }
@@ -83,6 +105,7 @@ export function formatPgRoleReport(r: PgRoleReport): string[] {
   for (const role of r.roles) {
     lines.push(`${role.role} (${role.group}); audit actions, as itself: ${role.auditActions.join(', ')}`);
     for (const [table, privs] of Object.entries(role.tables)) lines.push(`  ${table.padEnd(26)} ${privs.join(', ') || '-'}`);
+    lines.push(`  deletes through            ${role.deleteFunctions.join(', ') || '-'}`);
   }
   lines.push(r.differences.length === 0 ? 'Grants match the server setup.' : `${r.differences.length} grants differ from the server setup:`);
   for (const d of r.differences) lines.push(`  ${d}`);

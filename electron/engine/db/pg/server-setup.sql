@@ -1,7 +1,7 @@
 -- Statelens server setup for the schema "statelens": the roles statelens_agent, statelens_reviewer and statelens_admin,
 -- forced row-level security on every table scoped by org, and the membership table that binds
 -- each role to the orgs it may act for. Generated from server-setup.ts (do not edit by hand).
--- Run once the schema is at version 4 (statelens init), as a superuser or a role with
+-- Run once the schema is at version 5 (statelens init), as a superuser or a role with
 -- CREATEROLE that owns the schema, and again after every migration; every statement is idempotent:
 --   psql "$URL" -v ON_ERROR_STOP=1 -1 -f server-setup.sql
 SELECT pg_advisory_xact_lock(1398033486);
@@ -85,6 +85,39 @@ CREATE OR REPLACE FUNCTION "statelens".statelens_audit_author() RETURNS trigger
   END $$;
 DROP TRIGGER IF EXISTS statelens_audit_author ON "statelens".audit_log;
 CREATE TRIGGER statelens_audit_author BEFORE INSERT ON "statelens".audit_log FOR EACH ROW EXECUTE FUNCTION "statelens".statelens_audit_author();
+CREATE OR REPLACE FUNCTION "statelens".statelens_delete_scope(p_partition bigint) RETURNS text
+    LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
+    SELECT CASE WHEN r.rolsuper OR pg_has_role(c.who, 'statelens_admin', 'MEMBER') THEN ''
+      ELSE (SELECT m.org_id FROM "statelens".statelens_org_members m
+             WHERE m.org_id = current_setting('statelens.org', true) AND m.role_name = c.who
+               AND (m.partition_ids IS NULL OR p_partition = ANY (m.partition_ids))
+               AND coalesce(nullif(current_setting('statelens.partition', true), '')::bigint = p_partition, true)) END
+      FROM (SELECT CASE WHEN current_setting('role') = 'none' THEN session_user::text ELSE current_setting('role') END AS who) c
+      JOIN pg_roles r ON r.rolname = c.who
+  $$;
+CREATE OR REPLACE FUNCTION "statelens".statelens_delete_facts(p_partition bigint, p_ids text) RETURNS bigint
+  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+  DECLARE org text := "statelens".statelens_delete_scope(p_partition); n bigint;
+  BEGIN
+    IF org IS NULL THEN RETURN 0; END IF;
+    DELETE FROM "statelens".facts f WHERE f.partition_id = p_partition AND (org = '' OR f.org_id = org)
+       AND f.id IN (SELECT json_array_elements_text(p_ids::json));
+    GET DIAGNOSTICS n = ROW_COUNT;
+    RETURN n;
+  END $$;
+CREATE OR REPLACE FUNCTION "statelens".statelens_clear_session(p_table text, p_partition bigint, p_session text) RETURNS bigint
+  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+  DECLARE org text := "statelens".statelens_delete_scope(p_partition); n bigint;
+  BEGIN
+    IF NOT p_table = ANY (ARRAY['working_items', 'identities']::text[]) THEN
+      RAISE EXCEPTION 'statelens_clear_session clears % only, not %', 'working_items, identities', p_table USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    IF org IS NULL THEN RETURN 0; END IF;
+    EXECUTE format('DELETE FROM %I.%I t WHERE t.partition_id = $1 AND t.session_id = $2 AND ($3 = '''' OR t.org_id = $3)', 'statelens', p_table)
+      USING p_partition, p_session, org;
+    GET DIAGNOSTICS n = ROW_COUNT;
+    RETURN n;
+  END $$;
 ALTER SCHEMA "statelens" OWNER TO "statelens_admin";
 DO $$ DECLARE o record; BEGIN
     FOR o IN SELECT c.relname, c.relkind FROM pg_class c WHERE c.relnamespace = 'statelens'::regnamespace AND c.relkind IN ('r', 'p', 'v', 'm', 'f') LOOP
@@ -102,6 +135,7 @@ GRANT USAGE ON SCHEMA "statelens" TO "statelens_agent", "statelens_reviewer";
 REVOKE ALL ON ALL TABLES IN SCHEMA "statelens" FROM PUBLIC, "statelens_agent", "statelens_reviewer";
 REVOKE ALL ON ALL FUNCTIONS IN SCHEMA "statelens" FROM PUBLIC;
 GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA "statelens" TO "statelens_agent", "statelens_reviewer";
+REVOKE EXECUTE ON FUNCTION "statelens".statelens_delete_facts(bigint, text) FROM "statelens_agent";
 GRANT SELECT ON "statelens".statelens_meta TO "statelens_agent", "statelens_reviewer";
 GRANT SELECT ON "statelens".statelens_schema_version TO "statelens_agent", "statelens_reviewer";
 GRANT SELECT ON "statelens".statelens_org_members TO "statelens_agent", "statelens_reviewer";
@@ -122,7 +156,7 @@ CREATE POLICY statelens_admin ON "statelens".statelens_write_locks TO "statelens
   USING (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true))
   WITH CHECK (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true));
 GRANT SELECT, INSERT ON "statelens".partitions TO "statelens_agent";
-GRANT SELECT, DELETE ON "statelens".partitions TO "statelens_reviewer";
+GRANT SELECT ON "statelens".partitions TO "statelens_reviewer";
 ALTER TABLE "statelens".partitions ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
 DROP POLICY IF EXISTS statelens_member ON "statelens".partitions;
 CREATE POLICY statelens_member ON "statelens".partitions TO PUBLIC USING (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[]))) WITH CHECK (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[])));
@@ -135,7 +169,7 @@ GRANT SELECT, INSERT ON "statelens".facts TO "statelens_agent";
           EXECUTE (SELECT format('GRANT UPDATE (%s) ON %s TO %s', string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum), '"statelens".facts', '"statelens_agent"')
                      FROM pg_attribute a WHERE a.attrelid = '"statelens".facts'::regclass AND a.attnum > 0 AND NOT a.attisdropped);
         END $$;
-GRANT SELECT, UPDATE (needs_review, review_cause, review_cause_fact, superseded_by, supersedes, proposal_for, supersession_reason), DELETE ON "statelens".facts TO "statelens_reviewer";
+GRANT SELECT, UPDATE (needs_review, review_cause, review_cause_fact, superseded_by, supersedes, proposal_for, supersession_reason) ON "statelens".facts TO "statelens_reviewer";
 ALTER TABLE "statelens".facts ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
 DROP POLICY IF EXISTS statelens_member ON "statelens".facts;
 CREATE POLICY statelens_member ON "statelens".facts TO PUBLIC USING (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[]))) WITH CHECK (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[])));
@@ -148,7 +182,7 @@ GRANT SELECT, INSERT ON "statelens".fact_edges TO "statelens_agent";
           EXECUTE (SELECT format('GRANT UPDATE (%s) ON %s TO %s', string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum), '"statelens".fact_edges', '"statelens_agent"')
                      FROM pg_attribute a WHERE a.attrelid = '"statelens".fact_edges'::regclass AND a.attnum > 0 AND NOT a.attisdropped);
         END $$;
-GRANT SELECT, DELETE ON "statelens".fact_edges TO "statelens_reviewer";
+GRANT SELECT ON "statelens".fact_edges TO "statelens_reviewer";
 ALTER TABLE "statelens".fact_edges ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
 DROP POLICY IF EXISTS statelens_member ON "statelens".fact_edges;
 CREATE POLICY statelens_member ON "statelens".fact_edges TO PUBLIC USING (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[]))) WITH CHECK (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[])));
@@ -156,8 +190,8 @@ DROP POLICY IF EXISTS statelens_admin ON "statelens".fact_edges;
 CREATE POLICY statelens_admin ON "statelens".fact_edges TO "statelens_admin"
   USING (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true))
   WITH CHECK (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true));
-GRANT SELECT, INSERT, DELETE ON "statelens".identities TO "statelens_agent";
-GRANT SELECT, DELETE ON "statelens".identities TO "statelens_reviewer";
+GRANT SELECT, INSERT ON "statelens".identities TO "statelens_agent";
+GRANT SELECT ON "statelens".identities TO "statelens_reviewer";
 ALTER TABLE "statelens".identities ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
 DROP POLICY IF EXISTS statelens_member ON "statelens".identities;
 CREATE POLICY statelens_member ON "statelens".identities TO PUBLIC USING (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[]))) WITH CHECK (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[])));
@@ -170,7 +204,7 @@ GRANT SELECT, INSERT ON "statelens".environment_signals TO "statelens_agent";
           EXECUTE (SELECT format('GRANT UPDATE (%s) ON %s TO %s', string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum), '"statelens".environment_signals', '"statelens_agent"')
                      FROM pg_attribute a WHERE a.attrelid = '"statelens".environment_signals'::regclass AND a.attnum > 0 AND NOT a.attisdropped);
         END $$;
-GRANT SELECT, DELETE ON "statelens".environment_signals TO "statelens_reviewer";
+GRANT SELECT ON "statelens".environment_signals TO "statelens_reviewer";
 ALTER TABLE "statelens".environment_signals ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
 DROP POLICY IF EXISTS statelens_member ON "statelens".environment_signals;
 CREATE POLICY statelens_member ON "statelens".environment_signals TO PUBLIC USING (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[]))) WITH CHECK (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[])));
@@ -183,7 +217,7 @@ GRANT SELECT, INSERT ON "statelens".org_documents TO "statelens_agent";
           EXECUTE (SELECT format('GRANT UPDATE (%s) ON %s TO %s', string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum), '"statelens".org_documents', '"statelens_agent"')
                      FROM pg_attribute a WHERE a.attrelid = '"statelens".org_documents'::regclass AND a.attnum > 0 AND NOT a.attisdropped);
         END $$;
-GRANT SELECT, DELETE ON "statelens".org_documents TO "statelens_reviewer";
+GRANT SELECT ON "statelens".org_documents TO "statelens_reviewer";
 ALTER TABLE "statelens".org_documents ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
 DROP POLICY IF EXISTS statelens_member ON "statelens".org_documents;
 CREATE POLICY statelens_member ON "statelens".org_documents TO PUBLIC USING (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[]))) WITH CHECK (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[])));
@@ -196,7 +230,7 @@ GRANT SELECT, INSERT ON "statelens".agent_states TO "statelens_agent";
           EXECUTE (SELECT format('GRANT UPDATE (%s) ON %s TO %s', string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum), '"statelens".agent_states', '"statelens_agent"')
                      FROM pg_attribute a WHERE a.attrelid = '"statelens".agent_states'::regclass AND a.attnum > 0 AND NOT a.attisdropped);
         END $$;
-GRANT SELECT, DELETE ON "statelens".agent_states TO "statelens_reviewer";
+GRANT SELECT ON "statelens".agent_states TO "statelens_reviewer";
 ALTER TABLE "statelens".agent_states ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
 DROP POLICY IF EXISTS statelens_member ON "statelens".agent_states;
 CREATE POLICY statelens_member ON "statelens".agent_states TO PUBLIC USING (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[]))) WITH CHECK (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[])));
@@ -209,7 +243,7 @@ GRANT SELECT, INSERT ON "statelens".context_documents TO "statelens_agent";
           EXECUTE (SELECT format('GRANT UPDATE (%s) ON %s TO %s', string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum), '"statelens".context_documents', '"statelens_agent"')
                      FROM pg_attribute a WHERE a.attrelid = '"statelens".context_documents'::regclass AND a.attnum > 0 AND NOT a.attisdropped);
         END $$;
-GRANT SELECT, DELETE ON "statelens".context_documents TO "statelens_reviewer";
+GRANT SELECT ON "statelens".context_documents TO "statelens_reviewer";
 ALTER TABLE "statelens".context_documents ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
 DROP POLICY IF EXISTS statelens_member ON "statelens".context_documents;
 CREATE POLICY statelens_member ON "statelens".context_documents TO PUBLIC USING (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[]))) WITH CHECK (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[])));
@@ -222,7 +256,7 @@ GRANT SELECT, INSERT ON "statelens".saved_queries TO "statelens_agent";
           EXECUTE (SELECT format('GRANT UPDATE (%s) ON %s TO %s', string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum), '"statelens".saved_queries', '"statelens_agent"')
                      FROM pg_attribute a WHERE a.attrelid = '"statelens".saved_queries'::regclass AND a.attnum > 0 AND NOT a.attisdropped);
         END $$;
-GRANT SELECT, DELETE ON "statelens".saved_queries TO "statelens_reviewer";
+GRANT SELECT ON "statelens".saved_queries TO "statelens_reviewer";
 ALTER TABLE "statelens".saved_queries ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
 DROP POLICY IF EXISTS statelens_member ON "statelens".saved_queries;
 CREATE POLICY statelens_member ON "statelens".saved_queries TO PUBLIC USING (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[]))) WITH CHECK (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[])));
@@ -230,12 +264,12 @@ DROP POLICY IF EXISTS statelens_admin ON "statelens".saved_queries;
 CREATE POLICY statelens_admin ON "statelens".saved_queries TO "statelens_admin"
   USING (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true))
   WITH CHECK (current_setting('statelens.all_orgs', true) = 'on' OR org_id = current_setting('statelens.org', true));
-GRANT SELECT, INSERT, DELETE ON "statelens".working_items TO "statelens_agent";
+GRANT SELECT, INSERT ON "statelens".working_items TO "statelens_agent";
   DO $$ BEGIN
           EXECUTE (SELECT format('GRANT UPDATE (%s) ON %s TO %s', string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum), '"statelens".working_items', '"statelens_agent"')
                      FROM pg_attribute a WHERE a.attrelid = '"statelens".working_items'::regclass AND a.attnum > 0 AND NOT a.attisdropped);
         END $$;
-GRANT SELECT, DELETE ON "statelens".working_items TO "statelens_reviewer";
+GRANT SELECT ON "statelens".working_items TO "statelens_reviewer";
 ALTER TABLE "statelens".working_items ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
 DROP POLICY IF EXISTS statelens_member ON "statelens".working_items;
 CREATE POLICY statelens_member ON "statelens".working_items TO PUBLIC USING (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[]))) WITH CHECK (org_id = (SELECT "statelens".statelens_session_org()) AND ((SELECT "statelens".statelens_session_partitions()) IS NULL OR partition_id = ANY ((SELECT "statelens".statelens_session_partitions())::bigint[])));

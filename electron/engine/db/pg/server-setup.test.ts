@@ -268,9 +268,17 @@ for (const store of stores) {
           { actor: login.alice, via: 'alice' },
         ]);
         // The org of a row written without one is filled from its (visible) partition.
-        c.query(`INSERT INTO ${s}.working_items (id, partition_id, key, value, created_at) VALUES ('w-acme', $1, 'turn', 'hi', $2)`, [parts.u1, T0]);
-        expect(c.query(`DELETE FROM ${s}.working_items WHERE id = 'w-acme'`).rowCount).toBe(1);
+        c.query(`INSERT INTO ${s}.working_items (id, partition_id, session_id, key, value, created_at) VALUES ('w-acme', $1, 's1', 'turn', 'hi', $2)`, [
+          parts.u1,
+          T0,
+        ]);
+        // Ending a session clears its scratch through the setup's function (no DELETE privilege).
+        expect(c.query(`SELECT ${s}.statelens_clear_session('working_items', $1, 's1') AS n`, [parts.u1]).rows).toEqual([{ n: 1 }]);
       });
+      expect(thrownBy(() => tx(login.alice, { org: 'acme' }, (c) => c.query(`DELETE FROM ${s}.working_items`))).code).toBe('PERMISSION_DENIED');
+      expect(thrownBy(() => tx(login.alice, { org: 'acme' }, (c) => c.query(`SELECT ${s}.statelens_clear_session('facts', $1, 's1')`, [parts.u1]))).code).toBe(
+        'PERMISSION_DENIED',
+      );
       const denied = (fn: (c: SyncPg) => unknown): StatelensError => thrownBy(() => tx(login.alice, { org: 'acme' }, fn));
       expect(denied((c) => insertFact(c, 'sneaky', parts.g1!, 'globex'))).toMatchObject({ code: 'PERMISSION_DENIED', details: { sqlstate: '42501' } });
       // The partition of another org is invisible, so its org cannot be filled in either.
@@ -287,7 +295,7 @@ for (const store of stores) {
     });
 
     it("an agent's role never deletes memory nor changes a tier, whoever logs in with it", () => {
-      for (const table of Object.keys(PG_ORG_TABLES).filter((t) => !PG_ORG_TABLES[t]?.agent.includes('DELETE'))) {
+      for (const table of Object.keys(PG_ORG_TABLES)) {
         const e = thrownBy(() => tx(login.alice, { org: 'acme' }, (c) => c.query(`DELETE FROM ${s}.${table}`)));
         expect(e, table).toMatchObject({ code: 'PERMISSION_DENIED', details: { sqlstate: '42501' } });
         expect(thrownBy(() => tx(login.alice, { org: 'acme' }, (c) => c.exec(`TRUNCATE ${s}.${table} CASCADE`))).code, table).toBe('PERMISSION_DENIED');
@@ -306,7 +314,10 @@ for (const store of stores) {
 
     it('a reviewer deletes in its own org only, records audit, and writes no memory', () => {
       const deleted = tx(login.rita, { org: 'acme' }, (c) => {
-        const n = c.query(`DELETE FROM ${s}.facts WHERE id IN ('acme-3', 'globex-1')`).rowCount;
+        // Through the setup's function: another org's fact stays, whichever partition is named.
+        const del = (partition: number | undefined, ids: string[]): number =>
+          Number(c.query<{ n: number }>(`SELECT ${s}.statelens_delete_facts($1, $2) AS n`, [partition, JSON.stringify(ids)]).rows[0]?.n);
+        const n = del(parts.u2, ['acme-3', 'globex-1']) + del(parts.g1, ['globex-1']);
         c.query(`INSERT INTO ${s}.audit_log (at, actor, action, partition_id, reason) VALUES ($1, 'rita', 'delete', $2, 'quoted acme-3 text')`, [T0, parts.u2]);
         c.query(`UPDATE ${s}.audit_log SET reason = '[redacted]' WHERE actor = 'rita'`);
         return n;
@@ -318,7 +329,16 @@ for (const store of stores) {
         'PERMISSION_DENIED',
       );
       expect(thrownBy(() => tx(login.rita, { org: 'acme' }, (c) => c.query(`DELETE FROM ${s}.audit_log`))).code).toBe('PERMISSION_DENIED');
-      expect(tx(login.rita, { org: 'globex' }, (c) => c.query(`DELETE FROM ${s}.facts`).rowCount)).toBe(0);
+      expect(thrownBy(() => tx(login.rita, { org: 'acme' }, (c) => c.query(`DELETE FROM ${s}.facts`))).code).toBe('PERMISSION_DENIED');
+      // Asking for an org it is not a member of: nothing to delete.
+      expect(tx(login.rita, { org: 'globex' }, (c) => c.query(`SELECT ${s}.statelens_delete_facts($1, '["globex-1"]') AS n`, [parts.g1]).rows)).toEqual([
+        { n: 0 },
+      ]);
+      // An agent may not call it at all.
+      expect(thrownBy(() => tx(login.alice, { org: 'acme' }, (c) => c.query(`SELECT ${s}.statelens_delete_facts($1, '["acme-1"]')`, [parts.u1]))).code).toBe(
+        'PERMISSION_DENIED',
+      );
+      expect(h.root.query(`SELECT id FROM ${s}.facts WHERE id = 'globex-1'`).rowCount).toBe(1);
     });
 
     it('a session narrowed to partitions sees only those, and may not widen itself', () => {

@@ -27,8 +27,9 @@ export function pgRoleNames(prefix: string): PgRoles {
   return { agent: `${prefix}_agent`, reviewer: `${prefix}_reviewer`, admin: `${prefix}_admin` };
 }
 
-/** A table privilege, or UPDATE of named columns only. */
-type Privilege = 'SELECT' | 'INSERT' | 'UPDATE' | 'DELETE' | `UPDATE (${string})`;
+/** A table privilege, or UPDATE of named columns only. Never table-wide UPDATE or DELETE:
+ * either lets a role LOCK TABLE in every mode, holding every org's writers. */
+type Privilege = 'SELECT' | 'INSERT' | `UPDATE (${string})`;
 
 /** UPDATE granted column by column on every column the table has when setup runs: the same
  * writes as a table-wide UPDATE, without its licence to LOCK TABLE in modes that stop every
@@ -42,39 +43,67 @@ interface OrgTable {
   readonly reviewer: readonly Privilege[];
 }
 
-const MEMORY: Pick<OrgTable, 'agent' | 'reviewer'> = { agent: ['SELECT', 'INSERT', UPDATE_EVERY_COLUMN], reviewer: ['SELECT', 'DELETE'] };
+const MEMORY: Pick<OrgTable, 'agent' | 'reviewer'> = { agent: ['SELECT', 'INSERT', UPDATE_EVERY_COLUMN], reviewer: ['SELECT'] };
 
 /**
  * Every table scoped by org, and what each role may do with it. A table the migrations add must be
  * named here (setup refuses a schema with an unnamed one) so no table is left without a policy.
- * Agents never delete memory; the exceptions are the working set and the session's identity,
- * session scratch that ending a session clears. Reviewers update facts only as a deletion does (relinking
- * chains, flagging dependents) and audit reasons only to redact deleted text quoted in them.
+ * Nobody but administrators deletes rows directly: deletes go through PG_DELETE_FUNCTIONS. Reviewers
+ * update facts only as a deletion does (relinking chains, flagging dependents) and audit reasons
+ * only to redact deleted text quoted in them.
  */
 export const PG_ORG_TABLES: Readonly<Record<string, OrgTable>> = {
   // Agents create partitions but never change one: its maturity (tier) is an administrator's.
-  partitions: { partitionColumn: 'id', agent: ['SELECT', 'INSERT'], reviewer: ['SELECT', 'DELETE'] },
+  partitions: { partitionColumn: 'id', agent: ['SELECT', 'INSERT'], reviewer: ['SELECT'] },
   // The columns a deletion writes (relinking chains, flagging dependents) and a review writes
   // (dismissing a flag, undoing the dismissal): a reviewer cannot change what memory says.
   facts: {
     partitionColumn: 'partition_id',
     agent: MEMORY.agent,
-    reviewer: ['SELECT', 'UPDATE (needs_review, review_cause, review_cause_fact, superseded_by, supersedes, proposal_for, supersession_reason)', 'DELETE'],
+    reviewer: ['SELECT', 'UPDATE (needs_review, review_cause, review_cause_fact, superseded_by, supersedes, proposal_for, supersession_reason)'],
   },
   fact_edges: { partitionColumn: 'partition_id', ...MEMORY },
   // One row per (partition, session): an agent inserts its session's identity at the session's
-  // start and removes it when the session ends (as it clears the working set); nobody but an
+  // start; ending the session removes it through the session-clearing function; nobody but an
   // administrator updates one, so a session's identity stays as set for its whole life.
-  identities: { partitionColumn: 'partition_id', agent: ['SELECT', 'INSERT', 'DELETE'], reviewer: ['SELECT', 'DELETE'] },
+  identities: { partitionColumn: 'partition_id', agent: ['SELECT', 'INSERT'], reviewer: ['SELECT'] },
   environment_signals: { partitionColumn: 'partition_id', ...MEMORY },
   org_documents: { partitionColumn: 'partition_id', ...MEMORY },
   agent_states: { partitionColumn: 'partition_id', ...MEMORY },
   context_documents: { partitionColumn: 'partition_id', ...MEMORY },
   saved_queries: { partitionColumn: 'partition_id', ...MEMORY },
-  working_items: { partitionColumn: 'partition_id', agent: ['SELECT', 'INSERT', UPDATE_EVERY_COLUMN, 'DELETE'], reviewer: ['SELECT', 'DELETE'] },
+  working_items: { partitionColumn: 'partition_id', ...MEMORY },
   // The log is append-only for everyone but administrators.
   audit_log: { partitionColumn: 'partition_id', agent: ['SELECT', 'INSERT'], reviewer: ['SELECT', 'INSERT', 'UPDATE (reason)'] },
 };
+
+/** A deleting function of the setup: its name and argument types, what it deletes, who may call it. */
+export interface PgDeleteFunction {
+  readonly signature: string;
+  readonly deletes: string;
+  readonly agent: boolean;
+  readonly reviewer: boolean;
+}
+
+/**
+ * The deletes agents and reviewers make, as functions that run with the schema owner's rights
+ * (table-wide DELETE would also let a role LOCK TABLE in every mode). Each deletes only rows of
+ * the org (and partitions) the caller's membership covers, as the row policies would. Deleting a
+ * fact cascades to the rows that name it. Agents delete only session scratch (the working set and
+ * the session's identity, cleared when the session ends).
+ */
+export const PG_DELETE_FUNCTIONS = {
+  facts: { signature: 'statelens_delete_facts(bigint, text)', deletes: 'facts of a partition by id', agent: false, reviewer: true },
+  session: {
+    signature: 'statelens_clear_session(text, bigint, text)',
+    deletes: "a session's working_items or identities",
+    agent: true,
+    reviewer: true,
+  },
+} as const satisfies Record<string, PgDeleteFunction>;
+
+/** The tables statelens_clear_session clears. */
+export const PG_SESSION_TABLES = ['working_items', 'identities'] as const;
 
 /**
  * The audit actions each role may append (its own name as the actor, whatever it claims; the
@@ -182,7 +211,7 @@ export function pgServerSetupSql(schema: string, roles: PgRoles): string {
        WHERE m.org_id = current_setting(${lit(PG_ORG_SETTING)}, true) AND m.role_name = current_user::text
     $$;`);
 
-  out.push(...enforcementSql(schema, roles));
+  out.push(...enforcementSql(schema, roles), ...deleteFunctionsSql(schema, roles));
 
   // Administrators own everything in the schema (DDL, migrations); nobody else has anything by default.
   out.push(`ALTER SCHEMA ${s} OWNER TO ${r.admin};`);
@@ -202,6 +231,10 @@ export function pgServerSetupSql(schema: string, roles: PgRoles): string {
   out.push(`REVOKE ALL ON ALL TABLES IN SCHEMA ${s} FROM PUBLIC, ${r.agent}, ${r.reviewer};`);
   out.push(`REVOKE ALL ON ALL FUNCTIONS IN SCHEMA ${s} FROM PUBLIC;`);
   out.push(`GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA ${s} TO ${r.agent}, ${r.reviewer};`);
+  for (const fn of Object.values(PG_DELETE_FUNCTIONS)) {
+    const denied = (['agent', 'reviewer'] as const).filter((g) => !fn[g]).map((g) => r[g]);
+    if (denied.length) out.push(`REVOKE EXECUTE ON FUNCTION ${s}.${fn.signature} FROM ${denied.join(', ')};`);
+  }
   for (const t of PG_SHARED_TABLES) out.push(`GRANT SELECT ON ${s}.${t} TO ${r.agent}, ${r.reviewer};`);
   // Reading the identity an insert drew (lastval) needs SELECT on its sequence; nothing more.
   out.push(`REVOKE ALL ON ALL SEQUENCES IN SCHEMA ${s} FROM PUBLIC, ${r.agent}, ${r.reviewer};`);
@@ -295,6 +328,55 @@ function enforcementSql(schema: string, roles: PgRoles): string[] {
   ];
 }
 
+/**
+ * The functions of PG_DELETE_FUNCTIONS. SECURITY DEFINER (owned by the administrators, bound by
+ * their row policy: the session's org), search_path pinned. The caller is whoever the session is
+ * (its SET ROLE, else its login): inside the function current_user is the owner. A caller that is
+ * neither an administrator nor a member covering the partition deletes nothing, as the member
+ * policy would let it see nothing.
+ */
+function deleteFunctionsSql(schema: string, roles: PgRoles): string[] {
+  const s = quoteIdent(schema);
+  const members = `${s}.${MEMBERS_TABLE}`;
+  return [
+    // The org whose rows of partition p_partition the caller may delete ('' for an administrator:
+    // the owner's policy decides), NULL for none. Called inside the deleting functions.
+    `CREATE OR REPLACE FUNCTION ${s}.statelens_delete_scope(p_partition bigint) RETURNS text
+      LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
+      SELECT CASE WHEN r.rolsuper OR pg_has_role(c.who, ${lit(roles.admin)}, 'MEMBER') THEN ''
+        ELSE (SELECT m.org_id FROM ${members} m
+               WHERE m.org_id = current_setting(${lit(PG_ORG_SETTING)}, true) AND m.role_name = c.who
+                 AND (m.partition_ids IS NULL OR p_partition = ANY (m.partition_ids))
+                 AND coalesce(nullif(current_setting(${lit(PG_PARTITION_SETTING)}, true), '')::bigint = p_partition, true)) END
+        FROM (SELECT CASE WHEN current_setting('role') = 'none' THEN session_user::text ELSE current_setting('role') END AS who) c
+        JOIN pg_roles r ON r.rolname = c.who
+    $$;`,
+    `CREATE OR REPLACE FUNCTION ${s}.${PG_DELETE_FUNCTIONS.facts.signature.replace('(bigint, text)', '(p_partition bigint, p_ids text)')} RETURNS bigint
+      LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+      DECLARE org text := ${s}.statelens_delete_scope(p_partition); n bigint;
+      BEGIN
+        IF org IS NULL THEN RETURN 0; END IF;
+        DELETE FROM ${s}.facts f WHERE f.partition_id = p_partition AND (org = '' OR f.org_id = org)
+           AND f.id IN (SELECT json_array_elements_text(p_ids::json));
+        GET DIAGNOSTICS n = ROW_COUNT;
+        RETURN n;
+      END $$;`,
+    `CREATE OR REPLACE FUNCTION ${s}.${PG_DELETE_FUNCTIONS.session.signature.replace('(text, bigint, text)', '(p_table text, p_partition bigint, p_session text)')} RETURNS bigint
+      LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+      DECLARE org text := ${s}.statelens_delete_scope(p_partition); n bigint;
+      BEGIN
+        IF NOT p_table = ANY (${textArray(PG_SESSION_TABLES)}) THEN
+          RAISE EXCEPTION 'statelens_clear_session clears % only, not %', ${lit(PG_SESSION_TABLES.join(', '))}, p_table USING ERRCODE = 'insufficient_privilege';
+        END IF;
+        IF org IS NULL THEN RETURN 0; END IF;
+        EXECUTE format('DELETE FROM %I.%I t WHERE t.partition_id = $1 AND t.session_id = $2 AND ($3 = '''' OR t.org_id = $3)', ${lit(schema)}, p_table)
+          USING p_partition, p_session, org;
+        GET DIAGNOSTICS n = ROW_COUNT;
+        RETURN n;
+      END $$;`,
+  ];
+}
+
 /** The role names of a schema under the server setup (as it recorded them), or undefined without it. */
 export function pgSetupRoles(conn: SyncPg, schema: string): PgRoles | undefined {
   const known = conn.query<{ fn: string | null }>('SELECT to_regprocedure($1) AS fn', [`${quoteIdent(schema)}.statelens_roles()`]).rows[0]?.fn;
@@ -311,6 +393,9 @@ export function pgGrantTable(): string {
   for (const [table, spec] of Object.entries(PG_ORG_TABLES)) lines.push(`| \`${table}\` | ${spec.agent.join(', ')} | ${spec.reviewer.join(', ')} |`);
   lines.push(`| ${PG_SHARED_TABLES.map((t) => `\`${t}\``).join(', ')} | SELECT | SELECT |`);
   lines.push(`| \`${WRITE_LOCKS_TABLE}\` (write locks, own org) | ${PG_WRITE_LOCK_GRANTS.join(', ')} | ${PG_WRITE_LOCK_GRANTS.join(', ')} |`);
+  const may = (yes: boolean): string => (yes ? 'EXECUTE' : '-');
+  for (const fn of Object.values(PG_DELETE_FUNCTIONS))
+    lines.push(`| \`${fn.signature}\` (deletes ${fn.deletes}, own org) | ${may(fn.agent)} | ${may(fn.reviewer)} |`);
   lines.push(
     `| audit actions (actor = the login) | ${PG_AUDIT_ACTIONS.agent.join(', ')} | ${PG_AUDIT_ACTIONS.reviewer.join(', ')} |`,
     "| capability levels | within the partition's tier | none |",
