@@ -3,7 +3,7 @@
 // (the server's next read_graph no longer shows them), what the server deletes from its file is
 // deleted in Statelens too (audited with the file named), and the fact detail says which facts
 // can be deleted at their source.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,8 +11,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../../../electron/engine/store';
 import { statelens } from '../../helpers/child';
-import { cliEntry, repoRoot } from '../../helpers/paths';
-import { startMemoryServer, type MemoryServer } from './memory-server';
+import { spawnMcpMemoryWatcher, startMemoryServer, type MemoryServer } from './memory-server';
 
 type Event = { kind: string; facts?: number; removed?: number; pending?: number; deleted?: number; reason?: string };
 const PARTITION = { kind: 'user', org: 'local', user: 'mcp-memory' } as const;
@@ -59,22 +58,12 @@ const factWith = (value: string): string => {
 };
 
 function startWatcher(): void {
-  watcher = spawn(process.execPath, [cliEntry, 'import', 'mcp-memory', memoryFile, '--db', db, '--watch', '--json', '--interval', '100'], {
-    cwd: repoRoot,
-    env: { ...process.env, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let buf = '';
-  watcher.stdout?.setEncoding('utf8');
-  watcher.stdout?.on('data', (chunk: string) => {
-    buf += chunk;
-    for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
-      const line = buf.slice(0, nl).trim();
-      buf = buf.slice(nl + 1);
-      if (line.startsWith('{')) events.push(JSON.parse(line) as Event);
-    }
-  });
-  watcher.stderr?.on('data', (d: Buffer) => (watcherErr += d.toString()));
+  watcher = spawnMcpMemoryWatcher(
+    memoryFile,
+    db,
+    (e) => events.push(e as Event),
+    (text) => (watcherErr += text),
+  );
 }
 
 async function stopWatcher(): Promise<number | null> {

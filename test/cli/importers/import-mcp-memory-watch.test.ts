@@ -2,15 +2,14 @@
 // (a child over stdio): what the server adds is imported, a fact deleted with `statelens delete`
 // is removed from the memory file (the server's next read_graph no longer shows it), an entity
 // goes with its relations, and writes the server makes meanwhile are never clobbered.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../../../electron/engine/store';
 import { statelens } from '../../helpers/child';
-import { cliEntry, repoRoot } from '../../helpers/paths';
-import { startMemoryServer, type MemoryServer } from './memory-server';
+import { spawnMcpMemoryWatcher, startMemoryServer, type MemoryServer } from './memory-server';
 
 type Event = { kind: string; facts?: number; removed?: number; reason?: string };
 
@@ -69,22 +68,12 @@ beforeAll(async () => {
       { from: 'Bob', to: 'Ann_Lee', relationType: 'knows' },
     ],
   });
-  watcher = spawn(process.execPath, [cliEntry, 'import', 'mcp-memory', memoryFile, '--db', db, '--watch', '--json', '--interval', '100'], {
-    cwd: repoRoot,
-    env: { ...process.env, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let buf = '';
-  watcher.stdout?.setEncoding('utf8');
-  watcher.stdout?.on('data', (chunk: string) => {
-    buf += chunk;
-    for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
-      const line = buf.slice(0, nl).trim();
-      buf = buf.slice(nl + 1);
-      if (line.startsWith('{')) events.push(JSON.parse(line) as Event);
-    }
-  });
-  watcher.stderr?.on('data', (d: Buffer) => (watcherErr += d.toString()));
+  watcher = spawnMcpMemoryWatcher(
+    memoryFile,
+    db,
+    (e) => events.push(e as Event),
+    (text) => (watcherErr += text),
+  );
   // 3 entities + 4 observations + 2 relations.
   await nextEvent(0, (e) => e.kind === 'synced' && e.facts === 9);
 }, 60_000);
